@@ -1,0 +1,29 @@
+import type { ComponentChildren } from 'preact'
+import { useLocation } from 'preact-iso'
+import { useSession } from '../../lib/use-session.tsx'
+import styles from './style.module.css'
+
+export function Layout ({ children }: { children: ComponentChildren }) {
+  const { session, signOut } = useSession()
+  const { route } = useLocation()
+  return (
+    <>
+      <header class={styles.header}>
+        <a class={styles.brand} href="/">App Platform</a>
+        <nav class={styles.nav}>
+          <a href="/">Marketplace</a>
+        </nav>
+        {session === null
+          ? <div class={styles.who}><a class={styles.logout} href="/login">Log in</a><a class={styles.logout} href="/register">Register</a></div>
+          : (
+            <div class={styles.who} data-testid="who">
+              <span>{session.user.name} ({session.user.email})</span>
+              <span class={styles.role}>{session.user.role}</span>
+              <button class={styles.logout} onClick={() => { signOut(); route('/login') }}>Log out</button>
+            </div>
+            )}
+      </header>
+      <main class={styles.main}>{children}</main>
+    </>
+  )
+}

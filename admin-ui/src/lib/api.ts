@@ -1,0 +1,48 @@
+/** The error body every API error has. */
+export interface ApiErrorBody { statusCode: number, error: string, message: string }
+
+export class ApiError extends Error {
+  readonly status: number
+  readonly body: ApiErrorBody
+  constructor (body: ApiErrorBody) {
+    super(body.message)
+    this.status = body.statusCode
+    this.body = body
+  }
+}
+
+export interface ApiClientOptions {
+  baseUrl?: string
+  getToken: () => string | null
+  fetch?: typeof fetch
+  /** Called on a 401 so the app can drop a stale session. */
+  onUnauthorized?: () => void
+}
+
+/** A plain factory (testable without a browser): adds the JWT, parses JSON, maps the error format. */
+export function createApiClient (options: ApiClientOptions) {
+  const doFetch = options.fetch ?? fetch.bind(globalThis)
+  async function request<T> (method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    const token = options.getToken()
+    if (token !== null) headers.authorization = `Bearer ${token}`
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const text = await response.text()
+    const data = text === '' ? null : JSON.parse(text)
+    if (!response.ok) {
+      if (response.status === 401) options.onUnauthorized?.()
+      throw new ApiError(data !== null && typeof data.message === 'string' ? data : { statusCode: response.status, error: response.statusText, message: `Request failed (${response.status})` })
+    }
+    return data as T
+  }
+  return {
+    get: <T>(path: string) => request<T>('GET', path),
+    post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
+    put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
+    patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
+    delete: <T>(path: string) => request<T>('DELETE', path)
+  }
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>

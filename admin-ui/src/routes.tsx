@@ -1,0 +1,17 @@
+import { Router, Route, lazy } from 'preact-iso'
+
+const Home = lazy(() => import('./pages/home/index.tsx'))
+const Login = lazy(() => import('./pages/login/index.tsx'))
+const Register = lazy(() => import('./pages/register/index.tsx'))
+const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
+
+export function AppRoutes () {
+  return (
+    <Router>
+      <Route path="/" component={Home} />
+      <Route path="/login" component={Login} />
+      <Route path="/register" component={Register} />
+      <Route default component={NotFound} />
+    </Router>
+  )
+}

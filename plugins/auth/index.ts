@@ -1,0 +1,57 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../server/schemas.ts'
+import { notFound } from '../../server/http-errors.ts'
+import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
+import type { User } from './schemas.ts'
+
+/** /auth: register, log in, who am I. */
+const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const session = (user: User) => ({
+    token: fastify.signSession({ sub: user.id, role: user.role, businessId: user.businessId, email: user.email }),
+    user,
+    businessId: user.businessId
+  })
+
+  fastify.post('/register', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Create a developer or merchant account',
+      description: 'A MERCHANT gets their business (businessName required); a DEVELOPER gets a sandbox business with sample products, orders, reviews and pages.',
+      body: RegisterBodySchema,
+      response: { 201: SessionSchema, ...errorResponses(400, 409) }
+    }
+  }, async (request, reply) => {
+    const user = await fastify.auth.register(request.body)
+    request.log.info({ userId: user.id, role: user.role }, 'account registered')
+    return reply.code(201).send(session(user))
+  })
+
+  fastify.post('/login', {
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign in; returns a JWT valid 12 hours',
+      body: LoginBodySchema,
+      response: { 200: SessionSchema, ...errorResponses(400, 401) }
+    }
+  }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password)))
+
+  fastify.get('/me', {
+    onRequest: fastify.requireUser,
+    schema: {
+      tags: ['auth'],
+      summary: 'The signed-in user and their business',
+      security: [{ developerJwt: [] }],
+      response: { 200: MeSchema, ...errorResponses(401, 404) }
+    }
+  }, async (request) => {
+    const user = await fastify.auth.findById(request.user.sub)
+    if (user === null) throw notFound('User')
+    const business = user.businessId === null ? null : await fastify.auth.findBusiness(user.businessId)
+    return {
+      user,
+      business: business === null ? null : { id: business.id, name: business.name, slug: business.slug, isSandbox: business.isSandbox }
+    }
+  })
+}
+
+export default authRoutes

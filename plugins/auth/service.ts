@@ -1,0 +1,77 @@
+import { eq } from 'drizzle-orm'
+import { users, type Role } from '../../server/db/schema/index.ts'
+import type { Db } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { conflict, badRequest, unauthorized } from '../../server/http-errors.ts'
+import { createBusiness, findBusiness } from '../merchant/businesses.ts'
+import { seedSampleCommerce } from '../merchant/sample-data.ts'
+import { hashPassword, verifyPassword } from './passwords.ts'
+import type { RegisterBody, User } from './schemas.ts'
+
+type UserRow = typeof users.$inferSelect
+
+export function publicUser (row: UserRow): User {
+  return { id: row.id, email: row.email, name: row.name, role: row.role, businessId: row.businessId, createdAt: row.createdAt.toISOString() }
+}
+
+export function createAuthService (db: Db) {
+  async function findByEmail (email: string): Promise<UserRow | null> {
+    const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
+    return row ?? null
+  }
+
+  /**
+   * A merchant gets their business; a developer gets a sandbox business with sample data.
+   * All of it commits together or not at all.
+   */
+  async function register (input: RegisterBody): Promise<User> {
+    const businessName = input.businessName?.trim()
+    if (input.role === 'MERCHANT' && (businessName === undefined || businessName === '')) {
+      throw badRequest('body/businessName is required for a MERCHANT')
+    }
+    const email = input.email.toLowerCase()
+    const passwordHash = await hashPassword(input.password)
+    const row = await db.transaction(async (tx) => {
+      const id = newId('usr')
+      const [inserted] = await tx.insert(users).values({ id, email, passwordHash, name: input.name.trim(), role: input.role })
+        .onConflictDoNothing({ target: users.email }).returning()
+      if (inserted === undefined) throw conflict('An account with this email already exists')
+      const business = await createBusiness(tx, {
+        name: input.role === 'MERCHANT' ? businessName as string : `${input.name.trim()}'s sandbox`,
+        ownerId: id,
+        email,
+        isSandbox: input.role === 'DEVELOPER'
+      })
+      if (input.role === 'DEVELOPER') await seedSampleCommerce(tx, business.id)
+      const [updated] = await tx.update(users).set({ businessId: business.id }).where(eq(users.id, id)).returning()
+      return updated
+    })
+    return publicUser(row)
+  }
+
+  /** Same answer, and about the same time, for an unknown email and a wrong password. */
+  async function login (email: string, password: string): Promise<User> {
+    const row = await findByEmail(email)
+    const ok = await verifyPassword(password, row?.passwordHash ?? null)
+    if (row === null || !ok) throw unauthorized('Invalid email or password')
+    return publicUser(row)
+  }
+
+  async function findById (id: string): Promise<User | null> {
+    const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1)
+    return row === undefined ? null : publicUser(row)
+  }
+
+  /** Creates the reviewer account, or resets its password and role to what the configuration says. */
+  async function ensureUser (input: { email: string, password: string, name: string, role: Role }): Promise<User> {
+    const email = input.email.toLowerCase()
+    const passwordHash = await hashPassword(input.password)
+    const [row] = await db.insert(users).values({ id: newId('usr'), email, passwordHash, name: input.name, role: input.role })
+      .onConflictDoUpdate({ target: users.email, set: { passwordHash, role: input.role } }).returning()
+    return publicUser(row)
+  }
+
+  return { register, login, findById, findByEmail, ensureUser, findBusiness: (id: string) => findBusiness(db, id) }
+}
+
+export type AuthService = ReturnType<typeof createAuthService>

@@ -1,0 +1,40 @@
+import { eq } from 'drizzle-orm'
+import { businesses } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+
+export function slugify (text: string): string {
+  const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48)
+  return slug === '' ? 'item' : slug
+}
+
+/** First free slug among `base`, `base-2`, `base-3`, … then a random suffix. */
+async function freeBusinessSlug (executor: Executor, name: string): Promise<string> {
+  const base = slugify(name)
+  for (let n = 1; n <= 5; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`
+    const [taken] = await executor.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, candidate)).limit(1)
+    if (taken === undefined) return candidate
+  }
+  return `${base}-${newId('b').slice(2, 8)}`
+}
+
+export interface NewBusiness { name: string, ownerId: string, email: string, isSandbox: boolean }
+
+export async function createBusiness (executor: Executor, input: NewBusiness) {
+  const [business] = await executor.insert(businesses).values({
+    id: newId('biz'),
+    name: input.name,
+    slug: await freeBusinessSlug(executor, input.name),
+    ownerId: input.ownerId,
+    email: input.email,
+    isSandbox: input.isSandbox
+  }).returning()
+  return business
+}
+
+export async function findBusiness (executor: Executor, id: string) {
+  const [business] = await executor.select().from(businesses).where(eq(businesses.id, id)).limit(1)
+  return business ?? null
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto'
+import Fastify, { type FastifyServerOptions } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { Config } from './config.ts'
+import { openDatabase, type Database } from './db/client.ts'
+import configPlugin from './plugins/config.ts'
+import dbPlugin from './plugins/db.ts'
+import errorsPlugin from './plugins/errors.ts'
+import jobsPlugin from './plugins/jobs.ts'
+import swaggerPlugin from './plugins/swagger.ts'
+import spaPlugin from './plugins/spa.ts'
+import healthRoutes from './plugins/health.ts'
+import authGuards from '../plugins/auth/guards.ts'
+import authRoutes from '../plugins/auth/index.ts'
+
+export const BODY_LIMIT = 1024 * 1024
+
+export interface BuildOptions {
+  config: Config
+  /** An already opened database (tests share one per file); otherwise opened from config and closed with the app. */
+  database?: Database
+  logger?: FastifyServerOptions['logger']
+}
+
+/**
+ * The whole service as a fastify instance that never listens: main.ts listens, tests inject.
+ * Boot order: infrastructure, shared services, capabilities (STYLE §2).
+ */
+export async function buildApp (options: BuildOptions) {
+  const { config } = options
+  const ownsDatabase = options.database === undefined
+  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  if (ownsDatabase) await database.migrate()
+
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    trustProxy: true,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
+  if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
+
+  // infrastructure
+  await app.register(configPlugin, { config })
+  await app.register(dbPlugin, { database })
+  await app.register(errorsPlugin)
+  await app.register(swaggerPlugin)
+  await app.register(jobsPlugin)
+  await app.register(spaPlugin)
+
+  // shared services
+  await app.register(authGuards)
+
+  // capabilities
+  await app.register(healthRoutes)
+  await app.register(authRoutes, { prefix: '/auth' })
+
+  return app
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>

@@ -1,0 +1,149 @@
+import { mkdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { sql } from 'drizzle-orm'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
+import * as schema from './schema/index.ts'
+
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
+/** Any constant works; every process that migrates must use the same one. */
+const MIGRATION_LOCK_KEY = 72_410_001
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
+/** What repository functions accept: the database, or a transaction to join. */
+export type Executor = Db | Tx
+
+export interface SqlResult { rows: any[], rowCount?: number | null }
+
+/** The narrow seam pg-boss and raw queries use (pg-boss's own `db.executeSql` interface). */
+export interface SqlExecutor { executeSql: (text: string, values?: unknown[]) => Promise<SqlResult> }
+
+export interface Database extends SqlExecutor {
+  kind: 'pglite' | 'postgres'
+  db: Db
+  migrate: () => Promise<void>
+  /** Number of migration files that are not applied yet (0 when ready). */
+  pendingMigrations: () => Promise<number>
+  close: () => Promise<void>
+  /** LISTEN on a channel; PGlite and PostgreSQL both support it. Returns an unlisten function. */
+  listen: (channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>
+  notify: (channel: string, payload: string) => Promise<void>
+}
+
+export interface DatabaseOptions {
+  /** postgres://… for a server; otherwise embedded PGlite. */
+  databaseUrl: string | null
+  /** PGlite data folder; null keeps it in memory. */
+  dataDir: string | null
+  poolSize?: number
+}
+
+function journalLength (): number {
+  const journal = JSON.parse(readFileSync(join(MIGRATIONS_FOLDER, 'meta', '_journal.json'), 'utf8')) as { entries: unknown[] }
+  return journal.entries.length
+}
+
+async function countApplied (executor: SqlExecutor): Promise<number> {
+  const exists = await executor.executeSql("select to_regclass('drizzle.__drizzle_migrations') is not null as present")
+  if (exists.rows[0]?.present !== true) return 0
+  const { rows } = await executor.executeSql('select count(*)::int as n from drizzle.__drizzle_migrations')
+  return rows[0].n as number
+}
+
+async function openPglite (dataDir: string | null): Promise<Database> {
+  let client: PGlite
+  if (dataDir === null) {
+    client = await PGlite.create()
+  } else {
+    const folder = join(dataDir, 'pgdata')
+    mkdirSync(folder, { recursive: true })
+    client = await PGlite.create(folder)
+  }
+  const db = drizzlePglite(client, { schema }) as unknown as Db
+  const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
+    // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
+    if (values === undefined || values.length === 0) {
+      const results = await client.exec(text)
+      const last = results[results.length - 1]
+      return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? 0 }
+    }
+    const result = await client.query(text, values)
+    return { rows: result.rows as any[], rowCount: result.affectedRows ?? 0 }
+  }
+  const database: Database = {
+    kind: 'pglite',
+    db,
+    executeSql,
+    migrate: async () => { await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER }) },
+    pendingMigrations: async () => journalLength() - await countApplied(database),
+    close: async () => { if (!client.closed) await client.close() },
+    listen: async (channel, onMessage) => client.listen(channel, onMessage),
+    notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) }
+  }
+  return database
+}
+
+async function openPostgres (databaseUrl: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'app-platform' })
+  // An idle client that errors (server restart) must not crash the process; the pool replaces it.
+  pool.on('error', () => {})
+  const db = drizzlePg(pool, { schema }) as unknown as Db
+  const listeners: pg.PoolClient[] = []
+  const database: Database = {
+    kind: 'postgres',
+    db,
+    executeSql: async (text, values) => {
+      const result = await pool.query(text, values as any[])
+      return { rows: result.rows, rowCount: result.rowCount }
+    },
+    migrate: async () => {
+      // Session-level advisory lock on a dedicated connection: concurrent starts wait, then find nothing to do.
+      const lock = await pool.connect()
+      try {
+        await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+        await migratePg(db as any, { migrationsFolder: MIGRATIONS_FOLDER })
+      } finally {
+        await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+        lock.release()
+      }
+    },
+    pendingMigrations: async () => journalLength() - await countApplied(database),
+    close: async () => {
+      for (const client of listeners.splice(0)) client.release()
+      if (!pool.ended) await pool.end()
+    },
+    listen: async (channel, onMessage) => {
+      const client = await pool.connect()
+      listeners.push(client)
+      client.on('notification', (message) => { if (message.channel === channel) onMessage(message.payload ?? '') })
+      await client.query(`listen "${channel.replace(/"/g, '')}"`)
+      return async () => {
+        const index = listeners.indexOf(client)
+        if (index === -1) return
+        listeners.splice(index, 1)
+        await client.query(`unlisten "${channel.replace(/"/g, '')}"`).catch(() => {})
+        client.release()
+      }
+    },
+    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) }
+  }
+  return database
+}
+
+export async function openDatabase (options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl !== null
+    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    : await openPglite(options.dataDir)
+}
+
+/** A cheap round trip, for readiness checks. */
+export async function ping (db: Db): Promise<void> {
+  await db.execute(sql`select 1`)
+}

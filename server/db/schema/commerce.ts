@@ -1,0 +1,105 @@
+import { pgTable, text, timestamp, integer, boolean, jsonb, index, uniqueIndex, check } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+export const businesses = pgTable('businesses', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  type: text('type').notNull().default('RESTAURANT'),
+  address: text('address').notNull().default(''),
+  currency: text('currency').notNull().default('USD'),
+  locale: text('locale').notNull().default('en'),
+  timezone: text('timezone').notNull().default('UTC'),
+  email: text('email').notNull().default(''),
+  phone: text('phone').notNull().default(''),
+  ownerId: text('owner_id').notNull(),
+  isSandbox: boolean('is_sandbox').notNull().default(false),
+  /** Last order number handed out; incremented in the order's transaction. */
+  lastOrderNumber: integer('last_order_number').notNull().default(1000),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [index('businesses_owner_idx').on(t.ownerId)])
+
+export const products = pgTable('products', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  /** Minor units. */
+  price: integer('price').notNull(),
+  category: text('category').notNull().default(''),
+  isAvailable: boolean('is_available').notNull().default(true),
+  imageUrl: text('image_url').notNull().default(''),
+  slug: text('slug').notNull(),
+  status: text('status').notNull().default('ACTIVE'),
+  stock: integer('stock').notNull().default(0),
+  lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [
+  uniqueIndex('products_business_slug_idx').on(t.businessId, t.slug),
+  index('products_business_created_idx').on(t.businessId, t.createdAt, t.id),
+  check('products_price_check', sql`${t.price} >= 0`)
+])
+
+export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
+export type OrderStatus = typeof ORDER_STATUSES[number]
+
+export interface OrderItem { productId: string, name: string, quantity: number, unitPrice: number, total: number }
+export interface Customer { name: string, phone: string, email: string }
+
+export const orders = pgTable('orders', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  orderNumber: text('order_number').notNull(),
+  status: text('status', { enum: ORDER_STATUSES }).notNull().default('PENDING'),
+  items: jsonb('items').$type<OrderItem[]>().notNull(),
+  subtotal: integer('subtotal').notNull(),
+  deliveryFee: integer('delivery_fee').notNull().default(0),
+  discount: integer('discount').notNull().default(0),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  deliveryMethod: text('delivery_method').notNull(),
+  paymentMethod: text('payment_method').notNull(),
+  paymentStatus: text('payment_status').notNull().default('PENDING'),
+  isGuest: boolean('is_guest').notNull().default(true),
+  customer: jsonb('customer').$type<Customer>().notNull(),
+  address: text('address').notNull().default(''),
+  locality: text('locality').notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [
+  uniqueIndex('orders_business_number_idx').on(t.businessId, t.orderNumber),
+  index('orders_business_created_idx').on(t.businessId, t.createdAt, t.id),
+  index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt)
+])
+
+export const reviews = pgTable('reviews', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+  rating: integer('rating').notNull(),
+  text: text('text').notNull().default(''),
+  authorName: text('author_name').notNull(),
+  createdAt: createdAt()
+}, (t) => [
+  index('reviews_business_created_idx').on(t.businessId, t.createdAt, t.id),
+  index('reviews_business_product_idx').on(t.businessId, t.productId, t.createdAt),
+  check('reviews_rating_check', sql`${t.rating} between 1 and 5`)
+])
+
+export interface BlockInstance { id: string, installationId: string, blockType: string, settings: Record<string, unknown> }
+
+export const pages = pgTable('pages', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  slug: text('slug').notNull(),
+  title: text('title').notNull(),
+  isPublished: boolean('is_published').notNull().default(true),
+  blocks: jsonb('blocks').$type<BlockInstance[]>().notNull().default([]),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [uniqueIndex('pages_business_slug_idx').on(t.businessId, t.slug)])

@@ -1,0 +1,15 @@
+import { pgTable, text, timestamp, index } from 'drizzle-orm/pg-core'
+
+export const ROLES = ['DEVELOPER', 'MERCHANT', 'REVIEWER'] as const
+export type Role = typeof ROLES[number]
+
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  name: text('name').notNull(),
+  role: text('role', { enum: ROLES }).notNull(),
+  /** The merchant's business, or the developer's sandbox business. */
+  businessId: text('business_id'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+}, (t) => [index('users_business_idx').on(t.businessId)])

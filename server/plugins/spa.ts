@@ -1,0 +1,34 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import fp from 'fastify-plugin'
+import fastifyStatic from '@fastify/static'
+import { errorBody } from '../http-errors.ts'
+
+export const SPA_ROOT = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url))
+
+/** Paths that belong to the API: an unknown one is a JSON 404, never the SPA (DESIGN §6). */
+export const API_ROOTS = ['/auth', '/developer', '/review', '/marketplace', '/merchant', '/app-api', '/webhooks', '/store',
+  '/oauth/token', '/oauth/authorize/info', '/docs', '/media', '/health', '/ready', '/openapi.json']
+
+export function isApiPath (url: string): boolean {
+  const path = url.split('?')[0]
+  return API_ROOTS.some((root) => path === root || path.startsWith(`${root}/`))
+}
+
+/** Serves the Vite build at `/`; GET requests for client-side routes get index.html. */
+export default fp(async function spaPlugin (fastify, opts: { root?: string }) {
+  const root = opts.root ?? SPA_ROOT
+  const available = existsSync(`${root}/index.html`)
+  if (available) {
+    await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: false })
+    fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
+  } else {
+    fastify.log.warn({ root }, 'admin UI build not found: run `npm run build:ui`')
+  }
+  fastify.setNotFoundHandler((request, reply) => {
+    if (available && request.method === 'GET' && !isApiPath(request.url)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html')
+    }
+    return reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
+  })
+}, { name: 'spa' })
