@@ -14,6 +14,8 @@ import authGuards from '../plugins/auth/guards.ts'
 import authRoutes from '../plugins/auth/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
+/** Strict input: unknown properties are refused (not silently dropped); query strings are coerced. */
+export const AJV_OPTIONS = { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } } as const
 
 export interface BuildOptions {
   config: Config
@@ -38,7 +40,7 @@ export async function buildApp (options: BuildOptions) {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: true,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } }
+    ajv: AJV_OPTIONS
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })

@@ -49,7 +49,9 @@ export const DEFAULTS = {
   LOG_LEVEL: 'info'
 } as const
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  name = 'ConfigError'
+}
 
 const NUMERIC = new Set(['PORT', 'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS'])

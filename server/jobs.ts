@@ -22,13 +22,33 @@ export function createJobs (executor: SqlExecutor, options: { runWorkers: boolea
     migrate: true
   } as PgBoss.ConstructorOptions)
   boss.on('error', options.onError)
-  const queues = new Set<string>()
   let started = false
+  const queues = new Map<string, Promise<void>>()
+  let creating: Promise<unknown> = Promise.resolve()
 
-  async function ensureQueue (name: string, queueOptions: Omit<PgBoss.Queue, 'name'> = {}): Promise<void> {
-    if (queues.has(name)) return
-    await boss.createQueue(name, { name, ...queueOptions })
-    queues.add(name)
+  /**
+   * Creates a queue once per process. Creations run one at a time: pg-boss builds a partition per
+   * queue, and two concurrent creations deadlock on PostgreSQL.
+   */
+  function ensureQueue (name: string, queueOptions: Omit<PgBoss.Queue, 'name'> = {}): Promise<void> {
+    let pending = queues.get(name)
+    if (pending === undefined) {
+      pending = creating.then(async () => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            if (await boss.getQueue(name) === null) await boss.createQueue(name, { name, ...queueOptions })
+            return
+          } catch (error) {
+            // another process created it at the same moment
+            if (attempt >= 3 || !/deadlock|already exists|duplicate key/i.test(String((error as Error).message))) throw error
+          }
+        }
+      })
+      pending.catch(() => queues.delete(name))
+      queues.set(name, pending)
+      creating = pending.catch(() => {})
+    }
+    return pending
   }
 
   return {

@@ -1,0 +1,49 @@
+import t from 'tap'
+import { build, listen, uniqueEmail } from '../helper.ts'
+import { launch, screenshot } from './browser.ts'
+
+t.test('register and login screens in Chromium', async (t) => {
+  const app = await build(t)
+  const base = await listen(app)
+  const browser = await launch(t)
+  const page = await browser.newPage({ viewport: { width: 1100, height: 720 } })
+  const email = uniqueEmail('screen')
+
+  await page.goto(`${base}/register`)
+  await page.getByLabel('Merchant').check()
+  await page.getByLabel('Name', { exact: true }).fill('Sam Shop')
+  await page.getByLabel('Business name').fill('Sam Sells Soup')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel(/^Password/).fill('short')
+  await screenshot(page, 'register-form')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  // the browser's own minLength check keeps the form from being sent
+  t.equal(page.url(), `${base}/register`)
+
+  await page.getByLabel(/^Password/).fill('correct-horse')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.getByTestId('welcome').waitFor()
+  t.match(await page.getByTestId('who').innerText(), /Sam Shop/)
+  t.match(await page.getByTestId('who').innerText(), /MERCHANT/)
+  await screenshot(page, 'registered-home')
+
+  await page.getByRole('button', { name: 'Log out' }).click()
+  await page.waitForURL(`${base}/login`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('wrong-horse')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  t.equal(await page.getByRole('alert').innerText(), 'Invalid email or password')
+  await screenshot(page, 'login-error')
+
+  await page.getByLabel('Password').fill('correct-horse')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.getByTestId('welcome').waitFor()
+  t.match(await page.getByTestId('welcome').innerText(), /Signed in as Sam Shop \(MERCHANT\)/)
+
+  await page.reload()
+  await page.getByTestId('welcome').waitFor()
+  t.pass('the session survives a reload')
+
+  await page.goto(`${base}/no/such/screen`)
+  t.equal(await page.getByRole('heading').innerText(), 'Page not found')
+})

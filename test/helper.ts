@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import pg from 'pg'
+import type { Test } from 'tap'
+import { loadConfig, type Config } from '../server/config.ts'
+import { buildApp, type App } from '../server/app.ts'
+
+/** Set to run the suite on a PostgreSQL server; each test file gets a database of its own. */
+export const SERVER_URL = process.env.DATABASE_URL ?? null
+
+/** A fresh, empty PostgreSQL database for this test, dropped on teardown; null on PGlite runs. */
+export async function testDatabaseUrl (t: Test): Promise<string | null> {
+  if (SERVER_URL === null) return null
+  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: SERVER_URL })
+  await admin.connect()
+  await admin.query(`create database "${name}"`)
+  await admin.end()
+  t.teardown(async () => {
+    const dropper = new pg.Client({ connectionString: SERVER_URL })
+    await dropper.connect()
+    await dropper.query(`drop database if exists "${name}" with (force)`)
+    await dropper.end()
+  })
+  const url = new URL(SERVER_URL)
+  url.pathname = `/${name}`
+  return url.toString()
+}
+
+export function testConfig (env: Record<string, string> = {}, databaseUrl: string | null = null): Config {
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    DEMO_SEED: 'false',
+    ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : {}),
+    ...env
+  }, { inMemory: true })
+}
+
+export interface BuildOptions {
+  env?: Record<string, string>
+  /** Share one database between several apps (several "processes"). */
+  databaseUrl?: string | null
+}
+
+/** The app on a fresh database (in-memory PGlite, or a new PostgreSQL database), closed on teardown. */
+export async function build (t: Test, options: BuildOptions = {}): Promise<App> {
+  const databaseUrl = options.databaseUrl !== undefined ? options.databaseUrl : await testDatabaseUrl(t)
+  const app = await buildApp({ config: testConfig(options.env, databaseUrl) })
+  t.teardown(() => app.close())
+  await app.ready()
+  return app
+}
+
+/** Listens on 127.0.0.1 on a free port, for tests that need real HTTP; returns the base URL. */
+export async function listen (app: App): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as AddressInfo
+  return `http://127.0.0.1:${port}`
+}
+
+let counter = 0
+export function uniqueEmail (prefix = 'user'): string {
+  counter += 1
+  return `${prefix}-${process.pid}-${counter}-${randomBytes(3).toString('hex')}@example.com`
+}
+
+export interface Session { token: string, userId: string, businessId: string, email: string, auth: { authorization: string } }
+
+/** Registers an account through the API and returns its session. */
+export async function registerUser (app: App, role: 'DEVELOPER' | 'MERCHANT', extra: Record<string, unknown> = {}): Promise<Session> {
+  const email = uniqueEmail(role.toLowerCase())
+  const response = await app.inject({
+    method: 'POST',
+    url: '/auth/register',
+    payload: { email, password: 'correct-horse', name: `Test ${role}`, role, ...(role === 'MERCHANT' ? { businessName: `Shop ${email.slice(0, 12)}` } : {}), ...extra }
+  })
+  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`)
+  const body = response.json()
+  return { token: body.token, userId: body.user.id, businessId: body.businessId, email, auth: { authorization: `Bearer ${body.token}` } }
+}
+
+/** Logs in the reviewer that REVIEWER_EMAIL / REVIEWER_PASSWORD ensured. */
+export const REVIEWER_ENV = { REVIEWER_EMAIL: 'reviewer@example.com', REVIEWER_PASSWORD: 'reviewer-password' }
+
+export async function loginReviewer (app: App): Promise<Session> {
+  const response = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: REVIEWER_ENV.REVIEWER_EMAIL, password: REVIEWER_ENV.REVIEWER_PASSWORD } })
+  if (response.statusCode !== 200) throw new Error(`reviewer login failed: ${response.statusCode} ${response.body}`)
+  const body = response.json()
+  return { token: body.token, userId: body.user.id, businessId: body.businessId, email: REVIEWER_ENV.REVIEWER_EMAIL, auth: { authorization: `Bearer ${body.token}` } }
+}

@@ -1,0 +1,60 @@
+import t from 'tap'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { eq } from 'drizzle-orm'
+import { openDatabase } from '../../server/db/client.ts'
+import { users } from '../../server/db/schema/index.ts'
+import { buildApp } from '../../server/app.ts'
+import { testConfig, testDatabaseUrl, SERVER_URL } from '../helper.ts'
+
+t.test('migrations', async (t) => {
+  const url = await testDatabaseUrl(t)
+  const database = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(() => database.close())
+  t.ok(await database.pendingMigrations() > 0, 'a new database has pending migrations')
+  await database.migrate()
+  t.equal(await database.pendingMigrations(), 0, 'none pending after migrate')
+  await database.migrate()
+  t.equal(await database.pendingMigrations(), 0, 'migrating again is a no-op')
+  const { rows } = await database.executeSql("select count(*)::int as n from information_schema.tables where table_name = 'products'")
+  t.equal(rows[0].n, 1, 'tables exist')
+})
+
+t.test('concurrent starts on one PostgreSQL server migrate once', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
+  const url = await testDatabaseUrl(t)
+  const a = await openDatabase({ databaseUrl: url, dataDir: null })
+  const b = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(async () => { await a.close(); await b.close() })
+  await Promise.all([a.migrate(), b.migrate()])
+  t.equal(await a.pendingMigrations(), 0)
+})
+
+t.test('data survives a restart', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-data-'))
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
+  const databaseUrl = await testDatabaseUrl(t)
+  const config = { ...testConfig({}, databaseUrl), dataDir: databaseUrl === null ? dataDir : null }
+
+  const first = await buildApp({ config })
+  const registered = await first.inject({ method: 'POST', url: '/auth/register', payload: { email: 'keep@example.com', password: 'long-enough', name: 'Keep', role: 'DEVELOPER' } })
+  t.equal(registered.statusCode, 201)
+  await first.close()
+
+  const second = await buildApp({ config })
+  t.teardown(() => second.close())
+  const [row] = await second.db.select().from(users).where(eq(users.email, 'keep@example.com'))
+  t.ok(row, 'the user is still there')
+  const login = await second.inject({ method: 'POST', url: '/auth/login', payload: { email: 'keep@example.com', password: 'long-enough' } })
+  t.equal(login.statusCode, 200, 'and can log in')
+})
+
+t.test('LISTEN/NOTIFY works on both engines', async (t) => {
+  const url = await testDatabaseUrl(t)
+  const database = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(() => database.close())
+  const received = new Promise<string>((resolve) => { void database.listen('platform_test', resolve) })
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  await database.notify('platform_test', 'hello')
+  t.equal(await received, 'hello')
+})
