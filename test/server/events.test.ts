@@ -1,0 +1,34 @@
+import t from 'tap'
+import { eq } from 'drizzle-orm'
+import { emitEvent, EVENT_SCOPES, OUTBOX_CHANNEL } from '../../server/events.ts'
+import { outboxEvents } from '../../server/db/schema/index.ts'
+import { build } from '../helper.ts'
+
+t.test('emitEvent', async (t) => {
+  const app = await build(t)
+
+  t.test('writes the event with the change and wakes listeners after commit', async (t) => {
+    const woken = new Promise<string>((resolve) => { void app.database.listen(OUTBOX_CHANNEL, resolve) })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    const id = await app.db.transaction(async (tx) => emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
+    const [row] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id))
+    t.match(row, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' }, dispatchedAt: null })
+    t.equal(await woken, 'biz_a')
+  })
+
+  t.test('writes nothing when the transaction rolls back', async (t) => {
+    let id = ''
+    await t.rejects(app.db.transaction(async (tx) => {
+      id = await emitEvent(tx, { businessId: 'biz_b', event: 'order.created', data: {} })
+      throw new Error('the change failed')
+    }))
+    t.same(await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id)), [])
+  })
+
+  t.test('every catalog event names a known scope or none', async (t) => {
+    t.equal(EVENT_SCOPES['business.data_erasure'], null)
+    t.equal(EVENT_SCOPES['webhook.test'], null)
+    t.equal(EVENT_SCOPES['order.created'], 'read_orders')
+    t.equal(Object.keys(EVENT_SCOPES).length, 16)
+  })
+})
