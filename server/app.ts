@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.ts'
+import { validatorCompiler } from './validation.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
 import dbPlugin from './plugins/db.ts'
@@ -12,10 +13,14 @@ import spaPlugin from './plugins/spa.ts'
 import healthRoutes from './plugins/health.ts'
 import authGuards from '../plugins/auth/guards.ts'
 import authRoutes from '../plugins/auth/index.ts'
+import portalService from '../plugins/portal/service-plugin.ts'
+import portalRoutes from '../plugins/portal/index.ts'
+import { mediaRoutes } from '../plugins/portal/media.ts'
+import manifestRoutes from '../plugins/manifest/index.ts'
+import reviewRoutes from '../plugins/review/index.ts'
+import marketplaceRoutes from '../plugins/marketplace/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
-/** Strict input: unknown properties are refused (not silently dropped); query strings are coerced. */
-export const AJV_OPTIONS = { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } } as const
 
 export interface BuildOptions {
   config: Config
@@ -39,9 +44,9 @@ export async function buildApp (options: BuildOptions) {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: true,
-    ajv: AJV_OPTIONS
+    trustProxy: true
   }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
   if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
@@ -56,10 +61,16 @@ export async function buildApp (options: BuildOptions) {
 
   // shared services
   await app.register(authGuards)
+  await app.register(portalService)
 
   // capabilities
   await app.register(healthRoutes)
   await app.register(authRoutes, { prefix: '/auth' })
+  await app.register(portalRoutes, { prefix: '/developer/apps' })
+  await app.register(manifestRoutes, { prefix: '/developer/apps' })
+  await app.register(mediaRoutes, { prefix: '/media' })
+  await app.register(reviewRoutes, { prefix: '/review' })
+  await app.register(marketplaceRoutes, { prefix: '/marketplace' })
 
   return app
 }

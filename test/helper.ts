@@ -88,3 +88,35 @@ export async function loginReviewer (app: App): Promise<Session> {
   const body = response.json()
   return { token: body.token, userId: body.user.id, businessId: body.businessId, email: REVIEWER_ENV.REVIEWER_EMAIL, auth: { authorization: `Bearer ${body.token}` } }
 }
+
+let appCounter = 0
+export function appInput (overrides: Record<string, unknown> = {}) {
+  appCounter += 1
+  return {
+    name: `Test App ${appCounter}`,
+    slug: `test-app-${process.pid}-${appCounter}-${randomBytes(2).toString('hex')}`,
+    description: 'Does useful things for merchants.',
+    category: 'analytics',
+    scopes: ['read_products', 'read_orders'],
+    redirectUrl: 'https://app.example.com/oauth/callback',
+    webhookUrl: 'https://app.example.com/webhooks',
+    ...overrides
+  }
+}
+
+/** Creates an app through the portal API; returns the app view and its one-time client secret. */
+export async function createApp (app: App, developer: Session, overrides: Record<string, unknown> = {}) {
+  const response = await app.inject({ method: 'POST', url: '/developer/apps', headers: developer.auth, payload: appInput(overrides) })
+  if (response.statusCode !== 201) throw new Error(`create app failed: ${response.statusCode} ${response.body}`)
+  return response.json() as { app: Record<string, any> & { id: string, clientId: string, slug: string }, clientSecret: string }
+}
+
+/** Submits and approves an app (the reviewer comes from REVIEWER_ENV, which the app must be built with). */
+export async function publishApp (app: App, developer: Session, appId: string, notes?: string) {
+  const submitted = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/submit`, headers: developer.auth })
+  if (submitted.statusCode !== 200) throw new Error(`submit failed: ${submitted.statusCode} ${submitted.body}`)
+  const reviewer = await loginReviewer(app)
+  const approved = await app.inject({ method: 'POST', url: `/review/apps/${appId}/approve`, headers: reviewer.auth, payload: notes === undefined ? {} : { notes } })
+  if (approved.statusCode !== 200) throw new Error(`approve failed: ${approved.statusCode} ${approved.body}`)
+  return approved.json()
+}

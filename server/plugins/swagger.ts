@@ -5,6 +5,10 @@ import { ErrorSchema } from '../schemas.ts'
 
 export const API_TAGS = [
   { name: 'auth', description: 'Registration and sign-in for developers, merchants and reviewers' },
+  { name: 'portal', description: "Developer portal: a developer's own apps, credentials, media, versions" },
+  { name: 'manifest', description: 'Extension manifest: blocks, embeds, hooks, admin pages, settings schema' },
+  { name: 'review', description: 'Review queue for reviewers' },
+  { name: 'marketplace', description: 'Public listing of published apps' },
   { name: 'operations', description: 'Liveness, readiness and this document' }
 ]
 

@@ -4,11 +4,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import errorsPlugin from '../../server/plugins/errors.ts'
 import { HttpError } from '../../server/http-errors.ts'
-import { AJV_OPTIONS } from '../../server/app.ts'
+import { validatorCompiler } from '../../server/validation.ts'
 import { build } from '../helper.ts'
 
 async function bare () {
-  const app = Fastify({ logger: false, ajv: AJV_OPTIONS }).withTypeProvider<TypeBoxTypeProvider>()
+  const app = Fastify({ logger: false }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
   await app.register(errorsPlugin)
   app.get('/boom', async () => { throw new Error('select * from secrets where password = 42') })
   app.get('/teapot', async () => { throw new HttpError(418, 'Short and stout', { hint: 'tip me over' }, { 'retry-after': '5' }) })
@@ -43,6 +44,8 @@ t.test('errors plugin alone', async (t) => {
     const unknownField = await app.inject({ method: 'POST', url: '/typed', payload: { n: 1, extra: true } })
     t.equal(unknownField.statusCode, 400)
     t.match(unknownField.json().message, /additional properties/)
+    const numberForString = await app.inject({ method: 'POST', url: '/typed', payload: { n: '1' } })
+    t.equal(numberForString.statusCode, 400, 'a string is not coerced into a body integer')
   })
 })
 

@@ -1,3 +1,4 @@
 export * from './users.ts'
 export * from './commerce.ts'
 export * from './outbox.ts'
+export * from './apps.ts'

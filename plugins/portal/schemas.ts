@@ -1,0 +1,94 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { APP_CATEGORIES, APP_STATUSES } from '../../server/db/schema/index.ts'
+import { SCOPES, EVENT_NAMES } from '../../server/events.ts'
+
+export const MAX_SCREENSHOTS = 5
+/** Events an app can subscribe its own webhook to; data_erasure is always sent, webhook.test on demand. */
+export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => e !== 'webhook.test' && e !== 'business.data_erasure')
+
+/** A string enum: `enum` in the JSON Schema (and OpenAPI), the literal union in TypeScript. */
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string, default?: T } = {}) =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
+export const ScopeSchema = StringEnum(SCOPES)
+export const CategorySchema = StringEnum(APP_CATEGORIES)
+const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://app.example.com/oauth/callback'] })
+const Scopes = Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
+const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
+const Screenshots = Type.Array(Url, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs` })
+const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
+export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
+
+export const AppSchema = Type.Object({
+  id: Type.String(),
+  clientId: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  category: CategorySchema,
+  scopes: Type.Array(Type.String()),
+  approvedScopes: Type.Array(Type.String(), { description: 'Scopes approved in the last review' }),
+  redirectUrl: Type.String(),
+  webhookUrl: Type.Union([Type.String(), Type.Null()]),
+  webhookEvents: Type.Array(Type.String()),
+  iconUrl: Type.Union([Type.String(), Type.Null()]),
+  screenshots: Type.Array(Type.String()),
+  version: Type.String(),
+  status: StringEnum(APP_STATUSES),
+  isPublished: Type.Boolean(),
+  reviewNotes: Type.Union([Type.String(), Type.Null()]),
+  manifest: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+})
+export type AppView = Static<typeof AppSchema>
+
+export const CreateAppBody = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  slug: Type.String({ minLength: 3, maxLength: 50, pattern: SLUG_PATTERN, description: 'Lowercase, URL-safe, unique; cannot change later' }),
+  description: Type.String({ minLength: 1, maxLength: 500 }),
+  category: CategorySchema,
+  scopes: Scopes,
+  redirectUrl: Url,
+  webhookUrl: Type.Optional(Url),
+  webhookEvents: Type.Optional(WebhookEvents),
+  screenshots: Type.Optional(Screenshots),
+  version: Type.Optional(Version)
+}, { additionalProperties: false })
+export type CreateApp = Static<typeof CreateAppBody>
+
+export const UpdateAppBody = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  slug: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
+  description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+  category: Type.Optional(CategorySchema),
+  scopes: Type.Optional(Scopes),
+  redirectUrl: Type.Optional(Url),
+  webhookUrl: Type.Optional(Type.Union([Url, Type.Null()])),
+  webhookEvents: Type.Optional(WebhookEvents),
+  iconUrl: Type.Optional(Type.Union([Url, Type.Null()])),
+  screenshots: Type.Optional(Screenshots),
+  version: Type.Optional(Version)
+}, { additionalProperties: false, minProperties: 1 })
+export type UpdateApp = Static<typeof UpdateAppBody>
+
+export const CreatedAppSchema = Type.Object({
+  app: AppSchema,
+  clientSecret: Type.String({ description: 'Shown only here: store it now', examples: ['fbcs_…'] })
+})
+
+export const AppIdParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) })
+
+export const VersionSchema = Type.Object({
+  id: Type.String(),
+  version: Type.String(),
+  kind: Type.String({ description: 'SUBMITTED, APPROVED, REJECTED or UPDATED (live edit of an approved app)' }),
+  changes: Type.Array(Type.String()),
+  scopes: Type.Array(Type.String()),
+  approvedScopes: Type.Array(Type.String()),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' })
+})
+
+export const MediaQuery = Type.Object({ kind: Type.Union([Type.Literal('icon'), Type.Literal('screenshot')]) }, { additionalProperties: false })
+export const MediaResponse = Type.Object({ url: Type.String(), kind: Type.String(), app: AppSchema })

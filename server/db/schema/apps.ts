@@ -1,0 +1,115 @@
+import { pgTable, text, timestamp, boolean, jsonb, index, uniqueIndex, customType, integer } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+
+export const APP_CATEGORIES = ['analytics', 'marketing', 'sales', 'shipping', 'pos', 'communication', 'automation', 'loyalty', 'other'] as const
+export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
+export type AppStatus = typeof APP_STATUSES[number]
+
+export const apps = pgTable('apps', {
+  id: text('id').primaryKey(),
+  developerId: text('developer_id').notNull(),
+  clientId: text('client_id').notNull().unique(),
+  /** sha256 of the client secret; the secret itself is shown once. */
+  clientSecretHash: text('client_secret_hash').notNull(),
+  name: text('name').notNull(),
+  slug: text('slug').notNull().unique(),
+  description: text('description').notNull(),
+  category: text('category', { enum: APP_CATEGORIES }).notNull(),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  approvedScopes: jsonb('approved_scopes').$type<string[]>().notNull().default([]),
+  redirectUrl: text('redirect_url').notNull(),
+  webhookUrl: text('webhook_url'),
+  webhookEvents: jsonb('webhook_events').$type<string[]>().notNull().default([]),
+  iconUrl: text('icon_url'),
+  screenshots: jsonb('screenshots').$type<string[]>().notNull().default([]),
+  version: text('version').notNull().default('1.0.0'),
+  status: text('status', { enum: APP_STATUSES }).notNull().default('DRAFT'),
+  isPublished: boolean('is_published').notNull().default(false),
+  reviewNotes: text('review_notes'),
+  manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull().default({}),
+  submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
+  publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [
+  index('apps_developer_created_idx').on(t.developerId, t.createdAt),
+  index('apps_status_submitted_idx').on(t.status, t.submittedAt),
+  index('apps_published_category_idx').on(t.isPublished, t.category, t.publishedAt)
+])
+
+/** Version history: every approval and every live edit of an approved app. */
+export const appVersions = pgTable('app_versions', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  version: text('version').notNull(),
+  /** APPROVED, REJECTED, UPDATED (live edit of an approved app) or SUBMITTED */
+  kind: text('kind').notNull(),
+  changes: jsonb('changes').$type<string[]>().notNull().default([]),
+  scopes: jsonb('scopes').$type<string[]>().notNull(),
+  approvedScopes: jsonb('approved_scopes').$type<string[]>().notNull(),
+  notes: text('notes'),
+  actorId: text('actor_id').notNull(),
+  createdAt: createdAt()
+}, (t) => [index('app_versions_app_created_idx').on(t.appId, t.createdAt)])
+
+export const EXTENSION_KINDS = ['block', 'embed', 'hook', 'admin_page'] as const
+export type ExtensionKind = typeof EXTENSION_KINDS[number]
+
+/** Blocks, embeds, hooks and admin pages synced from the manifest; deactivated, never deleted. */
+export const appExtensions = pgTable('app_extensions', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  kind: text('kind', { enum: EXTENSION_KINDS }).notNull(),
+  /** blockType, embedType, hookPoint or pageId */
+  key: text('key').notNull(),
+  definition: jsonb('definition').$type<Record<string, unknown>>().notNull(),
+  isActive: boolean('is_active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [
+  uniqueIndex('app_extensions_key_idx').on(t.appId, t.kind, t.key),
+  index('app_extensions_kind_key_idx').on(t.kind, t.key).where(sql`is_active`)
+])
+
+const bytea = customType<{ data: Buffer, driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.isBuffer(value) ? value : Buffer.from(value)
+})
+
+/** Uploaded icons and screenshots, in the database so every process can serve them. */
+export const media = pgTable('media', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt()
+}, (t) => [index('media_app_idx').on(t.appId)])
+
+export const installations = pgTable('installations', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  businessId: text('business_id').notNull(),
+  /** sha256 of the access token */
+  accessTokenHash: text('access_token_hash').notNull().unique(),
+  /** AES-256-GCM ciphertext: the secret must be recoverable to sign deliveries */
+  webhookSecretEncrypted: text('webhook_secret_encrypted').notNull(),
+  isTestInstall: boolean('is_test_install').notNull().default(false),
+  needsReConsent: boolean('needs_re_consent').notNull().default(false),
+  grantedScopes: jsonb('granted_scopes').$type<string[]>().notNull(),
+  /** Scopes the merchant has not yet approved after an approved expansion. */
+  pendingScopes: jsonb('pending_scopes').$type<string[]>().notNull().default([]),
+  settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  embedSettings: jsonb('embed_settings').$type<Record<string, { enabled: boolean, settings: Record<string, unknown> }>>().notNull().default({}),
+  installedBy: text('installed_by').notNull(),
+  installedAt: timestamp('installed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  uninstalledAt: timestamp('uninstalled_at', { withTimezone: true, mode: 'date' }),
+  updatedAt: updatedAt()
+}, (t) => [
+  index('installations_app_idx').on(t.appId, t.installedAt),
+  index('installations_business_idx').on(t.businessId, t.installedAt),
+  uniqueIndex('installations_active_idx').on(t.appId, t.businessId).where(sql`uninstalled_at is null`)
+])

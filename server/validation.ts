@@ -1,0 +1,19 @@
+import { Ajv } from 'ajv'
+import formatsPlugin from 'ajv-formats'
+import type { FastifySchemaCompiler } from 'fastify'
+
+// ajv-formats is CommonJS: its default export arrives wrapped under ESM
+export const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (ajv: Ajv, formats?: string[]) => Ajv
+
+function createAjv (coerceTypes: false | 'array'): Ajv {
+  // Unknown properties are refused, never silently dropped; TypeBox's keywords are not Ajv's: strict off.
+  return addFormats(new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes, allErrors: false, strict: false }))
+}
+
+/** Bodies are JSON with real types: a number where a string belongs is a 400, not coerced. */
+const bodyAjv = createAjv(false)
+/** Query strings and path params are text: "2" must become the integer 2. */
+const textAjv = createAjv('array')
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)
