@@ -19,6 +19,12 @@ import { mediaRoutes } from '../plugins/portal/media.ts'
 import manifestRoutes from '../plugins/manifest/index.ts'
 import reviewRoutes from '../plugins/review/index.ts'
 import marketplaceRoutes from '../plugins/marketplace/index.ts'
+import installationsService from '../plugins/installations/service-plugin.ts'
+import appAuth from '../plugins/installations/app-auth.ts'
+import testInstallRoutes from '../plugins/installations/developer-routes.ts'
+import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
+import oauthRoutes from '../plugins/oauth/index.ts'
+import appScope from '../plugins/app-api/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -62,6 +68,8 @@ export async function buildApp (options: BuildOptions) {
   // shared services
   await app.register(authGuards)
   await app.register(portalService)
+  await app.register(installationsService)
+  await app.register(appAuth)
 
   // capabilities
   await app.register(healthRoutes)
@@ -71,6 +79,10 @@ export async function buildApp (options: BuildOptions) {
   await app.register(mediaRoutes, { prefix: '/media' })
   await app.register(reviewRoutes, { prefix: '/review' })
   await app.register(marketplaceRoutes, { prefix: '/marketplace' })
+  await app.register(testInstallRoutes, { prefix: '/developer/apps' })
+  await app.register(merchantInstallationRoutes, { prefix: '/merchant/installations' })
+  await app.register(oauthRoutes, { prefix: '/oauth' })
+  await app.register(appScope)
 
   return app
 }

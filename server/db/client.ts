@@ -143,6 +143,16 @@ export async function openDatabase (options: DatabaseOptions): Promise<Database>
     : await openPglite(options.dataDir)
 }
 
+/**
+ * Raw SQL inside a drizzle transaction, for libraries that take an `executeSql` seam (pg-boss's
+ * `send(..., { db })`), so their writes commit or roll back with ours. Both drivers' transaction
+ * clients (pg's PoolClient, PGlite's Transaction) answer `query(text, values)` with `{ rows }`.
+ */
+export function txExecutor (tx: Tx): SqlExecutor {
+  const client = (tx as unknown as { session: { client: { query: (text: string, values?: unknown[]) => Promise<SqlResult> } } }).session.client
+  return { executeSql: async (text, values) => await client.query(text, values) }
+}
+
 /** A cheap round trip, for readiness checks. */
 export async function ping (db: Db): Promise<void> {
   await db.execute(sql`select 1`)

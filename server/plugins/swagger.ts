@@ -9,6 +9,9 @@ export const API_TAGS = [
   { name: 'manifest', description: 'Extension manifest: blocks, embeds, hooks, admin pages, settings schema' },
   { name: 'review', description: 'Review queue for reviewers' },
   { name: 'marketplace', description: 'Public listing of published apps' },
+  { name: 'oauth', description: 'OAuth 2.0 install: consent and code exchange' },
+  { name: 'installations', description: "A merchant's installed apps: uninstall, re-consent, settings" },
+  { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },
   { name: 'operations', description: 'Liveness, readiness and this document' }
 ]
 

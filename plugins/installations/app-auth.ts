@@ -1,0 +1,48 @@
+import fp from 'fastify-plugin'
+import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
+import { sha256 } from '../../server/crypto.ts'
+import { forbidden, unauthorized } from '../../server/http-errors.ts'
+import { toCached } from './service.ts'
+import type { CachedInstallation } from './token-cache.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireAppToken: the calling installation. */
+    installation: CachedInstallation
+  }
+  interface FastifyInstance {
+    /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
+    requireAppToken: onRequestAsyncHookHandler
+    /** preHandler: the token's granted scopes include this one; 403 naming it otherwise. */
+    requireScope: (scope: string) => preHandlerAsyncHookHandler
+  }
+}
+
+const TOKEN_PATTERN = /^Bearer\s+(fbat_[A-Za-z0-9_-]{20,200})$/
+
+/** Bearer-token authentication for apps; the database is consulted only on a cache miss. */
+export default fp(async function appAuth (fastify) {
+  fastify.decorateRequest('installation', null as unknown as CachedInstallation)
+
+  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+    const match = TOKEN_PATTERN.exec(request.headers.authorization ?? '')
+    if (match === null) throw unauthorized('Missing or malformed access token: send Authorization: Bearer fbat_…')
+    const tokenHash = sha256(match[1])
+    let installation = fastify.tokenCache.get(tokenHash)
+    if (installation === undefined) {
+      const row = await fastify.installations.findByTokenHash(tokenHash)
+      if (row === null) throw unauthorized('Invalid or revoked access token')
+      installation = toCached(row)
+      fastify.tokenCache.set(tokenHash, installation)
+    }
+    request.installation = installation
+  })
+
+  fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
+    const { scopes, pendingScopes } = request.installation
+    if (scopes.includes(scope)) return
+    throw forbidden(pendingScopes.includes(scope)
+      ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
+      : `This endpoint requires the ${scope} scope`)
+  })
+}, { name: 'app-auth', dependencies: ['installations-service'] })

@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { eq } from 'drizzle-orm'
+import { apps, installations } from '../../server/db/schema/index.ts'
+import { errorResponses } from '../../server/schemas.ts'
+import { badRequest } from '../../server/http-errors.ts'
+import { createSettingsAjv } from '../manifest/validate.ts'
+import { publicInstallation } from './service.ts'
+
+const security = [{ developerJwt: [] }]
+const tags = ['installations']
+const settingsAjv = createSettingsAjv()
+
+const InstallationSchema = Type.Object({
+  installationId: Type.String(), appId: Type.String(), businessId: Type.String(), isTestInstall: Type.Boolean(), needsReConsent: Type.Boolean(),
+  grantedScopes: Type.Array(Type.String()), pendingScopes: Type.Array(Type.String(), { description: 'Added scopes waiting for the merchant’s approval' }),
+  installedAt: Type.String({ format: 'date-time' }), uninstalledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
+})
+const ListedInstallation = Type.Intersect([InstallationSchema, Type.Object({
+  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) })
+})])
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+const Settings = Type.Record(Type.String(), Type.Unknown())
+const SettingsResponse = Type.Object({ settings: Settings, settingsSchema: Type.Union([Settings, Type.Null()]) })
+
+/** /merchant/installations: the merchant's installed apps, on their own business only. */
+const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('MERCHANT'))
+  const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
+
+  fastify.get('/', {
+    schema: { tags, security, summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
+  }, async (request) => {
+    const rows = await fastify.installations.listForBusiness(businessOf(request))
+    return { data: rows.map(({ installation, app }) => ({ ...publicInstallation(installation), app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl } })) }
+  })
+
+  fastify.delete('/:id', {
+    schema: {
+      tags, security, summary: 'Uninstall',
+      description: 'Revokes the token at once, deactivates the installation’s webhooks, removes its blocks from pages, stops its embeds and hooks, and schedules business.data_erasure after 48 hours.',
+      params: Params, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    await fastify.db.transaction(async (tx) => {
+      const installation = await fastify.installations.getForBusiness(tx, businessOf(request), request.params.id, true)
+      await fastify.installations.uninstall(tx, installation)
+    })
+    request.log.info({ installationId: request.params.id }, 'app uninstalled')
+    return { uninstalled: true as const, installationId: request.params.id }
+  })
+
+  fastify.post('/:id/consent', {
+    schema: { tags, security, summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
+  }, async (request) => publicInstallation(await fastify.installations.consent(businessOf(request), request.params.id)))
+
+  const settingsSchemaOf = async (appId: string) => {
+    const [app] = await fastify.db.select({ manifest: apps.manifest }).from(apps).where(eq(apps.id, appId))
+    const schema = app?.manifest?.settingsSchema
+    return typeof schema === 'object' && schema !== null ? schema as Record<string, unknown> : null
+  }
+
+  fastify.get('/:id/settings', {
+    schema: { tags, security, summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
+  }, async (request) => {
+    const installation = await fastify.installations.getForBusiness(fastify.db, businessOf(request), request.params.id)
+    return { settings: installation.settings, settingsSchema: await settingsSchemaOf(installation.appId) }
+  })
+
+  fastify.put('/:id/settings', {
+    schema: {
+      tags, security, summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
+      params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: { 200: SettingsResponse, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const installation = await fastify.installations.getForBusiness(fastify.db, businessOf(request), request.params.id)
+    const schema = await settingsSchemaOf(installation.appId)
+    if (schema === null) throw badRequest('This app has no settings')
+    const validate = settingsAjv.compile(schema)
+    if (!validate(request.body.settings)) {
+      const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
+      throw badRequest(`Invalid settings: ${problems.join('; ')}`)
+    }
+    await fastify.db.update(installations).set({ settings: request.body.settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
+    return { settings: request.body.settings, settingsSchema: schema }
+  })
+}
+
+export default merchantInstallationRoutes

@@ -1,0 +1,44 @@
+/** Installation facts needed on every App API call, cached by token hash. */
+export interface CachedInstallation {
+  id: string
+  appId: string
+  businessId: string
+  scopes: string[]
+  pendingScopes: string[]
+  isTestInstall: boolean
+}
+
+export const TOKEN_CACHE_MAX = 10_000
+/** Safety net only: revocation evicts at once, locally and (through NOTIFY) in every other process. */
+export const TOKEN_CACHE_TTL_MS = 30_000
+
+/** A bounded LRU (Map insertion order) with a TTL and eviction by installation id. */
+export function createTokenCache (options: { max?: number, ttlMs?: number, now?: () => number } = {}) {
+  const max = options.max ?? TOKEN_CACHE_MAX
+  const ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS
+  const now = options.now ?? Date.now
+  const entries = new Map<string, { value: CachedInstallation, expiresAt: number }>()
+
+  return {
+    get (tokenHash: string): CachedInstallation | undefined {
+      const entry = entries.get(tokenHash)
+      if (entry === undefined) return undefined
+      entries.delete(tokenHash)
+      if (entry.expiresAt <= now()) return undefined
+      entries.set(tokenHash, entry)
+      return entry.value
+    },
+    set (tokenHash: string, value: CachedInstallation): void {
+      entries.delete(tokenHash)
+      entries.set(tokenHash, { value, expiresAt: now() + ttlMs })
+      if (entries.size > max) entries.delete(entries.keys().next().value as string)
+    },
+    evictInstallation (installationId: string): void {
+      for (const [hash, entry] of entries) if (entry.value.id === installationId) entries.delete(hash)
+    },
+    clear: () => entries.clear(),
+    get size () { return entries.size }
+  }
+}
+
+export type TokenCache = ReturnType<typeof createTokenCache>

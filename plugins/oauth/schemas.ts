@@ -1,0 +1,77 @@
+import { Type, type Static } from '@sinclair/typebox'
+import type { Scope } from '../../server/events.ts'
+
+/** Plain words for the consent screen. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  read_products: 'See your products and stock',
+  write_products: 'Change your products',
+  read_orders: 'See your orders and payments, and check orders before they are placed',
+  write_orders: 'Create orders and change their status',
+  read_reviews: 'See reviews of your products',
+  read_analytics: 'See your sales analytics',
+  read_business: 'See your business details (name, address, contact)',
+  read_pages: 'See your site pages',
+  write_payments: 'Offer payment methods at checkout and take payments',
+  write_shipping: 'Set delivery fees at checkout',
+  write_discounts: 'Add discounts at checkout'
+}
+
+export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000
+
+const ClientId = Type.String({ minLength: 1, maxLength: 64 })
+const RedirectUri = Type.String({ minLength: 1, maxLength: 2048 })
+const ScopeParam = Type.String({ maxLength: 1000, description: 'Space-separated scopes; all approved scopes when omitted' })
+
+export const AuthorizeInfoQuery = Type.Object({
+  client_id: ClientId,
+  redirect_uri: RedirectUri,
+  scope: Type.Optional(ScopeParam),
+  response_type: Type.Optional(Type.Literal('code'))
+})
+
+export const AuthorizeInfoSchema = Type.Object({
+  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), description: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]), developerName: Type.String(), status: Type.String() }),
+  scopes: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+  business: Type.Object({ id: Type.String(), name: Type.String(), isSandbox: Type.Boolean() }),
+  isTestInstall: Type.Boolean(),
+  alreadyInstalled: Type.Boolean()
+})
+
+export const AuthorizeBody = Type.Object({
+  client_id: ClientId,
+  redirect_uri: RedirectUri,
+  scope: Type.Optional(ScopeParam),
+  state: Type.Optional(Type.String({ maxLength: 1000 })),
+  response_type: Type.Optional(Type.Literal('code')),
+  code_challenge: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
+  code_challenge_method: Type.Optional(Type.Literal('S256')),
+  decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')])
+}, { additionalProperties: false })
+export type AuthorizeBodyType = Static<typeof AuthorizeBody>
+
+export const RedirectSchema = Type.Object({ redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied' }) })
+
+/** Loose on purpose: the handler answers problems with RFC 6749 error codes, not schema messages. */
+export const TokenBody = Type.Object({
+  grant_type: Type.Optional(Type.String({ maxLength: 100 })),
+  code: Type.Optional(Type.String({ maxLength: 200 })),
+  redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+  code_verifier: Type.Optional(Type.String({ maxLength: 200 })),
+  client_id: Type.Optional(Type.String({ maxLength: 64 }))
+})
+
+export const TokenSchema = Type.Object({
+  access_token: Type.String({ examples: ['fbat_…'] }),
+  token_type: Type.Literal('bearer'),
+  scope: Type.String({ description: 'Granted scopes, space-separated' }),
+  installation_id: Type.String(),
+  business_id: Type.String(),
+  webhook_secret: Type.String({ examples: ['whsec_…'] })
+})
+
+export const OAuthErrorSchema = Type.Object({
+  error: Type.String({ description: 'RFC 6749 error code', examples: ['invalid_grant'] }),
+  error_description: Type.String(),
+  statusCode: Type.Integer(),
+  message: Type.String()
+})

@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto'
+import { eq } from 'drizzle-orm'
+import { oauthCodes, users } from '../../server/db/schema/index.ts'
+import type { Db } from '../../server/db/client.ts'
+import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
+import { forbidden } from '../../server/http-errors.ts'
+import type { SessionClaims } from '../auth/guards.ts'
+import type { PortalService, AppRow } from '../portal/service.ts'
+import type { InstallationsService, Issued } from '../installations/service.ts'
+import { findBusiness } from '../merchant/businesses.ts'
+import { authorizeError, oauthError } from './errors.ts'
+import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType } from './schemas.ts'
+
+export interface ResolvedRequest { app: AppRow, scopes: string[], businessId: string, isTestInstall: boolean }
+
+const VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/
+
+export function parseScopes (scope: string | undefined): string[] | null {
+  if (scope === undefined || scope.trim() === '') return null
+  return [...new Set(scope.split(/[\s,]+/).filter((s) => s !== ''))]
+}
+
+export const pkceChallenge = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url')
+
+function withParams (base: string, params: Record<string, string | undefined>): string {
+  const url = new URL(base)
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
+  return url.toString()
+}
+
+export function createOAuthService (deps: { db: Db, apps: PortalService, installations: InstallationsService }) {
+  const { db } = deps
+
+  /**
+   * Who may install what, where: a MERCHANT installs a published app on their business within its
+   * approved scopes; a DEVELOPER test-installs their own app (any status) on their sandbox.
+   */
+  async function resolve (user: SessionClaims, params: { client_id: string, redirect_uri: string, scope?: string }): Promise<ResolvedRequest> {
+    if (user.role === 'REVIEWER') throw forbidden('Reviewers cannot install apps')
+    const app = await deps.apps.findByClientId(params.client_id)
+    if (app === null) throw authorizeError('invalid_client', 'Unknown client_id')
+    if (params.redirect_uri !== app.redirectUrl) throw authorizeError('invalid_request', "redirect_uri does not match the app's registered redirect URL")
+    if (user.businessId === null) throw authorizeError('invalid_request', 'Your account has no business to install on')
+    let allowed: string[]
+    if (user.role === 'MERCHANT') {
+      if (!app.isPublished) throw authorizeError('unauthorized_client', 'This app is not published yet')
+      allowed = app.approvedScopes
+    } else {
+      if (app.developerId !== user.sub) throw authorizeError('unauthorized_client', 'Developers can test-install only their own apps')
+      allowed = app.scopes
+    }
+    const requested = parseScopes(params.scope) ?? allowed
+    const outside = requested.filter((s) => !allowed.includes(s))
+    if (outside.length > 0) throw authorizeError('invalid_scope', `Scopes not approved for this app: ${outside.join(', ')}`)
+    return { app, scopes: requested, businessId: user.businessId, isTestInstall: user.role === 'DEVELOPER' }
+  }
+
+  async function info (user: SessionClaims, params: { client_id: string, redirect_uri: string, scope?: string }) {
+    const resolved = await resolve(user, params)
+    const found = await findBusiness(db, resolved.businessId)
+    const business = { id: resolved.businessId, name: found?.name ?? '', isSandbox: found?.isSandbox ?? false }
+    const [developer] = await db.select({ name: users.name }).from(users).where(eq(users.id, resolved.app.developerId))
+    const installed = await deps.installations.activeFor(db, resolved.app.id, resolved.businessId)
+    const { app } = resolved
+    return {
+      app: { id: app.id, name: app.name, slug: app.slug, description: app.description, iconUrl: app.iconUrl, developerName: developer?.name ?? '', status: app.status },
+      scopes: resolved.scopes.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name as keyof typeof SCOPE_DESCRIPTIONS] ?? name })),
+      business,
+      isTestInstall: resolved.isTestInstall,
+      alreadyInstalled: installed !== null
+    }
+  }
+
+  /** The consent decision: a redirect carrying a one-time code (or access_denied) and the state. */
+  async function authorize (user: SessionClaims, body: AuthorizeBodyType): Promise<string> {
+    const resolved = await resolve(user, body)
+    if (body.code_challenge_method !== undefined && body.code_challenge === undefined) throw authorizeError('invalid_request', 'code_challenge_method without code_challenge')
+    if (body.decision === 'deny') return withParams(body.redirect_uri, { error: 'access_denied', error_description: 'The merchant denied the request', state: body.state })
+    const code = randomSecret('')
+    await db.insert(oauthCodes).values({
+      codeHash: sha256(code),
+      appId: resolved.app.id,
+      businessId: resolved.businessId,
+      userId: user.sub,
+      redirectUri: body.redirect_uri,
+      scopes: resolved.scopes,
+      isTestInstall: resolved.isTestInstall,
+      codeChallenge: body.code_challenge ?? null,
+      expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_MS)
+    })
+    return withParams(body.redirect_uri, { code, state: body.state })
+  }
+
+  /**
+   * authorization_code grant. The code works once: a replay is refused and revokes the token it
+   * issued (RFC 6749 §4.1.2), since someone else may hold the code.
+   */
+  async function exchange (app: AppRow, body: { grant_type?: string, code?: string, redirect_uri?: string, code_verifier?: string, client_id?: string }) {
+    if (body.grant_type !== 'authorization_code') throw oauthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported')
+    if (body.code === undefined || body.code === '') throw oauthError('invalid_request', 'code is required')
+    if (body.redirect_uri === undefined) throw oauthError('invalid_request', 'redirect_uri is required')
+    if (body.client_id !== undefined && body.client_id !== app.clientId) throw oauthError('invalid_client', 'client_id does not match the authenticated client')
+    const code = body.code
+    const redirectUri = body.redirect_uri
+    const outcome = await db.transaction(async (tx): Promise<{ error: string } | { issued: Issued }> => {
+      const [row] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, sha256(code))).for('update')
+      if (row === undefined || row.appId !== app.id) return { error: 'The authorization code is invalid' }
+      if (row.usedAt !== null) {
+        if (row.installationId !== null) await deps.installations.revokeToken(tx, row.installationId)
+        return { error: 'The authorization code was already used; the token it issued is revoked' }
+      }
+      if (row.expiresAt.getTime() <= Date.now()) return { error: 'The authorization code has expired' }
+      if (row.redirectUri !== redirectUri) return { error: 'redirect_uri does not match the authorization request' }
+      if (row.codeChallenge !== null) {
+        if (body.code_verifier === undefined || !VERIFIER_PATTERN.test(body.code_verifier)) return { error: 'code_verifier is missing or malformed' }
+        if (!safeEqual(pkceChallenge(body.code_verifier), row.codeChallenge)) return { error: 'code_verifier does not match the code_challenge' }
+      } else if (body.code_verifier !== undefined) {
+        return { error: 'code_verifier sent for a code issued without code_challenge' }
+      }
+      const issued = await deps.installations.install(tx, { app, businessId: row.businessId, scopes: row.scopes, userId: row.userId, isTestInstall: row.isTestInstall })
+      await tx.update(oauthCodes).set({ usedAt: new Date(), installationId: issued.installation.id }).where(eq(oauthCodes.codeHash, row.codeHash))
+      return { issued }
+    })
+    if ('error' in outcome) throw oauthError('invalid_grant', outcome.error)
+    const { installation, accessToken, webhookSecret } = outcome.issued
+    return {
+      access_token: accessToken,
+      token_type: 'bearer' as const,
+      scope: installation.grantedScopes.join(' '),
+      installation_id: installation.id,
+      business_id: installation.businessId,
+      webhook_secret: webhookSecret
+    }
+  }
+
+  return { resolve, info, authorize, exchange }
+}

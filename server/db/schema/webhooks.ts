@@ -1,0 +1,68 @@
+import { pgTable, text, timestamp, boolean, jsonb, index, integer, uniqueIndex } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+
+/** Webhook registrations of an installation: the app's own (from webhookUrl) and any made through POST /webhooks. */
+export const webhooks = pgTable('webhooks', {
+  id: text('id').primaryKey(),
+  installationId: text('installation_id').notNull(),
+  appId: text('app_id').notNull(),
+  businessId: text('business_id').notNull(),
+  url: text('url').notNull(),
+  /** AES-256-GCM; the app's own registration shares the installation's webhook secret */
+  secretEncrypted: text('secret_encrypted').notNull(),
+  events: jsonb('events').$type<string[]>().notNull(),
+  description: text('description').notNull().default(''),
+  isActive: boolean('is_active').notNull().default(true),
+  /** Created at install from the app's webhookUrl and webhookEvents. */
+  isAppWebhook: boolean('is_app_webhook').notNull().default(false),
+  consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+  disabledReason: text('disabled_reason'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+}, (t) => [
+  index('webhooks_installation_idx').on(t.installationId, t.createdAt),
+  index('webhooks_business_active_idx').on(t.businessId).where(sql`is_active`)
+])
+
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const
+
+/** One event sent to one registration. Its id is X-Service-Event-Id: the same on every retry and redelivery. */
+export const webhookDeliveries = pgTable('webhook_deliveries', {
+  id: text('id').primaryKey(),
+  webhookId: text('webhook_id').notNull(),
+  installationId: text('installation_id').notNull(),
+  appId: text('app_id').notNull(),
+  businessId: text('business_id').notNull(),
+  /** The outbox event; null for webhook.test. */
+  eventId: text('event_id'),
+  event: text('event').notNull(),
+  data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+  status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('PENDING'),
+  attempts: integer('attempts').notNull().default(0),
+  lastStatusCode: integer('last_status_code'),
+  lastError: text('last_error'),
+  lastDurationMs: integer('last_duration_ms'),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' })
+}, (t) => [
+  uniqueIndex('webhook_deliveries_event_webhook_idx').on(t.eventId, t.webhookId),
+  index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
+  index('webhook_deliveries_app_created_idx').on(t.appId, t.createdAt),
+  index('webhook_deliveries_installation_created_idx').on(t.installationId, t.createdAt)
+])
+
+/** Every HTTP attempt of a delivery, successful ones included (kept DELIVERY_LOG_RETENTION_DAYS). */
+export const webhookAttempts = pgTable('webhook_attempts', {
+  id: text('id').primaryKey(),
+  deliveryId: text('delivery_id').notNull().references(() => webhookDeliveries.id, { onDelete: 'cascade' }),
+  attempt: integer('attempt').notNull(),
+  statusCode: integer('status_code'),
+  durationMs: integer('duration_ms').notNull(),
+  error: text('error'),
+  responseSnippet: text('response_snippet'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+}, (t) => [
+  index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt),
+  index('webhook_attempts_created_idx').on(t.createdAt)
+])
