@@ -27,7 +27,7 @@ export default fp(async function installationsService (fastify) {
   fastify.onAppApproved.push(service.onAppApproved)
 
   const unlisten = await fastify.database.listen(INSTALLATION_CHANNEL, (installationId) => tokenCache.evictInstallation(installationId))
-  fastify.addHook('onClose', async () => { await unlisten() })
+  fastify.addHook('onClose', async () => { await unlisten().catch(() => {}) })
 
   // 48 h after an uninstall (unless the merchant reinstalled), the app is told to erase the merchant's data.
   await fastify.jobs.work<ErasureJob>(DATA_ERASURE_JOB, async (job) => {
