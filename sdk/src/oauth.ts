@@ -85,11 +85,12 @@ export interface CallbackResult {
 }
 
 /**
- * Reads the redirect back from the consent screen: returns the code after checking `state`,
+ * Reads the redirect back from the consent screen (a full URL or a request path): returns the code after checking `state`,
  * throws OAuthError for `error=access_denied` (merchant declined) or a state mismatch.
  */
 export function parseAuthorizeCallback (callbackUrl: string | URL, expectedState: string): CallbackResult {
-  const url = new URL(callbackUrl)
+  // A request path such as node's `req.url` ('/oauth/callback?code=…') works too: only the query is read.
+  const url = new URL(callbackUrl, 'http://callback.invalid')
   const state = url.searchParams.get('state') ?? ''
   if (state === '' || state !== expectedState) throw new OAuthError('invalid_state', 'state does not match the one sent')
   const error = url.searchParams.get('error')

@@ -62,6 +62,7 @@ t.test('createPkcePair', async (t) => {
 
 t.test('parseAuthorizeCallback', async (t) => {
   t.same(parseAuthorizeCallback(`${REDIRECT}?code=abc&state=s1`, 's1'), { code: 'abc', state: 's1' })
+  t.same(parseAuthorizeCallback('/oauth/callback?code=abc&state=s1', 's1'), { code: 'abc', state: 's1' }, 'a request path (req.url)')
   t.match(thrown(() => parseAuthorizeCallback(`${REDIRECT}?code=abc&state=other`, 's1')), { error: 'invalid_state' })
   t.match(thrown(() => parseAuthorizeCallback(`${REDIRECT}?code=abc`, 's1')), { error: 'invalid_state' })
   t.match(thrown(() => parseAuthorizeCallback(`${REDIRECT}?error=access_denied&state=s1`, 's1')), { error: 'access_denied' })
