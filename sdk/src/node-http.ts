@@ -58,7 +58,14 @@ function adapt (receive: (rawBody: Buffer, headers: IncomingMessage['headers']) 
       }
       return
     }
-    send(res, await receive(rawBody, req.headers))
+    let response: ReceiverResponse
+    try {
+      response = await receive(rawBody, req.headers)
+    } catch {
+      // Only a misconfiguration (e.g. a negative toleranceSeconds) gets here; never leave the request hanging.
+      response = { statusCode: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'webhook receiver misconfigured' } }
+    }
+    send(res, response)
   }
 }
 

@@ -120,6 +120,12 @@ t.test('webhookHandler (node:http, real HTTP)', async (t) => {
   })
 })
 
+t.test('webhookHandler answers 500 instead of hanging when misconfigured', async (t) => {
+  const url = await serve(t, webhookHandler(SECRET, () => {}, { toleranceSeconds: -1 }))
+  const response = await deliver(url, envelope())
+  t.equal(response.status, 500)
+})
+
 t.test('DeliveryDeduper', async (t) => {
   t.throws(() => new DeliveryDeduper(0), TypeError)
   const deduper = new DeliveryDeduper(2)
