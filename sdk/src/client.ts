@@ -1,0 +1,203 @@
+import type {
+  Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
+  DeliveryListParams, FetchLike, ListParams, ListResponse, Order, OrderListParams, OrderStatus, Page, Product,
+  RateLimitInfo, ReplayInput, Review, ReviewListParams, ReviewStats, UpdateWebhookInput, WebhookDelivery,
+  WebhookRegistration, WebhookTestResult
+} from './types.ts'
+
+/** Typed client of the App API ({base_url}/app-api) and webhook management ({base_url}/webhooks). */
+
+export const DEFAULT_MAX_RETRIES = 2
+export const DEFAULT_MAX_RETRY_DELAY_MS = 60_000
+/** Wait used when a 429 carries no usable Retry-After. */
+const FALLBACK_RETRY_DELAY_MS = 1000
+
+export interface AppApiClientOptions {
+  /** {base_url}: the API host, e.g. https://api.example.com */
+  baseUrl: string
+  /** The installation's access token (fbat_…). */
+  accessToken: string
+  fetch?: FetchLike
+  /** Retries of a 429 answer, each after its Retry-After. Default 2; 0 disables. */
+  maxRetries?: number
+  /** A Retry-After longer than this is not waited for: the 429 is thrown at once. Default 60 s. */
+  maxRetryDelayMs?: number
+}
+
+/** An error answer of the API, with the fields of its error body (spec, Errors). */
+export class AppApiError extends Error {
+  readonly statusCode: number
+  /** HTTP reason phrase, e.g. "Not Found". */
+  readonly error: string
+  readonly body: unknown
+  readonly retryAfterSeconds: number | null
+  constructor (statusCode: number, error: string, message: string, body: unknown, retryAfterSeconds: number | null = null) {
+    super(message)
+    this.name = 'AppApiError'
+    this.statusCode = statusCode
+    this.error = error
+    this.body = body
+    this.retryAfterSeconds = retryAfterSeconds
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined>
+
+interface RequestOptions {
+  query?: Query
+  body?: unknown
+}
+
+/** Seconds to wait from a Retry-After value (delta-seconds or HTTP-date); null when unusable. */
+export function parseRetryAfter (value: string | null, now = Date.now()): number | null {
+  if (value === null || value.trim() === '') return null
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed)
+  const date = Date.parse(trimmed)
+  if (Number.isNaN(date)) return null
+  return Math.max(0, Math.ceil((date - now) / 1000))
+}
+
+function headerNumber (headers: Headers, name: string): number | null {
+  const value = headers.get(name)
+  if (value === null || value.trim() === '') return null
+  const parsed = Number(value)
+  return Number.isFinite(parsed) ? parsed : null
+}
+
+async function readBody (response: Response): Promise<unknown> {
+  const text = await response.text()
+  if (text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
+
+function toApiError (response: Response, body: unknown): AppApiError {
+  const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {}
+  const error = typeof record.error === 'string' ? record.error : (response.statusText !== '' ? response.statusText : 'Error')
+  const message = typeof record.message === 'string'
+    ? record.message
+    : typeof body === 'string' && body !== '' ? body.slice(0, 500) : `${response.status} ${error}`
+  return new AppApiError(response.status, error, message, body, parseRetryAfter(response.headers.get('retry-after')))
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+const segment = (value: string): string => encodeURIComponent(value)
+
+export function createAppApiClient (options: AppApiClientOptions) {
+  if (typeof options.accessToken !== 'string' || options.accessToken === '') throw new TypeError('accessToken is required')
+  const base = new URL(options.baseUrl)
+  const doFetch = options.fetch ?? globalThis.fetch
+  const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES
+  const maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS
+  if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a non-negative integer')
+  let rateLimit: RateLimitInfo | null = null
+
+  function buildUrl (path: string, query: Query = {}): string {
+    const url = new URL(base.pathname.replace(/\/$/, '') + path, base)
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value))
+    }
+    return url.toString()
+  }
+
+  async function request<T> (method: string, path: string, { query, body }: RequestOptions = {}): Promise<T> {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'error' }
+    const url = buildUrl(path, query)
+    for (let attempt = 0; ; attempt++) {
+      const response = await doFetch(url, init)
+      rateLimit = {
+        limit: headerNumber(response.headers, 'x-ratelimit-limit'),
+        remaining: headerNumber(response.headers, 'x-ratelimit-remaining'),
+        reset: headerNumber(response.headers, 'x-ratelimit-reset')
+      }
+      const parsed = await readBody(response)
+      if (response.ok) return parsed as T
+      const error = toApiError(response, parsed)
+      if (response.status !== 429 || attempt >= maxRetries) throw error
+      const delayMs = error.retryAfterSeconds !== null ? error.retryAfterSeconds * 1000 : FALLBACK_RETRY_DELAY_MS
+      if (delayMs > maxRetryDelayMs) throw error
+      await sleep(delayMs)
+    }
+  }
+
+  const api = (path: string): string => `/app-api${path}`
+
+  return {
+    /** X-RateLimit-* of the last response; null before the first request. */
+    get rateLimit (): RateLimitInfo | null { return rateLimit },
+
+    products: {
+      list: (params: ListParams = {}) => request<ListResponse<Product>>('GET', api('/products'), { query: { ...params } }),
+      get: (id: string) => request<Product>('GET', api(`/products/${segment(id)}`)),
+      bySlug: (slug: string) => request<Product>('GET', api(`/products/slug/${segment(slug)}`))
+    },
+
+    orders: {
+      list: (params: OrderListParams = {}) => request<ListResponse<Order>>('GET', api('/orders'), { query: { ...params } }),
+      get: (id: string) => request<Order>('GET', api(`/orders/${segment(id)}`)),
+      updateStatus: (id: string, status: OrderStatus) => request<Order>('PATCH', api(`/orders/${segment(id)}/status`), { body: { status } }),
+      create: (input: CreateOrderInput) => request<Order>('POST', api('/orders'), { body: input }),
+      /** For app-provided payment methods: report the outcome of the payment. */
+      setPaymentStatus: (id: string, status: 'COMPLETED' | 'FAILED') => request<Order>('POST', api(`/orders/${segment(id)}/payment`), { body: { status } })
+    },
+
+    reviews: {
+      list: (params: ReviewListParams = {}) => request<ListResponse<Review>>('GET', api('/reviews'), { query: { ...params } }),
+      stats: () => request<ReviewStats>('GET', api('/reviews/stats'))
+    },
+
+    analytics: {
+      dashboard: (params: DashboardParams = {}) => request<DashboardAnalytics>('GET', api('/analytics/dashboard'), { query: { ...params } })
+    },
+
+    business: {
+      get: () => request<Business>('GET', api('/business'))
+    },
+
+    pages: {
+      list: (params: ListParams = {}) => request<ListResponse<Page>>('GET', api('/pages'), { query: { ...params } }),
+      bySlug: (slug: string) => request<Page>('GET', api(`/pages/${segment(slug)}`))
+    },
+
+    webhooks: {
+      create: (input: CreateWebhookInput) => request<CreatedWebhook>('POST', '/webhooks', { body: input }),
+      list: (params: ListParams = {}) => request<ListResponse<WebhookRegistration>>('GET', '/webhooks', { query: { ...params } }),
+      get: (id: string) => request<WebhookRegistration>('GET', `/webhooks/${segment(id)}`),
+      update: (id: string, input: UpdateWebhookInput) => request<WebhookRegistration>('PATCH', `/webhooks/${segment(id)}`, { body: input }),
+      delete: (id: string) => request<unknown>('DELETE', `/webhooks/${segment(id)}`),
+      test: (id: string) => request<WebhookTestResult>('POST', `/webhooks/${segment(id)}/test`),
+      deliveries: (id: string, params: DeliveryListParams = {}) =>
+        request<ListResponse<WebhookDelivery>>('GET', `/webhooks/${segment(id)}/deliveries`, { query: { ...params } }),
+      redeliver: (id: string, deliveryId: string) =>
+        request<unknown>('POST', `/webhooks/${segment(id)}/deliveries/${segment(deliveryId)}/redeliver`),
+      replay: (id: string, input: ReplayInput) => request<{ queued: number }>('POST', `/webhooks/${segment(id)}/replay`, { body: input })
+    }
+  }
+}
+
+export type AppApiClient = ReturnType<typeof createAppApiClient>
+
+/**
+ * Walks every page of a list method, yielding records one at a time:
+ *
+ *   for await (const product of paginate(client.products.list, { limit: 100 })) { ... }
+ */
+export async function * paginate<T, P extends ListParams> (
+  list: (params: P) => Promise<ListResponse<T>>,
+  params: P = {} as P
+): AsyncGenerator<T, void, undefined> {
+  let page = params.page ?? 1
+  for (;;) {
+    const result = await list({ ...params, page })
+    yield * result.data
+    const seen = (result.page - 1) * result.limit + result.data.length
+    if (result.data.length === 0 || seen >= result.total) return
+    page = result.page + 1
+  }
+}

@@ -1,0 +1,89 @@
+/** Webhook events (spec, Events) and hook points (spec, Outbound calls) with their payloads. */
+
+export const WEBHOOK_EVENTS = [
+  'order.created', 'order.status_changed', 'order.delivered', 'order.cancelled',
+  'payment.completed', 'payment.expired',
+  'product.created', 'product.updated', 'product.deleted',
+  'product.out_of_stock', 'product.low_stock', 'product.back_in_stock',
+  'review.created', 'review.deleted',
+  'business.data_erasure',
+  'webhook.test'
+] as const
+
+/** A catalogued event name; `string & {}` keeps events added later by the platform assignable. */
+export type WebhookEventName = typeof WEBHOOK_EVENTS[number] | (string & {})
+
+export const HOOK_POINTS = [
+  'checkout.payment_methods',
+  'checkout.create_payment',
+  'checkout.shipping_rates',
+  'order.validate',
+  'order.calculate_discounts'
+] as const
+
+export type HookPointName = typeof HOOK_POINTS[number] | (string & {})
+
+/** data of order.* events (DESIGN §9: the fields of order.created plus status). */
+export interface OrderEventData {
+  orderId: string
+  orderNumber: string
+  amount: number
+  deliveryFee: number
+  deliveryMethod: string
+  paymentMethod: string
+  isGuest: boolean
+  createdAt: string
+  status?: string
+  /** order.status_changed only. */
+  previousStatus?: string
+}
+
+/** data of product.out_of_stock, product.low_stock and product.back_in_stock. */
+export interface InventoryEventData {
+  productId: string
+  name: string
+  stock: number
+  threshold: number
+}
+
+/** data of payment.completed and payment.expired. */
+export interface PaymentEventData {
+  orderId: string
+  invoiceId: string
+  amount: string | number
+  currency: string
+  paymentMethodId: string
+}
+
+/** data of business.data_erasure: the app must delete everything it stored for this business. */
+export interface DataErasureEventData {
+  appId: string
+  businessId: string
+  uninstalledAt: string
+}
+
+/** data of webhook.test. */
+export interface WebhookTestEventData {
+  webhookId: string
+  message: string
+}
+
+export interface HookOrderItem { productId: string, quantity: number }
+
+/** Request data per hook point (all money in minor units; create_payment.amount is a string). */
+export interface HookRequestDataMap {
+  'checkout.payment_methods': { businessId: string }
+  'checkout.create_payment': { orderId: string, amount: string, currency: string, paymentMethodId: string, businessId: string, description: string }
+  'checkout.shipping_rates': { deliveryMethod: string, locality?: string, subtotal: number, builtInFee: number }
+  'order.validate': { items: HookOrderItem[], subtotal: number, deliveryMethod: string }
+  'order.calculate_discounts': { items: HookOrderItem[], subtotal: number, promoDiscount: number, deliveryFee: number }
+}
+
+/** The JSON an app answers per hook point. */
+export interface HookResponseMap {
+  'checkout.payment_methods': { methods: Array<{ id: string, name: string, description?: string, icon?: string }> }
+  'checkout.create_payment': { paymentUrl?: string, qrCode?: string, invoiceId?: string, expiresAt?: string }
+  'checkout.shipping_rates': { fee: number }
+  'order.validate': { valid: boolean, reason?: string }
+  'order.calculate_discounts': { discount: number, reason?: string }
+}

@@ -1,0 +1,194 @@
+/*
+ * The UI extension protocols (spec, Extension iframes; DESIGN §12) as typed message unions, with
+ * validators that check every field of an inbound payload, and the iframe-side helpers.
+ * Browser code: no node imports here.
+ */
+
+export const BLOCK_READY = 'SERVICE_BLOCK_READY'
+export const BLOCK_INIT = 'SERVICE_BLOCK_INIT'
+export const BLOCK_UPDATE = 'SERVICE_BLOCK_UPDATE'
+export const BLOCK_RESIZE = 'SERVICE_BLOCK_RESIZE'
+export const ADMIN_INIT = 'service:init'
+
+/** The host clamps requested block heights to this many CSS pixels. */
+export const MAX_BLOCK_HEIGHT = 400
+
+export type BlockSettings = Record<string, unknown>
+
+/** iframe → parent. */
+export interface BlockReadyMessage { type: typeof BLOCK_READY }
+export interface BlockResizeMessage { type: typeof BLOCK_RESIZE, height: number }
+export type BlockFrameMessage = BlockReadyMessage | BlockResizeMessage
+
+/** parent → iframe. */
+export interface BlockInitMessage { type: typeof BLOCK_INIT, blockId: string, settings: BlockSettings }
+export interface BlockUpdateMessage { type: typeof BLOCK_UPDATE, blockId: string, settings: BlockSettings }
+export type BlockHostMessage = BlockInitMessage | BlockUpdateMessage
+
+/** admin panel → admin page iframe, on load. */
+export interface AdminInitMessage {
+  type: typeof ADMIN_INIT
+  businessId: string
+  businessName: string
+  role: string
+  locale: string
+}
+
+const MAX_SETTINGS_DEPTH = 16
+
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value)
+  return proto === Object.prototype || proto === null
+}
+
+/** Exactly these keys: extra fields are refused, so a confused or hostile sender is noticed. */
+function hasExactKeys (value: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(value)
+  return own.length === keys.length && keys.every((key) => Object.prototype.hasOwnProperty.call(value, key))
+}
+
+function isNonEmptyString (value: unknown): value is string {
+  return typeof value === 'string' && value.length > 0
+}
+
+/** JSON data only (what the settings schema can describe): no functions, Dates, Maps, NaN, cycles. */
+function isJsonValue (value: unknown, depth: number): boolean {
+  if (depth > MAX_SETTINGS_DEPTH) return false
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true
+  if (typeof value === 'number') return Number.isFinite(value)
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1))
+  if (isPlainObject(value)) return Object.values(value).every((item) => isJsonValue(item, depth + 1))
+  return false
+}
+
+function isSettings (value: unknown): value is BlockSettings {
+  return isPlainObject(value) && isJsonValue(value, 0)
+}
+
+/** Validates a message a block iframe receives from its host (INIT or UPDATE); null when invalid. */
+export function parseBlockHostMessage (data: unknown): BlockHostMessage | null {
+  if (!isPlainObject(data)) return null
+  if (data.type !== BLOCK_INIT && data.type !== BLOCK_UPDATE) return null
+  if (!hasExactKeys(data, ['type', 'blockId', 'settings'])) return null
+  if (!isNonEmptyString(data.blockId) || !isSettings(data.settings)) return null
+  return { type: data.type, blockId: data.blockId, settings: data.settings }
+}
+
+/** Validates a message a host receives from a block iframe (READY or RESIZE); null when invalid. */
+export function parseBlockFrameMessage (data: unknown): BlockFrameMessage | null {
+  if (!isPlainObject(data)) return null
+  if (data.type === BLOCK_READY) return hasExactKeys(data, ['type']) ? { type: BLOCK_READY } : null
+  if (data.type !== BLOCK_RESIZE || !hasExactKeys(data, ['type', 'height'])) return null
+  const height = data.height
+  if (typeof height !== 'number' || !Number.isFinite(height) || height < 0) return null
+  return { type: BLOCK_RESIZE, height }
+}
+
+/** Validates the admin panel's service:init message; null when invalid. */
+export function parseAdminInitMessage (data: unknown): AdminInitMessage | null {
+  if (!isPlainObject(data) || data.type !== ADMIN_INIT) return null
+  if (!hasExactKeys(data, ['type', 'businessId', 'businessName', 'role', 'locale'])) return null
+  const { businessId, businessName, role, locale } = data
+  if (!isNonEmptyString(businessId) || typeof businessName !== 'string' || !isNonEmptyString(role) || !isNonEmptyString(locale)) return null
+  return { type: ADMIN_INIT, businessId, businessName, role, locale }
+}
+
+/** The height a host applies for a resize request: whole pixels, 0 to MAX_BLOCK_HEIGHT. */
+export function clampBlockHeight (height: number): number {
+  if (!Number.isFinite(height) || height < 0) return 0
+  return Math.min(MAX_BLOCK_HEIGHT, Math.ceil(height))
+}
+
+/** The parts of `window` the helpers use; defaults to the real one. */
+export interface FrameWindow {
+  parent: { postMessage (message: unknown, targetOrigin: string): void }
+  addEventListener (type: 'message', listener: (event: MessageEvent) => void): void
+  removeEventListener (type: 'message', listener: (event: MessageEvent) => void): void
+}
+
+function defaultWindow (): FrameWindow {
+  if (typeof window === 'undefined') throw new Error('no window: pass the `window` option outside a browser')
+  return window as unknown as FrameWindow
+}
+
+/** Accepts a message only from the parent window and, unless targetOrigin is '*', from that origin. */
+function fromParent (event: MessageEvent, win: FrameWindow, targetOrigin: string): boolean {
+  if (event.source !== (win.parent as unknown)) return false
+  return targetOrigin === '*' || event.origin === targetOrigin
+}
+
+export interface ConnectBlockOptions {
+  onInit: (message: BlockInitMessage) => void
+  onUpdate?: (message: BlockUpdateMessage) => void
+  /**
+   * The host's origin (the storefront or admin origin, e.g. https://platform.example.com). Messages
+   * are only posted to, and only accepted from, it. '*' disables the origin check (the parent
+   * window check stays): use it only for blocks whose settings are not sensitive.
+   */
+  targetOrigin: string
+  window?: FrameWindow
+}
+
+export interface BlockConnection {
+  /** Asks the host for a new iframe height (the host clamps it to MAX_BLOCK_HEIGHT). */
+  resize (height: number): void
+  /** Stops listening. */
+  disconnect (): void
+}
+
+/** Inside a block iframe: announces READY and delivers the host's INIT and UPDATE messages. */
+export function connectBlock (options: ConnectBlockOptions): BlockConnection {
+  const win = options.window ?? defaultWindow()
+  const { targetOrigin } = options
+  if (!isNonEmptyString(targetOrigin)) throw new TypeError('targetOrigin is required')
+  let blockId: string | null = null
+
+  const listener = (event: MessageEvent): void => {
+    if (!fromParent(event, win, targetOrigin)) return
+    const message = parseBlockHostMessage(event.data)
+    if (message === null) return
+    if (message.type === BLOCK_INIT) {
+      blockId = message.blockId
+      options.onInit(message)
+    } else if (blockId !== null && message.blockId === blockId) {
+      // An UPDATE before INIT, or for another block, is not for this frame.
+      options.onUpdate?.(message)
+    }
+  }
+  win.addEventListener('message', listener)
+  const ready: BlockReadyMessage = { type: BLOCK_READY }
+  win.parent.postMessage(ready, targetOrigin)
+
+  return {
+    resize (height: number): void {
+      if (typeof height !== 'number' || !Number.isFinite(height) || height < 0) throw new RangeError('height must be a non-negative number')
+      const message: BlockResizeMessage = { type: BLOCK_RESIZE, height: Math.ceil(height) }
+      win.parent.postMessage(message, targetOrigin)
+    },
+    disconnect (): void {
+      win.removeEventListener('message', listener)
+    }
+  }
+}
+
+export interface AdminInitOptions {
+  /** The admin panel's origin; service:init from any other origin is ignored. */
+  expectedOrigin: string
+  window?: FrameWindow
+}
+
+/** Inside an admin page iframe: calls `callback` with the validated service:init; returns an unsubscribe. */
+export function onAdminInit (callback: (message: AdminInitMessage) => void, options: AdminInitOptions): () => void {
+  const win = options.window ?? defaultWindow()
+  if (!isNonEmptyString(options.expectedOrigin) || options.expectedOrigin === '*') {
+    throw new TypeError('expectedOrigin must be the admin panel origin')
+  }
+  const listener = (event: MessageEvent): void => {
+    if (!fromParent(event, win, options.expectedOrigin)) return
+    const message = parseAdminInitMessage(event.data)
+    if (message !== null) callback(message)
+  }
+  win.addEventListener('message', listener)
+  return () => win.removeEventListener('message', listener)
+}

@@ -1,0 +1,11 @@
+/** Node entry (`@app-platform/sdk`): everything, including the browser-safe iframe protocols. */
+export * from './browser.ts'
+export * from './events.ts'
+export * from './webhooks.ts'
+export * from './dedupe.ts'
+export * from './receiver.ts'
+export * from './node-http.ts'
+export * from './fastify.ts'
+export * from './oauth.ts'
+export * from './client.ts'
+export * from './types.ts'
