@@ -12,6 +12,7 @@ import spaPlugin from './plugins/spa.ts'
 import healthRoutes from './plugins/health.ts'
 import authGuards from '../plugins/auth/guards.ts'
 import authRoutes from '../plugins/auth/index.ts'
+import merchantRoutes from '../plugins/merchant/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 /** Strict input: unknown properties are refused (not silently dropped); query strings are coerced. */
@@ -60,6 +61,7 @@ export async function buildApp (options: BuildOptions) {
   // capabilities
   await app.register(healthRoutes)
   await app.register(authRoutes, { prefix: '/auth' })
+  await app.register(merchantRoutes, { prefix: '/merchant' })
 
   return app
 }

@@ -5,6 +5,7 @@ import { ErrorSchema } from '../schemas.ts'
 
 export const API_TAGS = [
   { name: 'auth', description: 'Registration and sign-in for developers, merchants and reviewers' },
+  { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
   { name: 'operations', description: 'Liveness, readiness and this document' }
 ]
 
