@@ -53,8 +53,10 @@ export async function getBusinessProfile (executor: Executor, id: string): Promi
 /** The slug stays: storefront URLs are built from it. An unknown time zone is a 400 (analytics groups days in it). */
 export async function updateBusinessProfile (executor: Executor, id: string, patch: BusinessPatchBody): Promise<Business> {
   if (patch.timezone !== undefined) {
-    const known = await queryRows(executor, sql`select 1 from pg_timezone_names where name = ${patch.timezone}`)
-    if (known.length === 0) throw badRequest(`body/timezone ${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
+    // Ask PostgreSQL itself (in a savepoint, so a refusal does not abort the caller's transaction)
+    const timezone = patch.timezone
+    const known = await executor.transaction(async (tx) => await queryRows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
+    if (!known) throw badRequest(`body/timezone ${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
   }
   const [row] = await executor.update(businesses)
     .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })

@@ -38,19 +38,19 @@ t.test('createOrder (guest checkout)', async (t) => {
     const hidden = await createProduct(app, merchant, { name: 'Hidden', isAvailable: false })
     const before = await eventNames(app, merchant.businessId)
     for (const productId of ['prod_nope', theirs.id, hidden.id]) {
-      await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId, quantity: 1 }])), { statusCode: 422, extra: { productId } })
+      await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId, quantity: 1 }])), { message: /./, statusCode: 422, extra: { productId } })
     }
     // the first line would take stock and emit inventory events; the second fails: all of it rolls back
     const scarce = await createProduct(app, merchant, { name: 'Scarce', stock: 3, lowStockThreshold: 5 })
     const lastOne = await createProduct(app, merchant, { name: 'Last one', stock: 1, lowStockThreshold: 0 })
     const mark = (await eventNames(app, merchant.businessId)).length
     await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: lastOne.id, quantity: 1 }, { productId: scarce.id, quantity: 4 }])),
-      { statusCode: 409, extra: { productId: scarce.id, available: 3 } })
+      { message: /Not enough stock/, statusCode: 409, extra: { productId: scarce.id, available: 3 } })
     t.equal(await stockOf(lastOne.id), 1, 'stock taken by the first line is back')
     t.equal((await eventNames(app, merchant.businessId)).length, mark, 'no out_of_stock or order.created from the rolled-back order')
-    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 1 }], { address: ' ' })), { statusCode: 400 })
-    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 0 }])), { statusCode: 400 })
-    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 1 }], { paymentMethod: 'BITCOIN' })), { statusCode: 422 })
+    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 1 }], { address: ' ' })), { message: /./, statusCode: 400 })
+    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 0 }])), { message: /./, statusCode: 400 })
+    await t.rejects(createOrder(app.db, merchant.businessId, body([{ productId: pizza.id, quantity: 1 }], { paymentMethod: 'BITCOIN' })), { message: /./, statusCode: 422 })
     t.same((await eventNames(app, merchant.businessId)).filter((e) => e === 'order.created').length, before.filter((e) => e === 'order.created').length)
   })
 
@@ -102,15 +102,15 @@ t.test('createOrder (guest checkout)', async (t) => {
 
     await attachPaymentSession(app.db, merchant.businessId, order.id, { invoiceId: 'inv_1', expiresAt: new Date(Date.now() + 60_000) })
     t.match(await completePayment(app.db, merchant.businessId, order.id, 'inv_1'), { paymentStatus: 'COMPLETED' })
-    await t.rejects(completePayment(app.db, merchant.businessId, order.id), { statusCode: 409 }, 'only once')
+    await t.rejects(completePayment(app.db, merchant.businessId, order.id), { message: /./, statusCode: 409 }, 'only once')
     const [paid] = await eventsOf(app, merchant.businessId, 'payment.completed')
     t.same(paid.data, { orderId: order.id, invoiceId: 'inv_1', amount: 150, currency: 'USD', paymentMethodId: 'app_x:wallet' })
 
     const unpaid = await createOrder(app.db, merchant.businessId, body([{ productId: soda.id, quantity: 1 }], { paymentMethod: 'app_x:wallet' }), pipeline)
-    await t.rejects(expirePayment(app.db, other.businessId, unpaid.id), { statusCode: 404 }, "another business can't touch it")
+    await t.rejects(expirePayment(app.db, other.businessId, unpaid.id), { message: /./, statusCode: 404 }, "another business can't touch it")
     t.match(await expirePayment(app.db, merchant.businessId, unpaid.id), { paymentStatus: 'EXPIRED' })
     t.equal((await eventsOf(app, merchant.businessId, 'payment.expired')).length, 1)
     const cash = await createOrder(app.db, merchant.businessId, body([{ productId: soda.id, quantity: 1 }]))
-    await t.rejects(completePayment(app.db, merchant.businessId, cash.id), { statusCode: 409 }, 'built-in methods are not settled by apps')
+    await t.rejects(completePayment(app.db, merchant.businessId, cash.id), { message: /./, statusCode: 409 }, 'built-in methods are not settled by apps')
   })
 })
