@@ -25,6 +25,7 @@ import testInstallRoutes from '../plugins/installations/developer-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
+import merchantRoutes from '../plugins/merchant/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -83,6 +84,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(merchantInstallationRoutes, { prefix: '/merchant/installations' })
   await app.register(oauthRoutes, { prefix: '/oauth' })
   await app.register(appScope)
+  await app.register(merchantRoutes, { prefix: '/merchant' })
 
   return app
 }

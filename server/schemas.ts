@@ -19,7 +19,7 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100
 /** `?page&limit`: both positive integers; a limit above the maximum is clamped, not refused (DESIGN §5). */
 export function PaginationQuery (limits: PageLimits = DEFAULT_PAGE_LIMITS) {
   return Type.Object({
-    page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, from 1' })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, default: limits.defaultLimit, description: `Items per page (default ${limits.defaultLimit}, at most ${limits.maxLimit}; larger values are clamped)` }))
   })
 }

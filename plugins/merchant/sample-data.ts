@@ -68,7 +68,7 @@ export async function seedSampleCommerce (executor: Executor, businessId: string
       currency: 'USD',
       deliveryMethod: deliveryFee > 0 ? 'DELIVERY' : 'PICKUP',
       paymentMethod: i % 2 === 0 ? 'CARD' : 'CASH',
-      paymentStatus: plan.status === 'CANCELLED' ? 'CANCELLED' : 'COMPLETED',
+      paymentStatus: plan.status === 'CANCELLED' ? 'CANCELLED' as const : 'COMPLETED' as const,
       isGuest: true,
       customer: { name: `Customer ${i + 1}`, phone: `+1555010${i}`, email: `customer${i + 1}@example.com` },
       address: deliveryFee > 0 ? `${10 + i} Main Street` : '',

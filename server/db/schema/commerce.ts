@@ -42,11 +42,18 @@ export const products = pgTable('products', {
 }, (t) => [
   uniqueIndex('products_business_slug_idx').on(t.businessId, t.slug),
   index('products_business_created_idx').on(t.businessId, t.createdAt, t.id),
-  check('products_price_check', sql`${t.price} >= 0`)
+  index('products_business_category_idx').on(t.businessId, t.category),
+  check('products_price_check', sql`${t.price} >= 0`),
+  // A concurrent checkout can never sell stock that is not there
+  check('products_stock_check', sql`${t.stock} >= 0`),
+  check('products_threshold_check', sql`${t.lowStockThreshold} >= 0`)
 ])
 
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
 export type OrderStatus = typeof ORDER_STATUSES[number]
+
+export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
+export type PaymentStatus = typeof PAYMENT_STATUSES[number]
 
 export interface OrderItem { productId: string, name: string, quantity: number, unitPrice: number, total: number }
 export interface Customer { name: string, phone: string, email: string }
@@ -64,7 +71,12 @@ export const orders = pgTable('orders', {
   currency: text('currency').notNull(),
   deliveryMethod: text('delivery_method').notNull(),
   paymentMethod: text('payment_method').notNull(),
-  paymentStatus: text('payment_status').notNull().default('PENDING'),
+  paymentStatus: text('payment_status', { enum: PAYMENT_STATUSES }).notNull().default('PENDING'),
+  /** Set when the order is paid with an app-provided method (checkout.payment_methods). */
+  paymentMethodId: text('payment_method_id'),
+  /** From the app's checkout.create_payment answer. */
+  paymentInvoiceId: text('payment_invoice_id'),
+  paymentExpiresAt: timestamp('payment_expires_at', { withTimezone: true, mode: 'date' }),
   isGuest: boolean('is_guest').notNull().default(true),
   customer: jsonb('customer').$type<Customer>().notNull(),
   address: text('address').notNull().default(''),
@@ -74,7 +86,9 @@ export const orders = pgTable('orders', {
 }, (t) => [
   uniqueIndex('orders_business_number_idx').on(t.businessId, t.orderNumber),
   index('orders_business_created_idx').on(t.businessId, t.createdAt, t.id),
-  index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt)
+  index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt),
+  index('orders_business_invoice_idx').on(t.businessId, t.paymentInvoiceId).where(sql`payment_invoice_id is not null`),
+  check('orders_amounts_check', sql`${t.subtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.discount} >= 0 and ${t.amount} >= 0`)
 ])
 
 export const reviews = pgTable('reviews', {
@@ -102,4 +116,7 @@ export const pages = pgTable('pages', {
   blocks: jsonb('blocks').$type<BlockInstance[]>().notNull().default([]),
   createdAt: createdAt(),
   updatedAt: updatedAt()
-}, (t) => [uniqueIndex('pages_business_slug_idx').on(t.businessId, t.slug)])
+}, (t) => [
+  uniqueIndex('pages_business_slug_idx').on(t.businessId, t.slug),
+  index('pages_business_created_idx').on(t.businessId, t.createdAt, t.id)
+])

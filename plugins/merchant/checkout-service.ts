@@ -1,0 +1,169 @@
+import { and, eq, inArray, sql } from 'drizzle-orm'
+import { businesses, orders, products, type OrderItem } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { emitEvent } from '../../server/events.ts'
+import { HttpError, badRequest, conflict, notFound, unprocessable } from '../../server/http-errors.ts'
+import { emitStockEvents } from './inventory.ts'
+import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from './schemas.ts'
+import { orderEventData, serializeOrder } from './serializers.ts'
+
+/** Built-in delivery fee in minor units; PICKUP is free. Apps may override it (checkout.shipping_rates). */
+export const DELIVERY_FEE = 300
+export const PICKUP_FEE = 0
+
+/** What every checkout step sees: the server-priced cart and the quote so far. */
+export interface CheckoutContext {
+  businessId: string
+  currency: string
+  items: OrderItem[]
+  subtotal: number
+  deliveryMethod: GuestOrderBody['deliveryMethod']
+  locality: string
+  paymentMethod: string
+  /** The fee before this step (the built-in one at the first step). */
+  deliveryFee: number
+  discount: number
+}
+
+export interface QuoteAdjustment { deliveryFee?: number, discount?: number, reason?: string }
+export interface Validation { valid: boolean, reason?: string }
+
+/**
+ * The seam for checkout hooks. Each step is optional; the built-in pipeline has none of them.
+ * quote may replace the delivery fee and add a discount; validate may refuse (422 with the reason);
+ * paymentMethods lists app-provided method ids accepted besides CASH and CARD.
+ * Steps run before the order's transaction, so slow hooks never hold row locks.
+ */
+export interface CheckoutPipeline {
+  quote?: (ctx: Readonly<CheckoutContext>) => Promise<QuoteAdjustment | undefined>
+  validate?: (ctx: Readonly<CheckoutContext>) => Promise<Validation>
+  paymentMethods?: (ctx: Readonly<CheckoutContext>) => Promise<string[]>
+}
+
+export const BUILT_IN_PIPELINE: CheckoutPipeline = {}
+
+export interface Quote { subtotal: number, deliveryFee: number, discount: number, amount: number, discountReasons: string[] }
+
+const isMinorUnits = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
+
+/** Same product twice → one line with the quantities added. */
+export function mergeItems (items: GuestOrderBody['items']): Array<{ productId: string, quantity: number }> {
+  const merged = new Map<string, number>()
+  for (const item of items) {
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw badRequest('Every item quantity must be an integer ≥ 1')
+    merged.set(item.productId, (merged.get(item.productId) ?? 0) + item.quantity)
+  }
+  return [...merged].map(([productId, quantity]) => ({ productId, quantity })).sort((a, b) => a.productId.localeCompare(b.productId))
+}
+
+/** Prices the cart from the catalogue (never from the client): unknown or unavailable products → 422. */
+async function priceItems (executor: Executor, businessId: string, lines: Array<{ productId: string, quantity: number }>): Promise<OrderItem[]> {
+  const rows = await executor.select().from(products)
+    .where(and(eq(products.businessId, businessId), inArray(products.id, lines.map((line) => line.productId))))
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return lines.map((line) => {
+    const product = byId.get(line.productId)
+    if (product === undefined || !product.isAvailable || product.status !== 'ACTIVE') {
+      throw unprocessable(`Product ${line.productId} is not available`, { productId: line.productId })
+    }
+    return { productId: product.id, name: product.name, quantity: line.quantity, unitPrice: product.price, total: product.price * line.quantity }
+  })
+}
+
+/** Runs the pipeline's quote step over the built-in quote; discounts are capped at the subtotal. */
+export async function quoteCheckout (ctx: CheckoutContext, pipeline: CheckoutPipeline): Promise<Quote> {
+  let { deliveryFee, discount } = ctx
+  const discountReasons: string[] = []
+  const adjustment = await pipeline.quote?.({ ...ctx })
+  if (adjustment !== undefined) {
+    if (isMinorUnits(adjustment.deliveryFee)) deliveryFee = adjustment.deliveryFee
+    if (isMinorUnits(adjustment.discount) && adjustment.discount > 0) {
+      discount += adjustment.discount
+      if (adjustment.reason !== undefined && adjustment.reason !== '') discountReasons.push(adjustment.reason)
+    }
+  }
+  discount = Math.min(discount, ctx.subtotal)
+  return { subtotal: ctx.subtotal, deliveryFee, discount, amount: ctx.subtotal - discount + deliveryFee, discountReasons }
+}
+
+/** Decrements stock only where enough is left (a conditional update, safe under concurrency). */
+async function takeStock (executor: Executor, businessId: string, item: OrderItem): Promise<void> {
+  const [row] = await executor.update(products)
+    .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: new Date() })
+    .where(and(eq(products.businessId, businessId), eq(products.id, item.productId), sql`${products.stock} >= ${item.quantity}`,
+      eq(products.price, item.unitPrice), eq(products.isAvailable, true), eq(products.status, 'ACTIVE')))
+    .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
+  if (row !== undefined) {
+    await emitStockEvents(executor, businessId, row.stock + item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
+    return
+  }
+  const [current] = await executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, item.productId))).limit(1)
+  if (current === undefined || !current.isAvailable || current.status !== 'ACTIVE') throw unprocessable(`Product ${item.productId} is not available`, { productId: item.productId })
+  if (current.price !== item.unitPrice) throw conflict(`The price of ${current.name} changed during checkout; quote again`)
+  throw new HttpError(409, `Not enough stock for ${current.name}: ${current.stock} left`, { productId: current.id, available: current.stock })
+}
+
+/**
+ * Creates a guest order: prices on the server, runs the pipeline (quote, payment method, validate),
+ * then in one transaction takes the stock, assigns the next order number and writes order.created
+ * (and any inventory events). Unknown/unavailable product or a refused validation → 422;
+ * not enough stock → 409 with `available`.
+ */
+export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody, pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
+  const address = input.address?.trim() ?? ''
+  if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
+  const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
+  if (business === undefined) throw notFound('Business')
+
+  const items = await priceItems(executor, businessId, mergeItems(input.items))
+  const subtotal = items.reduce((sum, item) => sum + item.total, 0)
+  const ctx: CheckoutContext = {
+    businessId,
+    currency: business.currency,
+    items,
+    subtotal,
+    deliveryMethod: input.deliveryMethod,
+    locality: input.locality ?? '',
+    paymentMethod: input.paymentMethod,
+    deliveryFee: input.deliveryMethod === 'DELIVERY' ? DELIVERY_FEE : PICKUP_FEE,
+    discount: 0
+  }
+  const quote = await quoteCheckout(ctx, pipeline)
+  const priced = { ...ctx, deliveryFee: quote.deliveryFee, discount: quote.discount }
+
+  const builtIn = (BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(input.paymentMethod)
+  if (!builtIn && !(await pipeline.paymentMethods?.(priced) ?? []).includes(input.paymentMethod)) {
+    throw unprocessable(`Unknown payment method ${JSON.stringify(input.paymentMethod)}`)
+  }
+  const verdict = await pipeline.validate?.(priced) ?? { valid: true }
+  if (!verdict.valid) throw unprocessable(verdict.reason ?? 'The order was refused', { reason: verdict.reason ?? null })
+
+  return await executor.transaction(async (tx) => {
+    for (const item of items) await takeStock(tx, businessId, item)
+    const [counter] = await tx.update(businesses).set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
+      .where(eq(businesses.id, businessId)).returning({ number: businesses.lastOrderNumber })
+    const [row] = await tx.insert(orders).values({
+      id: newId('ord'),
+      businessId,
+      orderNumber: String(counter.number),
+      status: 'PENDING',
+      items,
+      subtotal: quote.subtotal,
+      deliveryFee: quote.deliveryFee,
+      discount: quote.discount,
+      amount: quote.amount,
+      currency: business.currency,
+      deliveryMethod: input.deliveryMethod,
+      paymentMethod: input.paymentMethod,
+      paymentMethodId: builtIn ? null : input.paymentMethod,
+      paymentStatus: 'PENDING',
+      isGuest: true,
+      customer: { name: input.customer.name.trim(), phone: input.customer.phone ?? '', email: input.customer.email ?? '' },
+      address,
+      locality: input.locality ?? ''
+    }).returning()
+    await emitEvent(tx, { businessId, event: 'order.created', data: orderEventData(row) })
+    return serializeOrder(row)
+  })
+}

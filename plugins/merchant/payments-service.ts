@@ -1,0 +1,58 @@
+import { and, eq } from 'drizzle-orm'
+import { orders } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { emitEvent } from '../../server/events.ts'
+import { conflict } from '../../server/http-errors.ts'
+import type { Order } from './schemas.ts'
+import { serializeOrder } from './serializers.ts'
+import { findOrderRow } from './orders-service.ts'
+
+export interface PaymentSession { invoiceId?: string, expiresAt?: Date }
+
+/** Stores what the app's checkout.create_payment answered for an order paid with its method. */
+export async function attachPaymentSession (executor: Executor, businessId: string, orderId: string, session: PaymentSession): Promise<Order> {
+  return await executor.transaction(async (tx) => {
+    const before = await findOrderRow(tx, businessId, orderId, true)
+    if (before.paymentMethodId === null) throw conflict('This order is not paid with an app payment method')
+    const [row] = await tx.update(orders).set({
+      paymentInvoiceId: session.invoiceId ?? before.paymentInvoiceId,
+      paymentExpiresAt: session.expiresAt ?? before.paymentExpiresAt,
+      updatedAt: new Date()
+    }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).returning()
+    return serializeOrder(row)
+  })
+}
+
+type Outcome = 'COMPLETED' | 'EXPIRED' | 'FAILED'
+const OUTCOME_EVENTS = { COMPLETED: 'payment.completed', EXPIRED: 'payment.expired', FAILED: null } as const
+
+/**
+ * PENDING → COMPLETED | EXPIRED | FAILED for an order paid with an app method, under a row lock;
+ * anything else is 409 and writes nothing. COMPLETED and EXPIRED emit payment.* (the catalog has no
+ * failure event).
+ */
+export async function settlePayment (executor: Executor, businessId: string, orderId: string, outcome: Outcome, invoiceId?: string): Promise<Order> {
+  return await executor.transaction(async (tx) => {
+    const before = await findOrderRow(tx, businessId, orderId, true)
+    if (before.paymentMethodId === null) throw conflict('This order is not paid with an app payment method')
+    if (before.paymentStatus !== 'PENDING') throw conflict(`The payment is already ${before.paymentStatus}`)
+    if (invoiceId !== undefined && before.paymentInvoiceId !== null && invoiceId !== before.paymentInvoiceId) {
+      throw conflict('The invoice id does not match the order\'s payment')
+    }
+    const [row] = await tx.update(orders).set({ paymentStatus: outcome, paymentInvoiceId: before.paymentInvoiceId ?? invoiceId ?? null, updatedAt: new Date() })
+      .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).returning()
+    const event = OUTCOME_EVENTS[outcome]
+    if (event !== null) {
+      await emitEvent(tx, {
+        businessId,
+        event,
+        data: { orderId: row.id, invoiceId: row.paymentInvoiceId, amount: row.amount, currency: row.currency, paymentMethodId: row.paymentMethodId }
+      })
+    }
+    return serializeOrder(row)
+  })
+}
+
+export const completePayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'COMPLETED', invoiceId)
+export const expirePayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'EXPIRED', invoiceId)
+export const failPayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'FAILED', invoiceId)

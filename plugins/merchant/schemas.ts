@@ -1,0 +1,257 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
+
+/** Page sizes (spec Limits; DESIGN §5): the App API reuses them. */
+export const PRODUCT_PAGE_LIMITS: PageLimits = { defaultLimit: 50, maxLimit: 100 }
+export const ORDER_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 50 }
+export const REVIEW_PAGE_LIMITS: PageLimits = { defaultLimit: 10, maxLimit: 50 }
+export const PAGE_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100 }
+
+export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
+export const DELIVERY_METHODS = ['DELIVERY', 'PICKUP'] as const
+export const BUILT_IN_PAYMENT_METHODS = ['CASH', 'CARD'] as const
+
+const Iso = Type.String({ format: 'date-time' })
+const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: `${description}, integer minor units` })
+const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lowercase letters, digits and dashes' })
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+// Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
+export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])
+export const OrderStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('PREPARING'), Type.Literal('READY'),
+  Type.Literal('IN_DELIVERY'), Type.Literal('DELIVERED'), Type.Literal('CANCELLED')], { description: 'An order status' })
+export const PaymentStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')])
+export const DeliveryMethod = Type.Union([Type.Literal('DELIVERY'), Type.Literal('PICKUP')])
+
+// ---- products
+
+export const ProductSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  price: Money('Price'),
+  category: Type.String(),
+  isAvailable: Type.Boolean(),
+  imageUrl: Type.String({ description: 'Path or URL of the image' }),
+  slug: Type.String(),
+  status: ProductStatus,
+  stock: Type.Integer({ minimum: 0 }),
+  lowStockThreshold: Type.Integer({ minimum: 0, description: 'product.low_stock fires when stock falls to or below it' }),
+  createdAt: Iso,
+  updatedAt: Iso
+})
+export type Product = Static<typeof ProductSchema>
+
+const productFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  description: Type.String({ maxLength: 5000 }),
+  price: Money('Price'),
+  category: Type.String({ maxLength: 100 }),
+  isAvailable: Type.Boolean(),
+  imageUrl: Type.String({ maxLength: 2048 }),
+  slug: Slug,
+  status: ProductStatus,
+  stock: Type.Integer({ minimum: 0, maximum: 1_000_000 }),
+  lowStockThreshold: Type.Integer({ minimum: 0, maximum: 1_000_000 })
+}
+
+export const ProductCreateBodySchema = Type.Object({
+  name: productFields.name,
+  price: productFields.price,
+  description: Type.Optional(productFields.description),
+  category: Type.Optional(productFields.category),
+  isAvailable: Type.Optional(productFields.isAvailable),
+  imageUrl: Type.Optional(productFields.imageUrl),
+  slug: Type.Optional({ ...productFields.slug, description: 'Defaults to a slug of the name' }),
+  status: Type.Optional(productFields.status),
+  stock: Type.Optional(productFields.stock),
+  lowStockThreshold: Type.Optional(productFields.lowStockThreshold)
+}, { additionalProperties: false })
+export type ProductCreateBody = Static<typeof ProductCreateBodySchema>
+
+export const ProductPatchBodySchema = Type.Partial(Type.Object(productFields), { additionalProperties: false, minProperties: 1 })
+export type ProductPatchBody = Static<typeof ProductPatchBodySchema>
+
+export const ProductListQuerySchema = Type.Composite([
+  PaginationQuery(PRODUCT_PAGE_LIMITS),
+  Type.Object({ category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) })
+], { additionalProperties: false })
+
+// ---- orders
+
+export const OrderItemSchema = Type.Object({
+  productId: Type.String(),
+  name: Type.String(),
+  quantity: Type.Integer({ minimum: 1 }),
+  unitPrice: Money('Unit price'),
+  total: Money('Line total')
+})
+
+export const CustomerSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  phone: Type.String({ maxLength: 40 }),
+  email: Type.String({ maxLength: 254 })
+})
+
+export const OrderSchema = Type.Object({
+  id: Type.String(),
+  orderNumber: Type.String(),
+  status: OrderStatus,
+  items: Type.Array(OrderItemSchema),
+  subtotal: Money('Sum of the line totals'),
+  deliveryFee: Money('Delivery fee'),
+  discount: Money('Discount'),
+  amount: Money('subtotal + deliveryFee - discount'),
+  currency: Type.String({ examples: ['USD'] }),
+  deliveryMethod: DeliveryMethod,
+  paymentMethod: Type.String({ description: 'CASH, CARD, or an app-provided payment method id' }),
+  paymentStatus: PaymentStatus,
+  isGuest: Type.Boolean(),
+  customer: CustomerSchema,
+  address: Type.String(),
+  createdAt: Iso,
+  updatedAt: Iso
+})
+export type Order = Static<typeof OrderSchema>
+
+export const OrderListQuerySchema = Type.Composite([
+  PaginationQuery(ORDER_PAGE_LIMITS),
+  Type.Object({ status: Type.Optional(OrderStatus) })
+], { additionalProperties: false })
+
+export const OrderStatusBodySchema = Type.Object({ status: OrderStatus }, { additionalProperties: false })
+
+export const GuestOrderBodySchema = Type.Object({
+  items: Type.Array(Type.Object({
+    productId: Type.String({ minLength: 1, maxLength: 64 }),
+    quantity: Type.Integer({ minimum: 1, maximum: 1000 })
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
+  customer: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 }))
+  }, { additionalProperties: false }),
+  deliveryMethod: DeliveryMethod,
+  address: Type.Optional(Type.String({ maxLength: 500, description: 'Required for DELIVERY' })),
+  locality: Type.Optional(Type.String({ maxLength: 200 })),
+  paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' })
+}, { additionalProperties: false })
+export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
+
+// ---- reviews
+
+export const ReviewSchema = Type.Object({
+  id: Type.String(),
+  productId: Type.String(),
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  text: Type.String(),
+  authorName: Type.String(),
+  createdAt: Iso
+})
+export type Review = Static<typeof ReviewSchema>
+
+export const ReviewCreateBodySchema = Type.Object({
+  productId: Type.String({ minLength: 1, maxLength: 64 }),
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  text: Type.Optional(Type.String({ maxLength: 5000 })),
+  authorName: Type.String({ minLength: 1, maxLength: 100 })
+}, { additionalProperties: false })
+export type ReviewCreateBody = Static<typeof ReviewCreateBodySchema>
+
+export const ReviewListQuerySchema = Type.Composite([
+  PaginationQuery(REVIEW_PAGE_LIMITS),
+  Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })
+], { additionalProperties: false })
+
+export const ReviewStatsSchema = Type.Object({
+  averageRating: Type.Number({ description: 'Rounded to 2 decimals; 0 without reviews' }),
+  totalReviews: Type.Integer(),
+  distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() })
+})
+export type ReviewStats = Static<typeof ReviewStatsSchema>
+
+// ---- pages
+
+export const BlockInstanceSchema = Type.Object({
+  id: Type.String(),
+  installationId: Type.String(),
+  blockType: Type.String(),
+  settings: Type.Record(Type.String(), Type.Unknown())
+})
+
+export const PageSchema = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  title: Type.String(),
+  isPublished: Type.Boolean(),
+  blocks: Type.Array(BlockInstanceSchema),
+  updatedAt: Iso
+})
+export type Page = Static<typeof PageSchema>
+
+export const PageCreateBodySchema = Type.Object({
+  slug: Slug,
+  title: Type.String({ minLength: 1, maxLength: 200 }),
+  isPublished: Type.Optional(Type.Boolean())
+}, { additionalProperties: false })
+export type PageCreateBody = Static<typeof PageCreateBodySchema>
+
+export const PagePatchBodySchema = Type.Object({
+  slug: Type.Optional(Slug),
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  isPublished: Type.Optional(Type.Boolean())
+}, { additionalProperties: false, minProperties: 1 })
+export type PagePatchBody = Static<typeof PagePatchBodySchema>
+
+export const SlugParams = Type.Object({ slug: Slug })
+export const PageListQuerySchema = Type.Composite([PaginationQuery(PAGE_PAGE_LIMITS)], { additionalProperties: false })
+
+// ---- business
+
+export const BusinessSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  type: Type.String({ examples: ['RESTAURANT'] }),
+  address: Type.String(),
+  currency: Type.String({ examples: ['USD'] }),
+  locale: Type.String({ examples: ['en'] }),
+  timezone: Type.String({ examples: ['UTC'] }),
+  email: Type.String(),
+  phone: Type.String()
+})
+export type Business = Static<typeof BusinessSchema>
+
+export const BusinessPatchBodySchema = Type.Object({
+  name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Z][A-Z0-9_]*$', description: 'For example RESTAURANT, RETAIL' })),
+  address: Type.Optional(Type.String({ maxLength: 500 })),
+  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' })),
+  locale: Type.Optional(Type.String({ minLength: 2, maxLength: 35, pattern: '^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$', description: 'BCP 47 tag' })),
+  timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, for example Europe/Paris' })),
+  email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')])),
+  phone: Type.Optional(Type.String({ maxLength: 40 }))
+}, { additionalProperties: false, minProperties: 1 })
+export type BusinessPatchBody = Static<typeof BusinessPatchBodySchema>
+
+// ---- analytics
+
+const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD, in the business time zone' })
+
+export const DashboardQuerySchema = Type.Object({
+  from: Type.Optional({ ...IsoDate, description: 'First day (inclusive); default 29 days before `to`' }),
+  to: Type.Optional({ ...IsoDate, description: 'Last day (inclusive); default today' })
+}, { additionalProperties: false })
+export type DashboardQuery = Static<typeof DashboardQuerySchema>
+
+export const DashboardSchema = Type.Object({
+  from: IsoDate,
+  to: IsoDate,
+  revenue: Money('Sum of order amounts, CANCELLED excluded'),
+  orderCount: Type.Integer({ description: 'Orders placed in the period, CANCELLED excluded' }),
+  averageOrderValue: Type.Integer({ description: 'revenue / orderCount, rounded; 0 without orders' }),
+  ordersByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'Every status, CANCELLED included, zero-filled' }),
+  topProducts: Type.Array(Type.Object({ productId: Type.String(), name: Type.String(), quantity: Type.Integer(), revenue: Type.Integer() }), { description: 'Up to 5, by revenue' }),
+  daily: Type.Array(Type.Object({ date: IsoDate, revenue: Type.Integer(), orders: Type.Integer() }))
+})
+export type Dashboard = Static<typeof DashboardSchema>
