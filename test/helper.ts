@@ -120,3 +120,23 @@ export async function publishApp (app: App, developer: Session, appId: string, n
   if (approved.statusCode !== 200) throw new Error(`approve failed: ${approved.statusCode} ${approved.body}`)
   return approved.json()
 }
+
+export interface Installed { accessToken: string, installationId: string, businessId: string, webhookSecret: string, scope: string, auth: { authorization: string } }
+
+/** The whole OAuth install through the API: consent as `user`, then the code exchange with Basic auth. */
+export async function oauthInstall (app: App, user: Session, client: { clientId: string, clientSecret: string, redirectUrl: string }, scope?: string): Promise<Installed> {
+  const consent = await app.inject({
+    method: 'POST', url: '/oauth/authorize', headers: user.auth,
+    payload: { client_id: client.clientId, redirect_uri: client.redirectUrl, decision: 'approve', state: 'xyz', ...(scope === undefined ? {} : { scope }) }
+  })
+  if (consent.statusCode !== 200) throw new Error(`authorize failed: ${consent.statusCode} ${consent.body}`)
+  const code = new URL(consent.json().redirectTo).searchParams.get('code') as string
+  const token = await app.inject({
+    method: 'POST', url: '/oauth/token',
+    headers: { authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}` },
+    payload: { grant_type: 'authorization_code', code, redirect_uri: client.redirectUrl }
+  })
+  if (token.statusCode !== 200) throw new Error(`token failed: ${token.statusCode} ${token.body}`)
+  const body = token.json()
+  return { accessToken: body.access_token, installationId: body.installation_id, businessId: body.business_id, webhookSecret: body.webhook_secret, scope: body.scope, auth: { authorization: `Bearer ${body.access_token}` } }
+}

@@ -1,0 +1,71 @@
+import t from 'tap'
+import { createConnection } from 'node:net'
+import { buildApp } from '../../../server/app.ts'
+import { build, registerUser, createApp, testConfig } from '../../helper.ts'
+
+const LIMIT = 5
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+async function redisReachable (): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL)
+  return await new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) })
+    socket.setTimeout(500)
+    socket.once('connect', () => { socket.end(); resolve(true) })
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => { socket.destroy(); resolve(false) })
+  })
+}
+
+async function testInstall (app: Awaited<ReturnType<typeof build>>) {
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { app: created } = await createApp(app, developer, { scopes: ['read_business', 'read_pages'] })
+  const body = (await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).json()
+  return { authorization: `Bearer ${body.accessToken}` }
+}
+
+t.test('App API rate limit (in-memory store)', async (t) => {
+  const app = await build(t, { env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } })
+  const first = await testInstall(app)
+  const second = await testInstall(app)
+
+  for (let i = 1; i <= LIMIT; i++) {
+    const response = await app.inject({ url: '/app-api/business', headers: first })
+    t.equal(response.statusCode, 200, `call ${i}`)
+    t.equal(response.headers['x-ratelimit-limit'], String(LIMIT))
+    t.equal(response.headers['x-ratelimit-remaining'], String(LIMIT - i))
+    const reset = Number(response.headers['x-ratelimit-reset'])
+    const now = Date.now() / 1000
+    t.ok(reset > now && reset <= now + 61, `X-RateLimit-Reset is a Unix timestamp within the minute (${reset})`)
+  }
+  const limited = await app.inject({ url: '/app-api/business', headers: first })
+  t.equal(limited.statusCode, 429, `call ${LIMIT + 1} is refused`)
+  t.match(limited.json(), { statusCode: 429, error: 'Too Many Requests', message: /5 requests per minute/ })
+  t.ok(Number(limited.headers['retry-after']) > 0, 'Retry-After is sent')
+  t.equal(limited.headers['x-ratelimit-remaining'], '0')
+  t.ok(limited.headers['x-ratelimit-reset'])
+
+  const other = await app.inject({ url: '/app-api/business', headers: second })
+  t.equal(other.statusCode, 200, 'another installation has its own budget')
+  t.equal(other.headers['x-ratelimit-remaining'], String(LIMIT - 1))
+  t.equal((await app.inject({ url: '/app-api/pages', headers: first })).statusCode, 429, 'the budget covers every App API route')
+})
+
+t.test('with REDIS_URL two app instances share one budget', async (t) => {
+  if (!await redisReachable()) {
+    t.skip(`no Redis at ${REDIS_URL}`)
+    return
+  }
+  const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL }
+  const one = await build(t, { env })
+  // a second instance on the same database, as a second process behind a load balancer would be
+  const two = await buildApp({ config: testConfig(env, one.config.databaseUrl), database: one.database })
+  t.teardown(() => two.close())
+  const auth = await testInstall(one)
+  for (let i = 0; i < LIMIT; i++) {
+    const response = await (i % 2 === 0 ? one : two).inject({ url: '/app-api/business', headers: auth })
+    t.equal(response.statusCode, 200)
+  }
+  t.equal((await two.inject({ url: '/app-api/business', headers: auth })).statusCode, 429, 'instance two counts instance one’s calls')
+  t.equal((await one.inject({ url: '/app-api/business', headers: auth })).statusCode, 429)
+})

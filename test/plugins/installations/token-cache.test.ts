@@ -1,0 +1,45 @@
+import t from 'tap'
+import { createTokenCache } from '../../../plugins/installations/token-cache.ts'
+import { buildApp } from '../../../server/app.ts'
+import { build, registerUser, createApp, testConfig } from '../../helper.ts'
+
+const entry = (id: string) => ({ id, appId: 'app_1', businessId: 'biz_1', scopes: [], pendingScopes: [], isTestInstall: false })
+
+t.test('createTokenCache', async (t) => {
+  let now = 0
+  const cache = createTokenCache({ max: 2, ttlMs: 100, now: () => now })
+  cache.set('a', entry('inst_a'))
+  cache.set('b', entry('inst_b'))
+  t.ok(cache.get('a'), 'a is fresh and now the most recent')
+  cache.set('c', entry('inst_c'))
+  t.equal(cache.get('b'), undefined, 'bounded: the least recently used goes')
+  t.ok(cache.get('a'))
+  cache.evictInstallation('inst_a')
+  t.equal(cache.get('a'), undefined, 'evicted by installation id')
+  now = 200
+  t.equal(cache.get('c'), undefined, 'expired after the TTL')
+  t.equal(cache.size, 0)
+})
+
+t.test('revocation reaches another instance at once (LISTEN/NOTIFY)', async (t) => {
+  const one = await build(t)
+  const two = await buildApp({ config: testConfig({}, one.config.databaseUrl), database: one.database })
+  t.teardown(() => two.close())
+  const developer = await registerUser(one, 'DEVELOPER')
+  const { app: created } = await createApp(one, developer, { scopes: ['read_business'] })
+  const { accessToken } = (await one.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).json()
+  const auth = { authorization: `Bearer ${accessToken}` }
+
+  t.equal((await two.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'instance two has the token cached')
+  t.equal(two.tokenCache.size, 1)
+  await one.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-uninstall`, headers: developer.auth })
+
+  let status = 0
+  const started = Date.now()
+  while (Date.now() - started < 2000) {
+    status = (await two.inject({ url: '/app-api/business', headers: auth })).statusCode
+    if (status === 401) break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  t.equal(status, 401, `instance two refuses the token after ${Date.now() - started} ms, long before the cache TTL`)
+})
