@@ -3,6 +3,7 @@ import { Router, Route, lazy } from 'preact-iso'
 const Home = lazy(() => import('./pages/home/index.tsx'))
 const Login = lazy(() => import('./pages/login/index.tsx'))
 const Register = lazy(() => import('./pages/register/index.tsx'))
+const Consent = lazy(() => import('./pages/consent/index.tsx'))
 const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
 
 export function AppRoutes () {
@@ -11,6 +12,7 @@ export function AppRoutes () {
       <Route path="/" component={Home} />
       <Route path="/login" component={Login} />
       <Route path="/register" component={Register} />
+      <Route path="/oauth/authorize" component={Consent} />
       <Route default component={NotFound} />
     </Router>
   )

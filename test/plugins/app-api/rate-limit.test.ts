@@ -51,11 +51,8 @@ t.test('App API rate limit (in-memory store)', async (t) => {
   t.equal((await app.inject({ url: '/app-api/pages', headers: first })).statusCode, 429, 'the budget covers every App API route')
 })
 
-t.test('with REDIS_URL two app instances share one budget', async (t) => {
-  if (!await redisReachable()) {
-    t.skip(`no Redis at ${REDIS_URL}`)
-    return
-  }
+const redisUp = await redisReachable()
+t.test('with REDIS_URL two app instances share one budget', { skip: redisUp ? false : `no Redis at ${REDIS_URL}` }, async (t) => {
   const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT), REDIS_URL }
   const one = await build(t, { env })
   // a second instance on the same database, as a second process behind a load balancer would be

@@ -1,0 +1,81 @@
+import { useEffect, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
+import { useSession } from '../../lib/use-session.tsx'
+import { useResource } from '../../lib/use-resource.ts'
+import { ApiError } from '../../lib/api.ts'
+import styles from './style.module.css'
+
+interface ConsentInfo {
+  app: { name: string, description: string, iconUrl: string | null, developerName: string }
+  scopes: Array<{ name: string, description: string }>
+  business: { name: string, isSandbox: boolean }
+  isTestInstall: boolean
+  alreadyInstalled: boolean
+}
+
+const FORWARDED = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method'] as const
+
+/** GET {admin_url}/oauth/authorize: the merchant (or developer, for their sandbox) approves or denies an install. */
+export default function Consent () {
+  const { session, api } = useSession()
+  const { url, query, route } = useLocation()
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const params = Object.fromEntries(FORWARDED.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]))
+  const infoQuery = new URLSearchParams({ client_id: query.client_id ?? '', redirect_uri: query.redirect_uri ?? '', ...(query.scope !== undefined ? { scope: query.scope } : {}) })
+  const info = useResource<ConsentInfo>(session === null ? null : `/oauth/authorize/info?${infoQuery}`, () => api.get(`/oauth/authorize/info?${infoQuery}`))
+
+  useEffect(() => {
+    if (session === null) route(`/login?next=${encodeURIComponent(url)}`, true)
+  }, [session])
+  if (session === null) return null
+
+  async function decide (decision: 'approve' | 'deny') {
+    setBusy(true)
+    setError(null)
+    try {
+      const { redirectTo } = await api.post<{ redirectTo: string }>('/oauth/authorize', { ...params, decision })
+      window.location.assign(redirectTo)
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : 'Could not reach the server')
+      setBusy(false)
+    }
+  }
+
+  if (info.loading) return <div class={`panel ${styles.card}`}><p class="muted">Loading…</p></div>
+  if (info.data === null) {
+    return (
+      <div class={`panel ${styles.card}`}>
+        <h1>This install link does not work</h1>
+        <div class="error" role="alert">{info.error}</div>
+        <p class="muted">Nothing was installed. Go back to the app and try again, or contact its developer.</p>
+      </div>
+    )
+  }
+  const { app, scopes, business, isTestInstall, alreadyInstalled } = info.data
+  return (
+    <div class={`panel ${styles.card}`} data-testid="consent">
+      <div class={styles.app}>
+        {app.iconUrl !== null ? <img class={styles.icon} src={app.iconUrl} alt="" /> : <div class={styles.icon} aria-hidden="true">{app.name.slice(0, 1)}</div>}
+        <div>
+          <p class={styles.name}>{app.name}</p>
+          <div class={styles.by}>by {app.developerName}</div>
+        </div>
+      </div>
+      <p>{app.description}</p>
+      <div class={styles.target}>
+        {alreadyInstalled ? 'Update the app on ' : 'Install on '}<strong>{business.name}</strong>
+        {isTestInstall && <span class={styles.badge}>Sandbox · test install</span>}
+      </div>
+      <h2>It will be able to</h2>
+      <ul class={styles.scopes}>
+        {scopes.map((scope) => <li key={scope.name}>{scope.description} <code>{scope.name}</code></li>)}
+      </ul>
+      {error !== null && <div class="error" role="alert">{error}</div>}
+      <div class={styles.actions}>
+        <button class="secondary" disabled={busy} onClick={() => { void decide('deny') }}>Deny</button>
+        <button disabled={busy} onClick={() => { void decide('approve') }}>{alreadyInstalled ? 'Approve update' : 'Install app'}</button>
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,66 @@
+import t from 'tap'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import { build, listen, registerUser, createApp, publishApp, REVIEWER_ENV } from '../helper.ts'
+import { launch, screenshot } from './browser.ts'
+
+t.test('consent screen in Chromium', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  // the app's own callback page, on its own origin
+  const receiver = createServer((request, response) => { response.setHeader('content-type', 'text/html'); response.end(`<h1 id="callback">${new URL(request.url ?? '/', 'http://x').search.replace(/[<>&"]/g, '')}</h1>`) })
+  receiver.listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  t.teardown(() => receiver.close())
+  const redirectUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback`
+
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { app: created, clientSecret } = await createApp(app, developer, { name: 'Review Booster', redirectUrl, scopes: ['read_business', 'read_pages'], description: 'Shows your best reviews on every page.' })
+  await publishApp(app, developer, created.id)
+  const merchantEmail = `consent-${process.pid}@example.com`
+  await app.inject({ method: 'POST', url: '/auth/register', payload: { email: merchantEmail, password: 'correct-horse', name: 'Mo', role: 'MERCHANT', businessName: 'Mo’s Pizza' } })
+
+  const browser = await launch(t)
+  const page = await browser.newPage({ viewport: { width: 1000, height: 760 } })
+  const authorizeUrl = `${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: created.clientId, redirect_uri: redirectUrl, scope: 'read_business read_pages', state: 'st-42' })}`
+
+  await page.goto(authorizeUrl)
+  await page.waitForURL(/\/login\?next=/)
+  t.pass('asks to log in first')
+  await page.getByLabel('Email').fill(merchantEmail)
+  await page.getByLabel('Password').fill('correct-horse')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.getByTestId('consent').waitFor()
+  t.equal(page.url(), authorizeUrl, 'and comes back to the consent screen')
+  const text = await page.getByTestId('consent').innerText()
+  t.match(text, /Review Booster/)
+  t.match(text, /Install on Mo’s Pizza/)
+  t.match(text, /See your business details/)
+  t.match(text, /See your site pages/)
+  await screenshot(page, 'consent-screen')
+
+  await page.getByRole('button', { name: 'Install app' }).click()
+  await page.waitForURL(/\/callback\?/)
+  const callback = new URL(page.url())
+  t.equal(callback.searchParams.get('state'), 'st-42')
+  const code = callback.searchParams.get('code') as string
+  const token = await app.inject({
+    method: 'POST', url: '/oauth/token',
+    headers: { authorization: `Basic ${Buffer.from(`${created.clientId}:${clientSecret}`).toString('base64')}` },
+    payload: { grant_type: 'authorization_code', code, redirect_uri: redirectUrl }
+  })
+  t.equal(token.statusCode, 200, 'the code from the screen exchanges for a token')
+
+  await page.goto(authorizeUrl)
+  await page.getByTestId('consent').waitFor()
+  t.match(await page.getByTestId('consent').innerText(), /Update the app on/, 'an installed app is an update')
+  await page.getByRole('button', { name: 'Deny' }).click()
+  await page.waitForURL(/\/callback\?/)
+  t.equal(new URL(page.url()).searchParams.get('error'), 'access_denied')
+
+  await page.goto(`${base}/oauth/authorize?client_id=${created.clientId}&redirect_uri=${encodeURIComponent('https://evil.example.com/')}`)
+  await page.getByRole('alert').waitFor()
+  t.match(await page.getByRole('alert').innerText(), /redirect_uri does not match/)
+  await screenshot(page, 'consent-bad-link')
+})
