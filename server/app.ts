@@ -26,6 +26,8 @@ import merchantInstallationRoutes from '../plugins/installations/merchant-routes
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
+import hooksPlugin from '../plugins/hooks/index.ts'
+import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -71,6 +73,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(portalService)
   await app.register(installationsService)
   await app.register(appAuth)
+  await app.register(hooksPlugin)
 
   // capabilities
   await app.register(healthRoutes)
@@ -85,6 +88,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(oauthRoutes, { prefix: '/oauth' })
   await app.register(appScope)
   await app.register(merchantRoutes, { prefix: '/merchant' })
+  await app.register(checkoutRoutes, { prefix: '/store' })
 
   return app
 }

@@ -26,7 +26,7 @@ export interface CheckoutContext {
   discount: number
 }
 
-export interface QuoteAdjustment { deliveryFee?: number, discount?: number, reason?: string }
+export interface QuoteAdjustment { deliveryFee?: number, discount?: number, reason?: string, reasons?: string[] }
 export interface Validation { valid: boolean, reason?: string }
 
 /**
@@ -80,7 +80,7 @@ export async function quoteCheckout (ctx: CheckoutContext, pipeline: CheckoutPip
     if (isMinorUnits(adjustment.deliveryFee)) deliveryFee = adjustment.deliveryFee
     if (isMinorUnits(adjustment.discount) && adjustment.discount > 0) {
       discount += adjustment.discount
-      if (adjustment.reason !== undefined && adjustment.reason !== '') discountReasons.push(adjustment.reason)
+      for (const reason of [adjustment.reason, ...(adjustment.reasons ?? [])]) if (reason !== undefined && reason !== '') discountReasons.push(reason)
     }
   }
   discount = Math.min(discount, ctx.subtotal)
@@ -110,25 +110,30 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
  * (and any inventory events). Unknown/unavailable product or a refused validation → 422;
  * not enough stock → 409 with `available`.
  */
-export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody, pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
+/** The server-priced cart every checkout step starts from; refuses unknown or unavailable products. */
+export async function checkoutContext (executor: Executor, businessId: string, input: Omit<GuestOrderBody, 'customer'>): Promise<CheckoutContext> {
   const address = input.address?.trim() ?? ''
   if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
   const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
   if (business === undefined) throw notFound('Business')
-
   const items = await priceItems(executor, businessId, mergeItems(input.items))
-  const subtotal = items.reduce((sum, item) => sum + item.total, 0)
-  const ctx: CheckoutContext = {
+  return {
     businessId,
     currency: business.currency,
     items,
-    subtotal,
+    subtotal: items.reduce((sum, item) => sum + item.total, 0),
     deliveryMethod: input.deliveryMethod,
     locality: input.locality ?? '',
     paymentMethod: input.paymentMethod,
     deliveryFee: input.deliveryMethod === 'DELIVERY' ? DELIVERY_FEE : PICKUP_FEE,
     discount: 0
   }
+}
+
+export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody, pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
+  const address = input.address?.trim() ?? ''
+  const ctx = await checkoutContext(executor, businessId, input)
+  const { items, currency } = ctx
   const quote = await quoteCheckout(ctx, pipeline)
   const priced = { ...ctx, deliveryFee: quote.deliveryFee, discount: quote.discount }
 
@@ -153,7 +158,7 @@ export async function createOrder (executor: Executor, businessId: string, input
       deliveryFee: quote.deliveryFee,
       discount: quote.discount,
       amount: quote.amount,
-      currency: business.currency,
+      currency,
       deliveryMethod: input.deliveryMethod,
       paymentMethod: input.paymentMethod,
       paymentMethodId: builtIn ? null : input.paymentMethod,

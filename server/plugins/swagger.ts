@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: 'installations', description: "A merchant's installed apps: uninstall, re-consent, settings" },
   { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },
   { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
+  { name: 'storefront', description: 'Public storefront: pages, products, checkout, reviews' },
   { name: 'operations', description: 'Liveness, readiness and this document' }
 ]
 

@@ -1,0 +1,8 @@
+import { createHmac } from 'node:crypto'
+
+/** `sha256=<lowercase hex HMAC-SHA256 of "<timestamp>.<rawBody>">`, as webhooks and hooks are signed. */
+export function signature (secret: string, timestamp: number, rawBody: string): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`
+}
+
+export const unixSeconds = (date = new Date()): number => Math.floor(date.getTime() / 1000)

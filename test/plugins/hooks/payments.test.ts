@@ -1,0 +1,63 @@
+import t from 'tap'
+import { eq } from 'drizzle-orm'
+import { orders } from '../../../server/db/schema/index.ts'
+import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { startAppServer, installHookApp, shop, cart, customer } from './fixtures.ts'
+
+const PAYMENT_HOOKS = [{ hookPoint: 'checkout.payment_methods', url: '/methods' }, { hookPoint: 'checkout.create_payment', url: '/pay', timeout: 300 }]
+
+t.test('checkout.create_payment', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { merchant, slug, pizza, soda } = await shop(app)
+  const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString()
+  let payAnswer: Record<string, unknown> = { status: 200 }
+  const provider = await startAppServer(t, {
+    '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'QR pay', description: 'Scan to pay' }] } }),
+    '/base/pay': ({ body }) => payAnswer.status === 200
+      ? { json: { paymentUrl: `https://pay.example.com/i/${body.data.orderId}`, qrCode: 'QR-DATA', invoiceId: `inv-${body.data.orderId}`, expiresAt } }
+      : { status: payAnswer.status as number, json: {} }
+  })
+  const bystander = await startAppServer(t, {
+    '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'Another QR' }] } }),
+    '/base/pay': () => ({ json: { invoiceId: 'wrong-app' } })
+  })
+  const owner = await installHookApp(app, developer, merchant, provider.url, PAYMENT_HOOKS, ['write_payments'])
+  await installHookApp(app, developer, merchant, bystander.url, PAYMENT_HOOKS, ['write_payments'])
+  const method = `${owner.installed.installationId}:qr`
+
+  t.test('the owning app creates the payment session', async (t) => {
+    const quote = (await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
+    t.match(quote.paymentMethods.find((m: { id: string }) => m.id === method), { name: 'QR pay', description: 'Scan to pay', provider: 'app', appId: owner.appId })
+
+    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    t.equal(placed.statusCode, 201)
+    const { order, payment } = placed.json()
+    t.same(payment, { paymentUrl: `https://pay.example.com/i/${order.id}`, qrCode: 'QR-DATA', invoiceId: `inv-${order.id}`, expiresAt })
+    t.match(order, { paymentMethod: method, paymentStatus: 'PENDING', amount: 2700 + 300 })
+
+    const request = provider.calls.find((c) => c.path === '/base/pay')!
+    t.same(request.body.data, { orderId: order.id, amount: '3000', currency: 'USD', paymentMethodId: 'qr', businessId: merchant.businessId, description: `Order ${order.orderNumber}` }, 'amount is a string of minor units; the app sees its own method id')
+    t.equal(bystander.calls.filter((c) => c.path === '/base/pay').length, 0, 'only the app that owns the method is asked')
+
+    const [row] = await app.db.select().from(orders).where(eq(orders.id, order.id))
+    t.equal(row.paymentInvoiceId, `inv-${order.id}`)
+    t.equal(row.paymentExpiresAt?.toISOString(), expiresAt)
+  })
+
+  t.test('a provider that fails: 502, the order is saved and unpaid', async (t) => {
+    payAnswer = { status: 500 }
+    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    t.equal(placed.statusCode, 502)
+    const body = placed.json()
+    t.match(body, { statusCode: 502, error: 'Bad Gateway', message: /payment provider did not answer \(answered HTTP 500\)/, orderId: String })
+    const [row] = await app.db.select().from(orders).where(eq(orders.id, body.orderId))
+    t.match(row, { paymentStatus: 'PENDING', paymentInvoiceId: null })
+  })
+
+  t.test('an unknown or foreign payment method is refused', async (t) => {
+    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'inst_nobody:qr' } })
+    t.equal(response.statusCode, 422)
+    t.equal((await app.inject({ method: 'POST', url: '/store/no-such-store/api/orders', payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })).statusCode, 404)
+  })
+})
