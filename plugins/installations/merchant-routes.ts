@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { eq } from 'drizzle-orm'
-import { apps, installations } from '../../server/db/schema/index.ts'
+import { and, asc, eq, inArray } from 'drizzle-orm'
+import { appExtensions, apps, installations } from '../../server/db/schema/index.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
 import { createSettingsAjv } from '../manifest/validate.ts'
@@ -16,8 +16,11 @@ const InstallationSchema = Type.Object({
   grantedScopes: Type.Array(Type.String()), pendingScopes: Type.Array(Type.String(), { description: 'Added scopes waiting for the merchant’s approval' }),
   installedAt: Type.String({ format: 'date-time' }), uninstalledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
 })
+const AdminPageLink = Type.Object({ pageId: Type.String(), title: Type.String(), iconName: Type.Union([Type.String(), Type.Null()]), renderUrl: Type.String() })
 const ListedInstallation = Type.Intersect([InstallationSchema, Type.Object({
-  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) })
+  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) }),
+  hasSettings: Type.Boolean({ description: 'The app declares a settingsSchema' }),
+  adminPages: Type.Array(AdminPageLink, { description: 'Active admin pages: sidebar items of the admin panel' })
 })])
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 const Settings = Type.Record(Type.String(), Type.Unknown())
@@ -28,11 +31,32 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.addHook('onRequest', fastify.requireRole('MERCHANT'))
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
+  async function adminPagesOf (appIds: string[]) {
+    const byApp = new Map<string, Array<{ pageId: string, title: string, iconName: string | null, renderUrl: string }>>()
+    if (appIds.length === 0) return byApp
+    const rows = await fastify.db.select().from(appExtensions)
+      .where(and(inArray(appExtensions.appId, appIds), eq(appExtensions.kind, 'admin_page'), eq(appExtensions.isActive, true)))
+      .orderBy(asc(appExtensions.createdAt))
+    for (const row of rows) {
+      const page = row.definition as { pageId: string, title: string, iconName?: string, renderUrl: string }
+      byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), { pageId: page.pageId, title: page.title, iconName: page.iconName ?? null, renderUrl: page.renderUrl }])
+    }
+    return byApp
+  }
+
   fastify.get('/', {
     schema: { tags, security, summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
   }, async (request) => {
     const rows = await fastify.installations.listForBusiness(businessOf(request))
-    return { data: rows.map(({ installation, app }) => ({ ...publicInstallation(installation), app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl } })) }
+    const pagesByApp = await adminPagesOf(rows.map(({ app }) => app.id))
+    return {
+      data: rows.map(({ installation, app }) => ({
+        ...publicInstallation(installation),
+        app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl },
+        hasSettings: typeof app.manifest?.settingsSchema === 'object' && app.manifest.settingsSchema !== null,
+        adminPages: pagesByApp.get(app.id) ?? []
+      }))
+    }
   })
 
   fastify.delete('/:id', {

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, boolean, jsonb, index, uniqueIndex, customType, integer } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, boolean, json, jsonb, index, uniqueIndex, customType, integer } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
@@ -29,7 +29,8 @@ export const apps = pgTable('apps', {
   status: text('status', { enum: APP_STATUSES }).notNull().default('DRAFT'),
   isPublished: boolean('is_published').notNull().default(false),
   reviewNotes: text('review_notes'),
-  manifest: jsonb('manifest').$type<Record<string, unknown>>().notNull().default({}),
+  /** json, not jsonb: the developer's document keeps its key order (settings fields render in that order) */
+  manifest: json('manifest').$type<Record<string, unknown>>().notNull().default({}),
   submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
   publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
   createdAt: createdAt(),

@@ -13,10 +13,15 @@ t.test('/merchant/installations/:id/settings', async (t) => {
   const developer = await registerUser(app, 'DEVELOPER')
   const merchant = await registerUser(app, 'MERCHANT')
   const { app: created, clientSecret } = await createApp(app, developer, { scopes: ['read_business'] })
-  await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: { settingsSchema } } })
+  const adminPages = [{ pageId: 'reports', title: 'Reports', renderUrl: 'https://app.example.com/admin/reports' }]
+  await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: { settingsSchema, adminPages } } })
   await publishApp(app, developer, created.id)
   const installed = await oauthInstall(app, merchant, { clientId: created.clientId, clientSecret, redirectUrl: created.redirectUrl })
   const url = `/merchant/installations/${installed.installationId}/settings`
+
+  const listed = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data
+  t.match(listed, [{ installationId: installed.installationId, hasSettings: true, adminPages: [{ pageId: 'reports', title: 'Reports', iconName: null, renderUrl: adminPages[0].renderUrl }] }], 'the list carries what the admin panel needs')
+  t.same(Object.keys((await app.inject({ url, headers: merchant.auth })).json().settingsSchema.properties), ['accent', 'perPage', 'enabled'], 'the schema keeps the developer’s field order')
 
   const initial = await app.inject({ url, headers: merchant.auth })
   t.same(initial.json(), { settings: {}, settingsSchema })

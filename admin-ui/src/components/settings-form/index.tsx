@@ -1,0 +1,74 @@
+import { useState } from 'preact/hooks'
+import type { JsonSchemaProperty, SettingsSchema } from '../../lib/admin-types.ts'
+import styles from './style.module.css'
+
+type Values = Record<string, unknown>
+
+/** ISO instant ↔ the value of <input type="datetime-local"> (local time, minutes). */
+export function toLocalInput (iso: unknown): string {
+  if (typeof iso !== 'string' || Number.isNaN(Date.parse(iso))) return ''
+  const date = new Date(iso)
+  const pad = (n: number) => String(n).padStart(2, '0')
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`
+}
+export const fromLocalInput = (value: string): string | undefined => value === '' ? undefined : new Date(value).toISOString()
+
+function Field ({ name, property, value, required, onChange }: { name: string, property: JsonSchemaProperty, value: unknown, required: boolean, onChange: (value: unknown) => void }) {
+  const label = property.title ?? name
+  const id = `setting-${name}`
+  const hint = property.description !== undefined ? <div class={styles.hint}>{property.description}</div> : null
+  const mark = required ? <span class={styles.required} aria-hidden="true">*</span> : null
+  if (property.type === 'boolean') {
+    return (
+      <div class={styles.field}>
+        <label class={styles.toggle} for={id}>
+          <input id={id} type="checkbox" role="switch" checked={value === true} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
+          {label}{mark}
+        </label>
+        {hint}
+      </div>
+    )
+  }
+  const numeric = property.type === 'number' || property.type === 'integer'
+  const input = property.format === 'color'
+    ? <input id={id} class={styles.color} type="color" value={typeof value === 'string' ? value : '#000000'} onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)} />
+    : property.format === 'date-time'
+      ? <input id={id} type="datetime-local" value={toLocalInput(value)} onInput={(e) => onChange(fromLocalInput((e.currentTarget as HTMLInputElement).value))} />
+      : (
+        <input
+          id={id}
+          type={numeric ? 'number' : property.format === 'uri' ? 'url' : 'text'}
+          step={property.type === 'integer' ? 1 : 'any'}
+          min={property.minimum}
+          max={property.maximum}
+          required={required}
+          value={value === undefined || value === null ? '' : String(value)}
+          onInput={(e) => {
+            const raw = (e.currentTarget as HTMLInputElement).value
+            onChange(raw === '' ? undefined : numeric ? Number(raw) : raw)
+          }}
+        />
+        )
+  return <div class={styles.field}><label for={id}>{label}{mark}</label>{input}{hint}</div>
+}
+
+/**
+ * A form generated from an app's settings schema, as the spec renders formats: color → color
+ * picker, date-time → date/time picker, uri → URL input; string → text, number → number, boolean → toggle.
+ */
+export function SettingsForm ({ schema, initial, busy, onSubmit }: { schema: SettingsSchema, initial: Values, busy: boolean, onSubmit: (values: Values) => void }) {
+  const [values, setValues] = useState<Values>(() => {
+    const start: Values = {}
+    for (const [name, property] of Object.entries(schema.properties ?? {})) if (initial[name] !== undefined || property.default !== undefined) start[name] = initial[name] ?? property.default
+    return start
+  })
+  const required = new Set(schema.required ?? [])
+  return (
+    <form onSubmit={(e) => { e.preventDefault(); onSubmit(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))) }}>
+      {Object.entries(schema.properties ?? {}).map(([name, property]) => (
+        <Field key={name} name={name} property={property} value={values[name]} required={required.has(name)} onChange={(value) => setValues({ ...values, [name]: value })} />
+      ))}
+      <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save settings'}</button>
+    </form>
+  )
+}

@@ -1,0 +1,64 @@
+import { useRef } from 'preact/hooks'
+import { useRoute } from 'preact-iso'
+import { ADMIN_INIT, type AdminInitMessage } from '../../../../sdk/src/iframe.ts'
+import { AdminShell } from '../../components/admin-shell/index.tsx'
+import { useSession } from '../../lib/use-session.tsx'
+import { useResource } from '../../lib/use-resource.ts'
+import type { AdminPageLink } from '../../lib/admin-types.ts'
+
+/** The spec's sandbox for admin pages: exactly these four grants. */
+export const ADMIN_PAGE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
+
+interface Business { id: string, name: string, locale: string }
+
+/** The iframe src: renderUrl with businessId and locale added as query parameters. */
+export function adminPageSrc (page: AdminPageLink, business: Business): string {
+  const src = new URL(page.renderUrl)
+  src.searchParams.set('businessId', business.id)
+  src.searchParams.set('locale', business.locale)
+  return src.toString()
+}
+
+function AdminFrame ({ page, business }: { page: AdminPageLink, business: Business }) {
+  const frame = useRef<HTMLIFrameElement>(null)
+  const { session } = useSession()
+  const origin = new URL(page.renderUrl).origin
+  // posted to the page's own origin only, each time the frame (re)loads
+  const init = () => {
+    const message: AdminInitMessage = { type: ADMIN_INIT, businessId: business.id, businessName: business.name, role: session?.user.role ?? 'MERCHANT', locale: business.locale }
+    frame.current?.contentWindow?.postMessage(message, origin)
+  }
+  return (
+    <iframe
+      ref={frame}
+      title={page.title}
+      src={adminPageSrc(page, business)}
+      sandbox={ADMIN_PAGE_SANDBOX}
+      onLoad={init}
+      style={{ width: '100%', minHeight: '70vh', border: '1px solid var(--line)', borderRadius: '10px', background: '#fff' }}
+    />
+  )
+}
+
+/** /admin/apps/:installationId/pages/:pageId: an app's admin page inside the admin panel. */
+export default function AdminAppPage () {
+  const { params } = useRoute()
+  const { api } = useSession()
+  const business = useResource<Business>('merchant-business', () => api.get('/merchant/business'))
+  return (
+    <AdminShell>
+      {(installs) => {
+        const install = installs.find((i) => i.installationId === params.installationId)
+        const page = install?.adminPages.find((p) => p.pageId === decodeURIComponent(params.pageId))
+        if (install === undefined || page === undefined) return <section class="panel"><h1>Page not found</h1><p>This app page is not available. It may have been removed or the app uninstalled.</p></section>
+        return (
+          <section>
+            <h1>{page.title} <span class="muted">· {install.app.name}</span></h1>
+            {business.error !== null && <div class="error" role="alert">{business.error}</div>}
+            {business.data !== null && <AdminFrame page={page} business={business.data} />}
+          </section>
+        )
+      }}
+    </AdminShell>
+  )
+}
