@@ -3,7 +3,8 @@ import { HttpError } from '../../server/http-errors.ts'
 import { checkoutContext, createOrder, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from '../merchant/checkout-service.ts'
 import { attachPaymentSession } from '../merchant/payments-service.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../merchant/schemas.ts'
-import type { HookResult, HookRunner } from './runner.ts'
+import type { HookPoint } from '../manifest/schemas.ts'
+import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
 import type { HookAnswer, PaymentMethod } from './schemas.ts'
 
 const BUILT_IN_METHOD_NAMES: Record<string, string> = { CASH: 'Cash', CARD: 'Card' }
@@ -30,8 +31,8 @@ const okAnswers = <P extends Parameters<HookRunner['run']>[1]>(results: Array<Ho
 export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSession?: (order: Order, expiresAt: Date) => Promise<void> }) {
   const { db, runner } = deps
 
-  async function appPaymentMethods (businessId: string): Promise<PaymentMethod[]> {
-    const results = await runner.run(businessId, 'checkout.payment_methods', { data: () => ({ businessId }) })
+  async function appPaymentMethods (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): Promise<PaymentMethod[]> {
+    const results = await runner.run(businessId, 'checkout.payment_methods', { hooks, data: () => ({ businessId }) })
     return okAnswers(results).flatMap(({ hook, answer }) => {
       const unique = new Map(answer.methods.map((m) => [m.id, m]))
       return [...unique.values()].map((m) => ({
@@ -40,14 +41,17 @@ export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSes
     })
   }
 
-  function pipelineFor (businessId: string): CheckoutPipeline {
+  /** `hooks`: the business's hooks loaded once for the whole checkout operation. */
+  function pipelineFor (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): CheckoutPipeline {
     return {
       quote: async (ctx: Readonly<CheckoutContext>) => {
         const rates = await runner.run(businessId, 'checkout.shipping_rates', {
+          hooks,
           data: (previous) => ({ deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal, builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee })
         })
         const deliveryFee = okAnswers(rates).at(-1)?.answer.fee ?? ctx.deliveryFee
         const discounts = okAnswers(await runner.run(businessId, 'order.calculate_discounts', {
+          hooks,
           data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, promoDiscount: ctx.discount, deliveryFee })
         }))
         return {
@@ -56,9 +60,10 @@ export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSes
           reasons: discounts.filter(({ answer }) => answer.discount > 0 && answer.reason !== undefined).map(({ answer }) => answer.reason as string)
         }
       },
-      paymentMethods: async () => (await appPaymentMethods(businessId)).map((method) => method.id),
+      paymentMethods: async () => (await appPaymentMethods(businessId, hooks)).map((method) => method.id),
       validate: async (ctx: Readonly<CheckoutContext>) => {
         const results = await runner.run(businessId, 'order.validate', {
+          hooks,
           data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, deliveryMethod: ctx.deliveryMethod }),
           stop: (result) => result.ok ? !result.answer.valid : result.hook.failurePolicy === 'closed'
         })
@@ -72,8 +77,8 @@ export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSes
 
   /** Prices, fee, discounts and the payment methods on offer, without placing anything. */
   async function quote (businessId: string, input: QuoteInput) {
-    const ctx = await checkoutContext(db, businessId, { ...input, paymentMethod: 'CASH' })
-    const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId)), appPaymentMethods(businessId)])
+    const [ctx, hooks] = await Promise.all([checkoutContext(db, businessId, { ...input, paymentMethod: 'CASH' }), runner.hooksOf(businessId)])
+    const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId, hooks)), appPaymentMethods(businessId, hooks)])
     return {
       subtotal: quoted.subtotal,
       deliveryFee: quoted.deliveryFee,
@@ -109,7 +114,7 @@ export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSes
 
   /** The same checkout for the storefront and POST /app-api/orders. */
   async function placeOrder (businessId: string, input: GuestOrderBody): Promise<{ order: Order, payment?: PaymentAnswer }> {
-    const order = await createOrder(db, businessId, input, pipelineFor(businessId))
+    const order = await createOrder(db, businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId)))
     if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) return { order }
     return { order, payment: await createPayment(businessId, order) }
   }

@@ -18,5 +18,6 @@ export default fp(async function hooksPlugin (fastify) {
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed')
   })
   fastify.decorate('hooks', runner)
+  fastify.addHook('onClose', async () => { await runner.close() })
   fastify.decorate('checkout', createCheckout({ db: fastify.db, runner }))
 }, { name: 'hooks', dependencies: ['db', 'config'] })

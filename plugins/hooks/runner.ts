@@ -14,6 +14,8 @@ import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 export const USER_AGENT = 'Service-Webhooks/1.0'
 /** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
 const MAX_ANSWER_BYTES = 64 * 1024
+const LOG_FLUSH_MS = 250
+const LOG_BATCH = 200
 
 export interface ActiveHook {
   appId: string
@@ -44,23 +46,27 @@ export function hookUrl (webhookUrl: string, path: string): string {
  * and checks each answer against the hook point's schema. Every call is logged for the developer.
  */
 export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, production: boolean, onLogError: (error: unknown) => void }) {
-  async function activeHooks (businessId: string, hookPoint: HookPoint): Promise<ActiveHook[]> {
+  /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
+  async function hooksOf (businessId: string): Promise<Map<HookPoint, ActiveHook[]>> {
     const rows = await deps.db.select({
       appId: apps.id, installationId: installations.id, webhookUrl: apps.webhookUrl, definition: appExtensions.definition,
-      secretEncrypted: installations.webhookSecretEncrypted
+      hookPoint: appExtensions.key, grantedScopes: installations.grantedScopes, secretEncrypted: installations.webhookSecretEncrypted
     })
       .from(appExtensions)
       .innerJoin(installations, eq(installations.appId, appExtensions.appId))
       .innerJoin(apps, eq(apps.id, appExtensions.appId))
       .where(and(
         eq(installations.businessId, businessId), isNull(installations.uninstalledAt),
-        eq(appExtensions.kind, 'hook'), eq(appExtensions.key, hookPoint), eq(appExtensions.isActive, true),
-        sql`${installations.grantedScopes} ? ${HOOK_SCOPES[hookPoint]}`
+        eq(appExtensions.kind, 'hook'), eq(appExtensions.isActive, true)
       ))
       .orderBy(sql`coalesce((${appExtensions.definition}->>'priority')::int, ${HOOK_DEFAULTS.priority})`, installations.installedAt)
-    return rows.filter((row) => row.webhookUrl !== null).map((row) => {
+    const byPoint = new Map<HookPoint, ActiveHook[]>()
+    for (const row of rows) {
+      const hookPoint = row.hookPoint as HookPoint
+      // the installation must hold the scope the hook point needs (a pending re-consent does not count)
+      if (row.webhookUrl === null || !row.grantedScopes.includes(HOOK_SCOPES[hookPoint])) continue
       const definition = row.definition as { url: string, timeout?: number, priority?: number, failurePolicy?: 'open' | 'closed' }
-      return {
+      byPoint.set(hookPoint, [...(byPoint.get(hookPoint) ?? []), {
         appId: row.appId,
         installationId: row.installationId,
         url: hookUrl(row.webhookUrl as string, definition.url),
@@ -68,8 +74,9 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
         priority: definition.priority ?? HOOK_DEFAULTS.priority,
         failurePolicy: definition.failurePolicy ?? 'open',
         secretEncrypted: row.secretEncrypted
-      }
-    })
+      }])
+    }
+    return byPoint
   }
 
   async function post (hook: ActiveHook, body: string, headers: Record<string, string>): Promise<{ statusCode: number, text: string }> {
@@ -127,10 +134,25 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
     }
   }
 
-  /** Logs calls without holding up the checkout; a lost log line must not fail an order. */
+  /**
+   * Call logs are buffered and written in batches, off the checkout's path: on the embedded database
+   * every write would otherwise queue in front of the next customer's queries. A lost log line must
+   * never fail an order.
+   */
+  let pending: Array<typeof hookCalls.$inferInsert> = []
+  let flushing: Promise<void> = Promise.resolve()
+  function flush (): Promise<void> {
+    if (pending.length === 0) return flushing
+    const rows = pending
+    pending = []
+    flushing = flushing.then(async () => { await deps.db.insert(hookCalls).values(rows) }).catch(deps.onLogError)
+    return flushing
+  }
+  const timer = setInterval(() => { void flush() }, LOG_FLUSH_MS)
+  timer.unref()
+
   function log (businessId: string, hookPoint: HookPoint, results: Array<HookResult<HookPoint>>): void {
-    if (results.length === 0) return
-    deps.db.insert(hookCalls).values(results.map((result) => ({
+    pending.push(...results.map((result) => ({
       id: newId('hkc'),
       appId: result.hook.appId,
       installationId: result.hook.installationId,
@@ -141,7 +163,13 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
       statusCode: result.statusCode,
       durationMs: result.durationMs,
       error: result.ok ? null : result.error
-    }))).catch(deps.onLogError)
+    })))
+    if (pending.length >= LOG_BATCH) void flush()
+  }
+
+  async function close (): Promise<void> {
+    clearInterval(timer)
+    await flush()
   }
 
   /**
@@ -150,11 +178,13 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
    * that owns a payment method).
    */
   async function run<P extends HookPoint> (businessId: string, hookPoint: P, options: {
+    /** Preloaded with hooksOf, when one checkout step calls several points. */
+    hooks?: Map<HookPoint, ActiveHook[]>
     data: (previous: Array<HookResult<P>>) => Record<string, unknown>
     stop?: (result: HookResult<P>) => boolean
     only?: (hook: ActiveHook) => boolean
   }): Promise<Array<HookResult<P>>> {
-    const hooks = (await activeHooks(businessId, hookPoint)).filter((hook) => options.only?.(hook) ?? true)
+    const hooks = ((options.hooks ?? await hooksOf(businessId)).get(hookPoint) ?? []).filter((hook) => options.only?.(hook) ?? true)
     const results: Array<HookResult<P>> = []
     for (const hook of hooks) {
       const result = await call(hook, businessId, hookPoint, options.data(results))
@@ -165,7 +195,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
     return results
   }
 
-  return { activeHooks, call, run }
+  return { hooksOf, call, run, flush, close }
 }
 
 export type HookRunner = ReturnType<typeof createHookRunner>

@@ -62,7 +62,7 @@ t.test('hooks at checkout: order, combination, signatures', async (t) => {
   t.equal(validations.length, 2)
   t.same(validations[0].body.data, { items: [{ productId: pizza.id, quantity: 2 }, { productId: soda.id, quantity: 1 }].sort((a, b) => a.productId.localeCompare(b.productId)), subtotal: 2700, deliveryMethod: 'DELIVERY' })
 
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  await app.hooks.flush()
   const logged = await app.db.select().from(hookCalls).where(eq(hookCalls.installationId, early.installed.installationId))
   // quote: rates, discounts, methods; order (CASH): rates, discounts, validate
   t.same(logged.map((row) => row.hookPoint).sort(), ['checkout.payment_methods', 'checkout.shipping_rates', 'checkout.shipping_rates', 'order.calculate_discounts', 'order.calculate_discounts', 'order.validate'], 'every call is logged')

@@ -69,7 +69,7 @@ t.test('each failure mode per hook point gives the documented outcome, in time',
     }
   }
   mode = null
-  await new Promise((resolve) => setTimeout(resolve, 100))
+  await app.hooks.flush()
   const failures = await app.db.select().from(hookCalls).where(and(eq(hookCalls.businessId, merchant.businessId), eq(hookCalls.success, false)))
   t.ok(failures.some((row) => row.error === `no answer within ${TIMEOUT} ms`), 'timeouts are logged')
   t.ok(failures.some((row) => row.statusCode === 500 && row.error === 'answered HTTP 500'), '500s are logged')
