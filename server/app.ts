@@ -26,6 +26,8 @@ import merchantInstallationRoutes from '../plugins/installations/merchant-routes
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
+import storefrontRoutes from '../plugins/storefront/index.ts'
+import storefrontMerchantRoutes from '../plugins/storefront/merchant-routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -85,6 +87,8 @@ export async function buildApp (options: BuildOptions) {
   await app.register(oauthRoutes, { prefix: '/oauth' })
   await app.register(appScope)
   await app.register(merchantRoutes, { prefix: '/merchant' })
+  await app.register(storefrontMerchantRoutes, { prefix: '/merchant' })
+  await app.register(storefrontRoutes, { prefix: '/store' })
 
   return app
 }
