@@ -8,7 +8,7 @@ t.test('GET /store/:businessSlug/api/products', async (t) => {
   const merchant = await registerUser(app, 'MERCHANT')
   const other = await registerUser(app, 'MERCHANT')
   const slug = await businessSlug(app, merchant)
-  const visible = []
+  const visible: Array<{ id: string }> = []
   for (let i = 0; i < 3; i++) visible.push(await createProduct(app, merchant, { name: `Cake ${i}`, price: 500 + i, category: i === 0 ? 'pies' : 'cakes', stock: 7 }))
   await createProduct(app, merchant, { name: 'Unavailable', price: 1, isAvailable: false })
   await createProduct(app, merchant, { name: 'Archived', price: 1, status: 'ARCHIVED' })
