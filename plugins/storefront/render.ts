@@ -17,6 +17,7 @@ function layout (options: { lang: string, title: string, head: string, body: str
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${ASSETS_PATH}/storefront.css">
 ${options.head}</head>
 <body>
