@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { createServer, type Server } from 'node:http'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
@@ -18,7 +18,7 @@ async function sdkBundle (): Promise<string> {
   return result.outputFiles[0].text
 }
 
-async function serve (t: Parameters<Parameters<typeof t.test>[1]>[0], routes: Record<string, () => [string, string]>): Promise<string> {
+async function serve (t: Test, routes: Record<string, () => [string, string]>): Promise<string> {
   const server: Server = createServer((request, response) => {
     const route = routes[new URL(request.url ?? '/', 'http://x').pathname]
     if (route === undefined) { response.statusCode = 404; response.end(); return }
