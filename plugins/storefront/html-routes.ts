@@ -14,7 +14,8 @@ const isSlug = (value: string) => value.length <= 100 && SLUG.test(value)
 
 // Storefront params are checked in the handler: a bad slug is the storefront's 404 page, not a JSON 400.
 const PageParams = Type.Object({ businessSlug: Type.String(), pageSlug: Type.Optional(Type.String()) })
-const PreviewQuery = Type.Object({ preview: Type.Optional(Type.String({ description: '1: editor preview, accepts SERVICE_BLOCK_UPDATE from the admin' })) })
+// Any query is accepted (tracking parameters, repeated keys): only preview=1 means something.
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ description: '1: editor preview, accepts SERVICE_BLOCK_UPDATE from the admin' })) })
 
 /** Server-rendered storefront pages and the files they load (host script, stylesheet). */
 const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -96,6 +96,9 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
   t.test('?preview=1 names the admin origin allowed to send updates', async (t) => {
     const html = (await app.inject({ url: `/store/${slug}?preview=1` })).body
     t.match(html, '"previewOrigin":"https://admin.example.com"')
+    const odd = await app.inject({ url: `/store/${slug}?preview=1&preview=2&utm_source=x` })
+    t.equal(odd.statusCode, 200, 'odd queries do not break the page')
+    t.match(odd.body, '"previewOrigin":null')
   })
 
   t.test('unknown business, unknown or unpublished page: a 404 HTML page', async (t) => {
