@@ -28,6 +28,8 @@ import appScope from '../plugins/app-api/index.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
 import hooksPlugin from '../plugins/hooks/index.ts'
 import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
+import storefrontRoutes from '../plugins/storefront/index.ts'
+import storefrontMerchantRoutes from '../plugins/storefront/merchant-routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -89,6 +91,8 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appScope)
   await app.register(merchantRoutes, { prefix: '/merchant' })
   await app.register(checkoutRoutes, { prefix: '/store' })
+  await app.register(storefrontMerchantRoutes, { prefix: '/merchant' })
+  await app.register(storefrontRoutes, { prefix: '/store' })
 
   return app
 }

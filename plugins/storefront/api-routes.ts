@@ -1,0 +1,40 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Paginated, errorResponses } from '../../server/schemas.ts'
+import { notFound } from '../../server/http-errors.ts'
+import { ReviewCreateBodySchema, ReviewSchema } from '../merchant/schemas.ts'
+import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
+import { businessBySlug, createStoreReview, listStoreProducts } from './service.ts'
+
+const tags = ['storefront']
+const security: Array<Record<string, string[]>> = []
+
+/** The public customer API of a storefront: no credentials, one business per slug. */
+const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const business = async (slug: string) => {
+    const row = await businessBySlug(fastify.db, slug)
+    if (row === null) throw notFound('Store')
+    return row
+  }
+
+  fastify.get('/:businessSlug/api/products', {
+    schema: {
+      tags, security,
+      summary: 'Products customers can buy: available and ACTIVE, newest first',
+      params: StoreParams,
+      querystring: StoreProductQuerySchema,
+      response: { 200: Paginated(StoreProductSchema), ...errorResponses(400, 404) }
+    }
+  }, async (request) => await listStoreProducts(fastify.db, await business(request.params.businessSlug), request.query))
+
+  fastify.post('/:businessSlug/api/reviews', {
+    schema: {
+      tags, security,
+      summary: 'A customer reviews a product of this store (emits review.created)',
+      params: StoreParams,
+      body: ReviewCreateBodySchema,
+      response: { 201: ReviewSchema, ...errorResponses(400, 404) }
+    }
+  }, async (request, reply) => reply.code(201).send(await createStoreReview(fastify.db, await business(request.params.businessSlug), request.body)))
+}
+
+export default storefrontApiRoutes

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyReply } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import { loadAssets } from './assets.ts'
+import { contentSecurityPolicy, securityHeaders } from './csp.ts'
+import { activeInstallations } from './extensions.ts'
+import { renderNotFound, renderStorefront } from './render.ts'
+import { HOME_SLUG, businessBySlug, listStoreProducts, publishedPages } from './service.ts'
+import { storefrontView } from './view.ts'
+
+/** Slugs are lowercase words and dashes; anything else cannot name a business or a page. */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+const isSlug = (value: string) => value.length <= 100 && SLUG.test(value)
+
+// Storefront params are checked in the handler: a bad slug is the storefront's 404 page, not a JSON 400.
+const PageParams = Type.Object({ businessSlug: Type.String(), pageSlug: Type.Optional(Type.String()) })
+// Any query is accepted (tracking parameters, repeated keys): only preview=1 means something.
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ description: '1: editor preview, accepts SERVICE_BLOCK_UPDATE from the admin' })) })
+
+/** Server-rendered storefront pages and the files they load (host script, stylesheet). */
+const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const assets = await loadAssets()
+  const adminOrigin = new URL(fastify.config.adminUrl).origin
+
+  fastify.get('/_assets/:name', { schema: { hide: true, params: Type.Object({ name: Type.String() }) } }, async (request, reply) => {
+    const asset = assets.get(request.params.name)
+    if (asset === undefined) return await reply.code(404).type('text/plain; charset=utf-8').send('Not found')
+    return await reply.headers({ 'content-type': asset.contentType, 'x-content-type-options': 'nosniff', 'cache-control': 'public, max-age=300' }).send(asset.body)
+  })
+
+  async function notFound (reply: FastifyReply, business: { name: string, slug: string } | null) {
+    return await reply.code(404).headers(securityHeaders(contentSecurityPolicy(null, [adminOrigin]))).send(renderNotFound(business))
+  }
+
+  async function page (params: { businessSlug: string, pageSlug?: string }, preview: boolean, reply: FastifyReply) {
+    if (!isSlug(params.businessSlug) || (params.pageSlug !== undefined && !isSlug(params.pageSlug))) return await notFound(reply, null)
+    const business = await businessBySlug(fastify.db, params.businessSlug)
+    if (business === null) return await notFound(reply, null)
+    const pages = await publishedPages(fastify.db, business.id)
+    const current = params.pageSlug === undefined
+      ? pages.find((p) => p.slug === HOME_SLUG) ?? pages[0] ?? null
+      : pages.find((p) => p.slug === params.pageSlug) ?? null
+    if (params.pageSlug !== undefined && current === null) return await notFound(reply, business)
+    const [products, installations] = await Promise.all([
+      listStoreProducts(fastify.db, business),
+      activeInstallations(fastify.db, business.id)
+    ])
+    const view = storefrontView({ business, page: current, pages, products, installations, previewOrigin: preview ? adminOrigin : null })
+    return await reply.headers(securityHeaders(contentSecurityPolicy(view, [adminOrigin]))).send(renderStorefront(view))
+  }
+
+  fastify.get('/:businessSlug', { schema: { hide: true, params: PageParams, querystring: PreviewQuery } },
+    async (request, reply) => await page(request.params, request.query.preview === '1', reply))
+  fastify.get('/:businessSlug/:pageSlug', { schema: { hide: true, params: PageParams, querystring: PreviewQuery } },
+    async (request, reply) => await page(request.params, request.query.preview === '1', reply))
+}
+
+export default storefrontHtmlRoutes

@@ -1,0 +1,11 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import storefrontHtmlRoutes from './html-routes.ts'
+import storefrontApiRoutes from './api-routes.ts'
+
+/** /store: server-rendered storefront pages, their assets, and the public customer API. */
+const storefrontRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  await fastify.register(storefrontHtmlRoutes)
+  await fastify.register(storefrontApiRoutes)
+}
+
+export default storefrontRoutes

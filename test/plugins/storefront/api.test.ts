@@ -1,0 +1,95 @@
+import t from 'tap'
+import { build, registerUser } from '../../helper.ts'
+import { createProduct, eventsOf } from '../merchant/fixtures.ts'
+import { businessSlug } from './fixtures.ts'
+
+t.test('GET /store/:businessSlug/api/products', async (t) => {
+  const app = await build(t)
+  const merchant = await registerUser(app, 'MERCHANT')
+  const other = await registerUser(app, 'MERCHANT')
+  const slug = await businessSlug(app, merchant)
+  const visible: Array<{ id: string }> = []
+  for (let i = 0; i < 3; i++) visible.push(await createProduct(app, merchant, { name: `Cake ${i}`, price: 500 + i, category: i === 0 ? 'pies' : 'cakes', stock: 7 }))
+  await createProduct(app, merchant, { name: 'Unavailable', price: 1, isAvailable: false })
+  await createProduct(app, merchant, { name: 'Archived', price: 1, status: 'ARCHIVED' })
+  await createProduct(app, other, { name: 'Elsewhere', price: 1 })
+
+  t.test('lists available ACTIVE products, newest first, without stock figures', async (t) => {
+    const response = await app.inject({ url: `/store/${slug}/api/products` })
+    t.equal(response.statusCode, 200)
+    const body = response.json()
+    t.same(body.data.map((p: any) => p.name), ['Cake 2', 'Cake 1', 'Cake 0'])
+    t.same({ total: body.total, page: body.page, limit: body.limit }, { total: 3, page: 1, limit: 50 })
+    t.same(Object.keys(body.data[0]).sort(), ['category', 'currency', 'description', 'id', 'imageUrl', 'name', 'price', 'slug'])
+    t.match(body.data[0], { id: visible[2].id, price: 502, currency: 'USD' })
+  })
+
+  t.test('paginates (limit clamped at 100) and filters by category', async (t) => {
+    const page2 = (await app.inject({ url: `/store/${slug}/api/products?limit=2&page=2` })).json()
+    t.same(page2.data.map((p: any) => p.name), ['Cake 0'])
+    t.same([page2.total, page2.page, page2.limit], [3, 2, 2])
+    t.equal((await app.inject({ url: `/store/${slug}/api/products?limit=500` })).json().limit, 100)
+    t.same((await app.inject({ url: `/store/${slug}/api/products?category=pies` })).json().data.map((p: any) => p.name), ['Cake 0'])
+  })
+
+  t.test('bad input is a 400, an unknown store a 404, both JSON', async (t) => {
+    for (const query of ['page=0', 'limit=abc', 'extra=1']) {
+      const response = await app.inject({ url: `/store/${slug}/api/products?${query}` })
+      t.equal(response.statusCode, 400, query)
+      t.equal(response.json().statusCode, 400)
+    }
+    const missing = await app.inject({ url: '/store/no-such-shop/api/products' })
+    t.equal(missing.statusCode, 404)
+    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Store not found' })
+  })
+})
+
+t.test('POST /store/:businessSlug/api/reviews', async (t) => {
+  const app = await build(t)
+  const merchant = await registerUser(app, 'MERCHANT')
+  const other = await registerUser(app, 'MERCHANT')
+  const slug = await businessSlug(app, merchant)
+  const product = await createProduct(app, merchant, { name: 'Baguette', price: 300 })
+  const archived = await createProduct(app, merchant, { name: 'Old', price: 300, status: 'ARCHIVED' })
+  const foreign = await createProduct(app, other, { name: 'Theirs', price: 300 })
+  const post = (payload: unknown, store = slug) => app.inject({ method: 'POST', url: `/store/${store}/api/reviews`, payload: payload as object })
+
+  t.test('a customer’s review is stored and emits review.created', async (t) => {
+    const response = await post({ productId: product.id, rating: 5, text: '  Crisp!  ', authorName: ' Ana ' })
+    t.equal(response.statusCode, 201, response.body)
+    const review = response.json()
+    t.match(review, { productId: product.id, rating: 5, text: 'Crisp!', authorName: 'Ana' })
+    const [event] = await eventsOf(app, merchant.businessId, 'review.created')
+    t.match(event.data, { id: review.id, productId: product.id, rating: 5 })
+    const listed = (await app.inject({ url: '/merchant/reviews', headers: merchant.auth })).json()
+    t.same(listed.data.map((r: any) => r.id), [review.id], 'the merchant sees it')
+  })
+
+  t.test('the product must be one this store shows', async (t) => {
+    for (const productId of [foreign.id, archived.id, 'prod_nope']) {
+      const response = await post({ productId, rating: 4, authorName: 'Bo' })
+      t.equal(response.statusCode, 404, productId)
+      t.equal(response.json().message, 'Product not found')
+    }
+    t.equal((await post({ productId: product.id, rating: 4, authorName: 'Bo' }, 'no-such-shop')).statusCode, 404)
+    t.equal((await eventsOf(app, other.businessId, 'review.created')).length, 0, 'nothing written for the other business')
+  })
+
+  t.test('strict bodies', async (t) => {
+    for (const payload of [
+      { productId: product.id, rating: 6, authorName: 'Bo' },
+      { productId: product.id, rating: 0, authorName: 'Bo' },
+      { productId: product.id, rating: 4.5, authorName: 'Bo' },
+      { productId: product.id, rating: '5', authorName: 'Bo' },
+      { productId: product.id, rating: 5, authorName: '' },
+      { productId: product.id, rating: 5 },
+      { productId: product.id, rating: 5, authorName: 'Bo', isVerified: true }
+    ]) {
+      const response = await post(payload)
+      t.equal(response.statusCode, 400, JSON.stringify(payload))
+    }
+    const malformed = await app.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, headers: { 'content-type': 'application/json' }, payload: '{"rating":' })
+    t.equal(malformed.statusCode, 400)
+    t.equal((await eventsOf(app, merchant.businessId, 'review.created')).length, 1)
+  })
+})
