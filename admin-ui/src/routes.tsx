@@ -4,6 +4,12 @@ const Home = lazy(() => import('./pages/home/index.tsx'))
 const Login = lazy(() => import('./pages/login/index.tsx'))
 const Register = lazy(() => import('./pages/register/index.tsx'))
 const Consent = lazy(() => import('./pages/consent/index.tsx'))
+const AppListing = lazy(() => import('./pages/app-listing/index.tsx'))
+const PortalApps = lazy(() => import('./pages/portal-apps/index.tsx'))
+const PortalNewApp = lazy(() => import('./pages/portal-new-app/index.tsx'))
+const PortalApp = lazy(() => import('./pages/portal-app/index.tsx'))
+const ReviewQueue = lazy(() => import('./pages/review-queue/index.tsx'))
+const ReviewApp = lazy(() => import('./pages/review-app/index.tsx'))
 const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
 
 export function AppRoutes () {
@@ -13,6 +19,12 @@ export function AppRoutes () {
       <Route path="/login" component={Login} />
       <Route path="/register" component={Register} />
       <Route path="/oauth/authorize" component={Consent} />
+      <Route path="/apps/:slug" component={AppListing} />
+      <Route path="/portal" component={PortalApps} />
+      <Route path="/portal/apps/new" component={PortalNewApp} />
+      <Route path="/portal/apps/:appId" component={PortalApp} />
+      <Route path="/reviewer" component={ReviewQueue} />
+      <Route path="/reviewer/apps/:appId" component={ReviewApp} />
       <Route default component={NotFound} />
     </Router>
   )

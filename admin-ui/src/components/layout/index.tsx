@@ -12,6 +12,8 @@ export function Layout ({ children }: { children: ComponentChildren }) {
         <a class={styles.brand} href="/">App Platform</a>
         <nav class={styles.nav}>
           <a href="/">Marketplace</a>
+          {session?.user.role === 'DEVELOPER' && <a href="/portal">Portal</a>}
+          {session?.user.role === 'REVIEWER' && <a href="/reviewer">Review queue</a>}
         </nav>
         {session === null
           ? <div class={styles.who}><a class={styles.logout} href="/login">Log in</a><a class={styles.logout} href="/register">Register</a></div>
