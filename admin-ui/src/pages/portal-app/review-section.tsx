@@ -51,7 +51,7 @@ export function ReviewSection ({ app, reload }: SectionProps) {
               <tbody>
                 {versions.data.data.map((v) => (
                   <tr key={v.id}>
-                    <td class="muted">{formatDate(v.createdAt)}</td>
+                    <td class={`muted ${styles.when}`}>{formatDate(v.createdAt)}</td>
                     <td>{KIND_LABEL[v.kind] ?? v.kind}{v.changes.length > 0 && <div class="muted">{v.changes.join(', ')}</div>}</td>
                     <td>{v.version}</td>
                     <td>{v.scopes.join(', ')}</td>
