@@ -7,6 +7,12 @@ const Consent = lazy(() => import('./pages/consent/index.tsx'))
 const AdminHome = lazy(() => import('./pages/admin/index.tsx'))
 const AdminSettings = lazy(() => import('./pages/admin-settings/index.tsx'))
 const AdminAppPage = lazy(() => import('./pages/admin-app-page/index.tsx'))
+const AppListing = lazy(() => import('./pages/app-listing/index.tsx'))
+const PortalApps = lazy(() => import('./pages/portal-apps/index.tsx'))
+const PortalNewApp = lazy(() => import('./pages/portal-new-app/index.tsx'))
+const PortalApp = lazy(() => import('./pages/portal-app/index.tsx'))
+const ReviewQueue = lazy(() => import('./pages/review-queue/index.tsx'))
+const ReviewApp = lazy(() => import('./pages/review-app/index.tsx'))
 const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
 
 export function AppRoutes () {
@@ -19,6 +25,12 @@ export function AppRoutes () {
       <Route path="/admin" component={AdminHome} />
       <Route path="/admin/apps/:installationId/settings" component={AdminSettings} />
       <Route path="/admin/apps/:installationId/pages/:pageId" component={AdminAppPage} />
+      <Route path="/apps/:slug" component={AppListing} />
+      <Route path="/portal" component={PortalApps} />
+      <Route path="/portal/apps/new" component={PortalNewApp} />
+      <Route path="/portal/apps/:appId" component={PortalApp} />
+      <Route path="/reviewer" component={ReviewQueue} />
+      <Route path="/reviewer/apps/:appId" component={ReviewApp} />
       <Route default component={NotFound} />
     </Router>
   )

@@ -1,5 +1,8 @@
-/** The error body every API error has. */
-export interface ApiErrorBody { statusCode: number, error: string, message: string }
+/** One problem of a 400 that lists several (manifest validation). */
+export interface ApiProblem { path: string, message: string }
+
+/** The error body every API error has; some 400s add every problem in `errors`. */
+export interface ApiErrorBody { statusCode: number, error: string, message: string, errors?: ApiProblem[] }
 
 export class ApiError extends Error {
   readonly status: number
@@ -26,8 +29,11 @@ export function createApiClient (options: ApiClientOptions) {
     const headers: Record<string, string> = { accept: 'application/json' }
     const token = options.getToken()
     if (token !== null) headers.authorization = `Bearer ${token}`
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    const response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    // FormData sets its own multipart boundary; everything else is JSON
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData
+    if (body !== undefined && !isForm) headers['content-type'] = 'application/json'
+    const payload = body === undefined ? undefined : isForm ? body : JSON.stringify(body)
+    const response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method, headers, body: payload })
     const text = await response.text()
     const data = text === '' ? null : JSON.parse(text)
     if (!response.ok) {
@@ -41,7 +47,8 @@ export function createApiClient (options: ApiClientOptions) {
     post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
     put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),
     patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, body),
-    delete: <T>(path: string) => request<T>('DELETE', path)
+    delete: <T>(path: string) => request<T>('DELETE', path),
+    upload: <T>(path: string, form: FormData) => request<T>('POST', path, form)
   }
 }
 

@@ -13,6 +13,8 @@ export function Layout ({ children }: { children: ComponentChildren }) {
         <nav class={styles.nav}>
           <a href="/">Marketplace</a>
           {session?.user.role === 'MERCHANT' && <a href="/admin">Admin</a>}
+          {session?.user.role === 'DEVELOPER' && <a href="/portal">Portal</a>}
+          {session?.user.role === 'REVIEWER' && <a href="/reviewer">Review queue</a>}
         </nav>
         {session === null
           ? <div class={styles.who}><a class={styles.logout} href="/login">Log in</a><a class={styles.logout} href="/register">Register</a></div>

@@ -1,0 +1,77 @@
+import { useState } from 'preact/hooks'
+import { CATEGORIES, SCOPES, WEBHOOK_EVENTS, type Category, type DeveloperApp } from '../../lib/types.ts'
+import { categoryLabel } from '../../lib/format.ts'
+import { CheckGroup } from '../check-group/index.tsx'
+import styles from './style.module.css'
+
+/** The editable fields of an app, as the create and PATCH bodies take them. */
+export interface AppFields {
+  name: string
+  slug: string
+  description: string
+  category: Category
+  scopes: string[]
+  redirectUrl: string
+  webhookUrl: string
+  webhookEvents: string[]
+  version: string
+}
+
+export function fieldsOf (app: DeveloperApp): AppFields {
+  return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version }
+}
+
+export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', webhookUrl: '', webhookEvents: [], version: '' }
+
+/** Lowercase, dash-separated: the slug the API accepts, suggested from the name. */
+function slugify (name: string): string {
+  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 50)
+}
+
+/** The app form for creating (slug editable, no version) and for settings (slug read-only). */
+export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, onSubmit }: {
+  initial: AppFields
+  mode: 'create' | 'edit'
+  busy: boolean
+  disabled?: boolean
+  submitLabel: string
+  onSubmit: (fields: AppFields) => void
+}) {
+  const [fields, setFields] = useState<AppFields>(initial)
+  const [slugTouched, setSlugTouched] = useState(mode === 'edit')
+  const set = <K extends keyof AppFields>(key: K, value: AppFields[K]) => setFields((f) => ({ ...f, [key]: value }))
+  const text = (key: 'name' | 'description' | 'redirectUrl' | 'webhookUrl' | 'version') => (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value)
+
+  return (
+    <form class={styles.form} onSubmit={(e) => { e.preventDefault(); onSubmit(fields) }}>
+      <fieldset class={styles.plain} disabled={disabled}>
+        <div class={styles.two}>
+          <label>Name<input value={fields.name} required maxLength={100} onInput={(e) => {
+            const name = (e.currentTarget as HTMLInputElement).value
+            setFields((f) => ({ ...f, name, slug: slugTouched ? f.slug : slugify(name) }))
+          }} /></label>
+          {mode === 'create'
+            ? <label>Slug<input value={fields.slug} required minLength={3} maxLength={50} pattern="[a-z0-9]+(-[a-z0-9]+)*" title="Lowercase letters, digits and single dashes" onInput={(e) => { setSlugTouched(true); set('slug', (e.currentTarget as HTMLInputElement).value) }} /><span class={styles.hint}>Lowercase and dashes; it cannot change later.</span></label>
+            : <label>Slug<input value={fields.slug} readOnly class={styles.readonly} /><span class={styles.hint}>Fixed at creation.</span></label>}
+        </div>
+        <label>Description<textarea value={fields.description} required maxLength={500} rows={3} onInput={text('description')} /></label>
+        <div class={styles.two}>
+          <label>Category
+            <select value={fields.category} onChange={(e) => set('category', (e.currentTarget as HTMLSelectElement).value as Category)}>
+              {CATEGORIES.map((c) => <option key={c} value={c}>{categoryLabel(c)}</option>)}
+            </select>
+          </label>
+          {mode === 'edit' && <label>Version<input value={fields.version} required maxLength={32} onInput={text('version')} /></label>}
+        </div>
+        <CheckGroup legend="Scopes (at least one)" name="scopes" options={SCOPES} value={fields.scopes} onChange={(v) => set('scopes', v)} />
+        <div class={styles.two}>
+          <label>Redirect URL<input type="url" value={fields.redirectUrl} required placeholder="https://app.example.com/oauth/callback" onInput={text('redirectUrl')} /></label>
+          <label>Webhook URL (optional)<input type="url" value={fields.webhookUrl} placeholder="https://app.example.com/webhooks" onInput={text('webhookUrl')} /></label>
+        </div>
+        <CheckGroup legend="Webhook events" name="webhookEvents" options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />
+        <button type="submit" disabled={busy || disabled || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
+        {fields.scopes.length === 0 && <span class={`muted ${styles.hint}`}> Pick at least one scope.</span>}
+      </fieldset>
+    </form>
+  )
+}

@@ -1,0 +1,28 @@
+import styles from './style.module.css'
+
+/** A named set of checkboxes whose value is the list of checked options. */
+export function CheckGroup ({ legend, name, options, value, onChange, highlight = [] }: {
+  legend: string
+  name: string
+  options: readonly string[]
+  value: string[]
+  onChange: (next: string[]) => void
+  highlight?: string[]
+}) {
+  function toggle (option: string, checked: boolean) {
+    onChange(checked ? options.filter((o) => o === option || value.includes(o)) : value.filter((o) => o !== option))
+  }
+  return (
+    <fieldset class={styles.group}>
+      <legend>{legend}</legend>
+      <div class={styles.options}>
+        {options.map((option) => (
+          <label key={option} class={`${styles.option} ${highlight.includes(option) ? styles.highlight : ''}`}>
+            <input type="checkbox" name={name} value={option} checked={value.includes(option)} onChange={(e) => toggle(option, (e.currentTarget as HTMLInputElement).checked)} />
+            <code>{option}</code>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  )
+}

@@ -1,0 +1,89 @@
+/** Shapes of the API answers the screens read (openapi/openapi.json). */
+
+export const CATEGORIES = ['analytics', 'marketing', 'sales', 'shipping', 'pos', 'communication', 'automation', 'loyalty', 'other'] as const
+export type Category = typeof CATEGORIES[number]
+
+export const SCOPES = ['read_products', 'write_products', 'read_orders', 'write_orders', 'read_reviews', 'read_analytics', 'read_business', 'read_pages', 'write_payments', 'write_shipping', 'write_discounts'] as const
+
+export const WEBHOOK_EVENTS = ['order.created', 'order.status_changed', 'order.delivered', 'order.cancelled', 'payment.completed', 'payment.expired', 'product.created', 'product.updated', 'product.deleted', 'product.out_of_stock', 'product.low_stock', 'product.back_in_stock', 'review.created', 'review.deleted'] as const
+
+export type AppStatus = 'DRAFT' | 'PENDING_REVIEW' | 'APPROVED'
+
+export interface Envelope<T> { data: T[], total: number, page: number, limit: number }
+
+/** The developer's (and reviewer's) view of an app: never the secret. */
+export interface DeveloperApp {
+  id: string
+  clientId: string
+  name: string
+  slug: string
+  description: string
+  category: Category
+  scopes: string[]
+  approvedScopes: string[]
+  redirectUrl: string
+  webhookUrl: string | null
+  webhookEvents: string[]
+  iconUrl: string | null
+  screenshots: string[]
+  version: string
+  status: AppStatus
+  isPublished: boolean
+  reviewNotes: string | null
+  manifest: Record<string, unknown>
+  createdAt: string
+  updatedAt: string
+}
+
+export interface ReviewedApp extends DeveloperApp { addedScopes: string[] }
+
+export interface CreatedApp { app: DeveloperApp, clientSecret: string }
+
+/** A published app as the marketplace lists it. */
+export interface MarketplaceApp {
+  id: string
+  clientId: string
+  name: string
+  slug: string
+  description: string
+  category: string
+  iconUrl: string | null
+  screenshots: string[]
+  scopes: string[]
+  version: string
+  developerName: string
+  installCount: number
+  publishedAt: string | null
+}
+
+export interface AppVersion {
+  id: string
+  version: string
+  kind: string
+  changes: string[]
+  scopes: string[]
+  approvedScopes: string[]
+  notes: string | null
+  createdAt: string
+}
+
+export interface SyncItem { kind: string, key: string }
+export interface ManifestResult {
+  manifest: unknown
+  dryRun: boolean
+  sync: { created: SyncItem[], updated: SyncItem[], deactivated: SyncItem[], reactivated: SyncItem[] }
+}
+
+export interface TestInstall { installationId: string, accessToken: string, webhookSecret: string, businessId: string, isTestInstall: true }
+
+export interface TestStatus {
+  installed: boolean
+  installationId: string | null
+  businessId: string
+  isTestInstall: boolean | null
+  needsReConsent: boolean | null
+  grantedScopes: string[]
+  installedAt: string | null
+  webhooks: Array<{ id: string, url: string, events: string[], isActive: boolean }>
+  recentDeliveries: Array<{ id: string, event: string, status: string, attempts: number, lastStatusCode: number | null, createdAt: string }>
+}

@@ -1,0 +1,74 @@
+import { useLocation, useRoute } from 'preact-iso'
+import { useSession } from '../../lib/use-session.tsx'
+import { useResource } from '../../lib/use-resource.ts'
+import type { DeveloperApp } from '../../lib/types.ts'
+import { RequireRole } from '../../components/require-role/index.tsx'
+import { AppIcon } from '../../components/app-icon/index.tsx'
+import { PublishedBadge, StatusBadge } from '../../components/status-badge/index.tsx'
+import { ErrorMessage, Loading } from '../../components/states/index.tsx'
+import { SettingsSection } from './settings-section.tsx'
+import { CredentialsSection } from './credentials-section.tsx'
+import { ManifestSection } from './manifest-section.tsx'
+import { ReviewSection } from './review-section.tsx'
+import { TestInstallSection } from './test-install-section.tsx'
+import { MediaSection } from './media-section.tsx'
+import styles from './style.module.css'
+
+/** What a section gets: the app as last loaded, and a way to ask for a fresh copy after a write. */
+export interface SectionProps { app: DeveloperApp, reload: () => void }
+
+const TABS = [
+  { id: 'settings', label: 'Settings', Section: SettingsSection },
+  { id: 'credentials', label: 'Credentials', Section: CredentialsSection },
+  { id: 'manifest', label: 'Manifest', Section: ManifestSection },
+  { id: 'review', label: 'Review', Section: ReviewSection },
+  { id: 'test', label: 'Test install', Section: TestInstallSection },
+  { id: 'media', label: 'Media', Section: MediaSection }
+] as const
+
+function PortalApp () {
+  const { api } = useSession()
+  const { params } = useRoute()
+  const { path, query, route } = useLocation()
+  const appId = params.appId ?? ''
+  const app = useResource<DeveloperApp>(`/developer/apps/${appId}`, () => api.get(`/developer/apps/${encodeURIComponent(appId)}`))
+  const tab = TABS.find((t) => t.id === query.tab) ?? TABS[0]
+
+  if (app.data === null) {
+    return (
+      <section>
+        <p><a href="/portal">← Your apps</a></p>
+        {app.loading ? <Loading what="Loading the app" /> : <ErrorMessage message={app.error} />}
+      </section>
+    )
+  }
+  const { Section } = tab
+  return (
+    <section data-testid="portal-app">
+      <p><a href="/portal">← Your apps</a></p>
+      <div class={styles.head}>
+        <AppIcon name={app.data.name} iconUrl={app.data.iconUrl} />
+        <div class={styles.titles}>
+          <h1>{app.data.name}</h1>
+          <span class="muted">{app.data.slug} · version {app.data.version}</span>
+        </div>
+        <StatusBadge status={app.data.status} />
+        <PublishedBadge published={app.data.isPublished} />
+      </div>
+      <ErrorMessage message={app.error} />
+      <nav class={styles.tabs} role="tablist">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab.id} class={t.id === tab.id ? styles.active : ''} onClick={() => route(`${path}?tab=${t.id}`, true)}>{t.label}</button>
+        ))}
+      </nav>
+      <div class={`panel ${styles.section}`} role="tabpanel">
+        <Section key={tab.id} app={app.data} reload={app.reload} />
+      </div>
+    </section>
+  )
+}
+
+/** `/portal/apps/:appId`: everything about one app, one tab per job. */
+export default function PortalAppPage () {
+  return <RequireRole role="DEVELOPER"><PortalApp /></RequireRole>
+}

@@ -1,0 +1,38 @@
+import { useState } from 'preact/hooks'
+import { useSession } from '../../lib/use-session.tsx'
+import { useAction } from '../../lib/use-action.ts'
+import type { DeveloperApp } from '../../lib/types.ts'
+import { AppForm, fieldsOf, type AppFields } from '../../components/app-form/index.tsx'
+import { ErrorMessage, Notice } from '../../components/states/index.tsx'
+import type { SectionProps } from './index.tsx'
+
+export function SettingsSection ({ app, reload }: SectionProps) {
+  const { api } = useSession()
+  const action = useAction()
+  const [saved, setSaved] = useState<string | null>(null)
+
+  async function save (fields: AppFields) {
+    setSaved(null)
+    const webhookUrl = fields.webhookUrl.trim()
+    const body = {
+      name: fields.name, description: fields.description, category: fields.category, scopes: fields.scopes,
+      redirectUrl: fields.redirectUrl, webhookUrl: webhookUrl === '' ? null : webhookUrl, webhookEvents: fields.webhookEvents, version: fields.version
+    }
+    const updated = await action.run(() => api.patch<DeveloperApp>(`/developer/apps/${app.id}`, body))
+    if (updated === null) return
+    setSaved(app.isPublished && updated.status === 'DRAFT' && app.status === 'APPROVED'
+      ? 'Saved. The new scopes need a review: submit the app from the Review tab. The live listing keeps its approved scopes until then.'
+      : 'Settings saved.')
+    reload()
+  }
+
+  return (
+    <>
+      <h2>Settings</h2>
+      {app.status === 'PENDING_REVIEW' && <p class="muted">This app is waiting for review; edits are refused until the review ends.</p>}
+      {saved !== null && <Notice>{saved}</Notice>}
+      <ErrorMessage message={action.error} />
+      <AppForm initial={fieldsOf(app)} mode="edit" busy={action.busy} submitLabel="Save settings" onSubmit={(f) => { void save(f) }} />
+    </>
+  )
+}

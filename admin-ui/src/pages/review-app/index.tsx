@@ -1,0 +1,86 @@
+import { useState } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
+import { useSession } from '../../lib/use-session.tsx'
+import { useResource } from '../../lib/use-resource.ts'
+import { useAction } from '../../lib/use-action.ts'
+import { categoryLabel, formatDate } from '../../lib/format.ts'
+import type { DeveloperApp, ReviewedApp } from '../../lib/types.ts'
+import { RequireRole } from '../../components/require-role/index.tsx'
+import { AppIcon } from '../../components/app-icon/index.tsx'
+import { StatusBadge } from '../../components/status-badge/index.tsx'
+import { ErrorMessage, Loading } from '../../components/states/index.tsx'
+import { ScopeList } from '../../components/scope-list/index.tsx'
+import styles from './style.module.css'
+
+function ReviewApp () {
+  const { api } = useSession()
+  const { params } = useRoute()
+  const { route } = useLocation()
+  const appId = params.appId ?? ''
+  const app = useResource<ReviewedApp>(`/review/apps/${appId}`, () => api.get(`/review/apps/${encodeURIComponent(appId)}`))
+  const action = useAction()
+  const [notes, setNotes] = useState('')
+
+  async function decide (decision: 'approve' | 'reject', name: string) {
+    const body = notes.trim() === '' ? {} : { notes: notes.trim() }
+    const result = await action.run(() => api.post<DeveloperApp>(`/review/apps/${encodeURIComponent(appId)}/${decision}`, body))
+    if (result !== null) route(`/reviewer?${new URLSearchParams({ done: decision === 'approve' ? 'approved' : 'rejected', app: name })}`)
+  }
+
+  if (app.data === null) {
+    return (
+      <section>
+        <p><a href="/reviewer">← Review queue</a></p>
+        {app.loading ? <Loading what="Loading the app" /> : <ErrorMessage message={app.error} />}
+      </section>
+    )
+  }
+  const a = app.data
+  return (
+    <section data-testid="review-app">
+      <p><a href="/reviewer">← Review queue</a></p>
+      <div class={styles.head}>
+        <AppIcon name={a.name} iconUrl={a.iconUrl} size="large" />
+        <div class={styles.titles}><h1>{a.name}</h1><span class="muted">{a.slug} · version {a.version} · {categoryLabel(a.category)}</span></div>
+        <StatusBadge status={a.status} />
+      </div>
+      <div class={styles.body}>
+        <div class="panel">
+          <h2>Listing</h2>
+          <p class={styles.description}>{a.description}</p>
+          <dl class={styles.facts}>
+            <dt>Redirect URL</dt><dd><code>{a.redirectUrl}</code></dd>
+            <dt>Webhook URL</dt><dd>{a.webhookUrl !== null ? <code>{a.webhookUrl}</code> : <span class="muted">none</span>}</dd>
+            <dt>Webhook events</dt><dd>{a.webhookEvents.length > 0 ? a.webhookEvents.join(', ') : <span class="muted">none</span>}</dd>
+            <dt>Published</dt><dd>{a.isPublished ? 'Yes: this is an update' : 'No: a new app'}</dd>
+            <dt>Last change</dt><dd>{formatDate(a.updatedAt)}</dd>
+          </dl>
+          <h2>Scopes</h2>
+          <dl class={styles.facts} data-testid="review-scopes">
+            <dt>Requested</dt><dd><ScopeList scopes={a.scopes} added={a.addedScopes} /></dd>
+            <dt>Approved now</dt><dd>{a.approvedScopes.length > 0 ? <ScopeList scopes={a.approvedScopes} added={[]} /> : <span class="muted">none (never approved)</span>}</dd>
+          </dl>
+          {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt="Screenshot" />)}</div></>}
+          <h2>Manifest</h2>
+          <pre class={styles.manifest} data-testid="review-manifest">{JSON.stringify(a.manifest, null, 2)}</pre>
+        </div>
+        <aside class={`panel ${styles.decide}`}>
+          <h2>Decision</h2>
+          {a.reviewNotes !== null && <p class="muted">Earlier notes: {a.reviewNotes}</p>}
+          <label>Notes for the developer<textarea rows={6} value={notes} maxLength={5000} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} /></label>
+          <span class="muted">Optional to approve, required to reject.</span>
+          <ErrorMessage message={action.error} />
+          <div class={styles.buttons}>
+            <button type="button" disabled={action.busy || a.status !== 'PENDING_REVIEW'} onClick={() => { void decide('approve', a.name) }}>Approve</button>
+            <button type="button" class="danger" disabled={action.busy || a.status !== 'PENDING_REVIEW' || notes.trim() === ''} onClick={() => { void decide('reject', a.name) }}>Reject</button>
+          </div>
+        </aside>
+      </div>
+    </section>
+  )
+}
+
+/** `/reviewer/apps/:appId`: one submitted app and the approve / reject decision. */
+export default function ReviewAppPage () {
+  return <RequireRole role="REVIEWER"><ReviewApp /></RequireRole>
+}
