@@ -1,0 +1,31 @@
+import { createHmac } from 'node:crypto'
+
+export const USER_AGENT = 'Service-Webhooks/1.0'
+
+/** The body every webhook carries (spec, Events: Envelope). */
+export interface Envelope {
+  event: string
+  timestamp: string
+  webhookId: string
+  businessId: string
+  data: Record<string, unknown>
+}
+
+/** `sha256=<lowercase hex HMAC-SHA256>` over `<timestamp>.<rawBody>` (spec, Authentication rule 5). */
+export function signature (secret: string, timestamp: number, rawBody: string): string {
+  return 'sha256=' + createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')
+}
+
+/** Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too. */
+export function deliveryHeaders (input: { secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string, now?: number }): Record<string, string> {
+  const timestamp = Math.floor((input.now ?? Date.now()) / 1000)
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-webhook-id': input.webhookId,
+    'x-webhook-event': input.event,
+    'x-webhook-timestamp': String(timestamp),
+    'x-webhook-signature': signature(input.secret, timestamp, input.rawBody),
+    'x-service-event-id': input.deliveryId
+  }
+}

@@ -1,0 +1,19 @@
+import { pgTable, text, timestamp, boolean, integer, index } from 'drizzle-orm/pg-core'
+
+/** One synchronous hook call (checkout hooks), for the developer's hook-call log. */
+export const hookCalls = pgTable('hook_calls', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull(),
+  installationId: text('installation_id').notNull(),
+  businessId: text('business_id').notNull(),
+  hookPoint: text('hook_point').notNull(),
+  url: text('url').notNull(),
+  statusCode: integer('status_code'),
+  durationMs: integer('duration_ms').notNull(),
+  error: text('error'),
+  success: boolean('success').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+}, (t) => [
+  index('hook_calls_app_created_idx').on(t.appId, t.createdAt),
+  index('hook_calls_created_idx').on(t.createdAt)
+])
