@@ -19,7 +19,7 @@ const CONCURRENCY = 64
 /** Safety net besides LISTEN: how often the outbox and stale deliveries are looked at. */
 const SWEEP_INTERVAL_MS = 2000
 /** A due delivery is left to its pg-boss job this long before the sweep takes it over. */
-const SWEEP_GRACE_SECONDS = 10
+const SWEEP_GRACE_SECONDS = 5
 const SWEEP_BATCH = 500
 export const PRUNE_JOB = 'webhooks.prune'
 /** Daily, at a quiet minute. */
