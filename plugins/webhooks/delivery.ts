@@ -108,16 +108,58 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet})`
   }
 
-  async function succeeded (claimed: Claimed, result: SendResult, counts: boolean): Promise<void> {
+  /**
+   * Successes are written in groups: while one statement runs, the next ones gather, so under load one
+   * round trip records many deliveries (and their attempt rows) instead of one each.
+   */
+  interface Success { claimed: Claimed, result: SendResult, counts: boolean, resolve: () => void, reject: (error: unknown) => void }
+  let pending: Success[] = []
+  let flushing = false
+
+  async function writeSuccesses (batch: Success[]): Promise<void> {
+    const rows = batch.map((s) => ({
+      attempt_id: newId('att'), delivery_id: s.claimed.id, attempt: s.claimed.attempts, status_code: s.result.statusCode,
+      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, counts: s.counts
+    }))
+    // one jsonb parameter: both drivers pass it the same way, whatever the batch size
     await db.execute(sql`
-      with a as (${logAttempt(claimed, result)}),
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as v(attempt_id text, delivery_id text, attempt int, status_code int, duration_ms int, snippet text, counts boolean)
+      ),
+      a as (
+        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet)
+        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet from v
+      ),
       d as (
-        update webhook_deliveries set status = 'SUCCEEDED', last_status_code = ${result.statusCode}, last_error = null,
-          last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
-        where id = ${claimed.id} and attempts = ${claimed.attempts} returning webhook_id
+        update webhook_deliveries d set status = 'SUCCEEDED', last_status_code = v.status_code, last_error = null,
+          last_duration_ms = v.duration_ms, locked_until = null, next_attempt_at = null, completed_at = now()
+        from v where d.id = v.delivery_id and d.attempts = v.attempt returning d.webhook_id, v.counts
       )
       update webhooks set consecutive_failures = 0
-      where ${counts}::boolean and id in (select webhook_id from d) and consecutive_failures <> 0`)
+      where id in (select webhook_id from d where counts) and consecutive_failures <> 0`)
+  }
+
+  async function flush (): Promise<void> {
+    flushing = true
+    while (pending.length > 0) {
+      const batch = pending
+      pending = []
+      try {
+        await writeSuccesses(batch)
+        for (const s of batch) s.resolve()
+      } catch (error) {
+        for (const s of batch) s.reject(error)
+      }
+    }
+    flushing = false
+  }
+
+  async function succeeded (claimed: Claimed, result: SendResult, counts: boolean): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      pending.push({ claimed, result, counts, resolve, reject })
+      if (!flushing) void flush()
+    })
   }
 
   async function failed (claimed: Claimed, result: SendResult, retry: boolean): Promise<void> {
@@ -171,7 +213,15 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     }
     const envelope: Envelope = { event: claimed.event, timestamp: claimed.occurredAt.toISOString(), webhookId: claimed.webhookId, businessId: claimed.businessId, data: claimed.data }
     const rawBody = JSON.stringify(envelope)
-    const headers = deliveryHeaders({ secret: secretOf(claimed.secretEncrypted), rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
+    let secret: string
+    try {
+      secret = secretOf(claimed.secretEncrypted)
+    } catch {
+      // an ENCRYPTION_KEY that differs between processes: an operator error, logged as a failed attempt
+      await failed(claimed, { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }, retry)
+      return null
+    }
+    const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
     const result = await sender.send(url, rawBody, headers)
     if (result.success) await succeeded(claimed, result, retry)
     else await failed(claimed, result, retry)

@@ -25,10 +25,10 @@ async function start (env: Record<string, string>): Promise<ChildProcess> {
   let output = ''
   child.stdout?.on('data', (chunk) => { output += chunk })
   child.stderr?.on('data', (chunk) => { output += chunk })
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + 60_000
   while (!output.includes('"msg":"ready"')) {
     if (child.exitCode !== null) throw new Error(`exited early: ${output}`)
-    if (Date.now() > deadline) throw new Error(`not ready in 30 s: ${output}`)
+    if (Date.now() > deadline) throw new Error(`not ready in 60 s: ${output}`)
     await sleep(50)
   }
   return child
@@ -97,7 +97,8 @@ t.test('SIGKILL with deliveries pending: after a restart every event arrives, du
 
 t.test('two processes on one PostgreSQL: each delivery attempted once per retry step', { skip: SERVER_URL === null ? 'PostgreSQL only (DATABASE_URL)' : false }, async (t) => {
   const databaseUrl = await testDatabaseUrl(t)
-  const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1' }
+  // processes of one deployment share ENCRYPTION_KEY (webhook secrets are encrypted with it)
+  const env = { ENCRYPTION_KEY: randomBytes(32).toString('hex'), WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1', LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent' }
   const first = await build(t, { databaseUrl, env })
   const second = await build(t, { databaseUrl, env })
   const seen = new Map<string, number>()
