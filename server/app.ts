@@ -21,6 +21,8 @@ import reviewRoutes from '../plugins/review/index.ts'
 import marketplaceRoutes from '../plugins/marketplace/index.ts'
 import installationsService from '../plugins/installations/service-plugin.ts'
 import appAuth from '../plugins/installations/app-auth.ts'
+import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
+import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import testInstallRoutes from '../plugins/installations/developer-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
@@ -76,6 +78,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(installationsService)
   await app.register(appAuth)
   await app.register(hooksPlugin)
+  await app.register(webhookDelivery)
 
   // capabilities
   await app.register(healthRoutes)
@@ -86,6 +89,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(reviewRoutes, { prefix: '/review' })
   await app.register(marketplaceRoutes, { prefix: '/marketplace' })
   await app.register(testInstallRoutes, { prefix: '/developer/apps' })
+  await app.register(appAnalyticsRoutes, { prefix: '/developer/apps' })
   await app.register(merchantInstallationRoutes, { prefix: '/merchant/installations' })
   await app.register(oauthRoutes, { prefix: '/oauth' })
   await app.register(appScope)

@@ -5,13 +5,12 @@ import { appExtensions, apps, hookCalls, installations } from '../../server/db/s
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { decryptSecret } from '../../server/crypto.ts'
-import { signature, unixSeconds } from '../../server/signing.ts'
+import { signature, unixSeconds, USER_AGENT } from '../../server/signing.ts'
 import { outboundUrlProblem } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 
-export const USER_AGENT = 'Service-Webhooks/1.0'
 /** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
 const MAX_ANSWER_BYTES = 64 * 1024
 const LOG_FLUSH_MS = 250

@@ -5,7 +5,8 @@ import { outboxEvents } from '../../server/db/schema/index.ts'
 import { build } from '../helper.ts'
 
 t.test('emitEvent', async (t) => {
-  const app = await build(t)
+  // a web process: no dispatcher takes the events, so the outbox row is seen as written
+  const app = await build(t, { env: { PROCESS_ROLE: 'web' } })
 
   t.test('writes the event with the change and wakes listeners after commit', async (t) => {
     const woken = new Promise<string>((resolve) => { void app.database.listen(OUTBOX_CHANNEL, resolve) })

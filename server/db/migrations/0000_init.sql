@@ -152,7 +152,7 @@ CREATE TABLE "apps" (
 	"status" text DEFAULT 'DRAFT' NOT NULL,
 	"is_published" boolean DEFAULT false NOT NULL,
 	"review_notes" text,
-	"manifest" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"manifest" json DEFAULT '{}'::json NOT NULL,
 	"submitted_at" timestamp with time zone,
 	"published_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -226,10 +226,13 @@ CREATE TABLE "webhook_deliveries" (
 	"data" jsonb NOT NULL,
 	"status" text DEFAULT 'PENDING' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"cycle_attempts" integer DEFAULT 0 NOT NULL,
 	"last_status_code" integer,
 	"last_error" text,
 	"last_duration_ms" integer,
 	"next_attempt_at" timestamp with time zone,
+	"locked_until" timestamp with time zone,
+	"occurred_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"completed_at" timestamp with time zone
 );
@@ -249,6 +252,20 @@ CREATE TABLE "webhooks" (
 	"disabled_reason" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "hook_calls" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"installation_id" text NOT NULL,
+	"business_id" text NOT NULL,
+	"hook_point" text NOT NULL,
+	"url" text NOT NULL,
+	"success" boolean NOT NULL,
+	"status_code" integer,
+	"duration_ms" integer NOT NULL,
+	"error" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "orders" ADD CONSTRAINT "orders_business_id_businesses_id_fk" FOREIGN KEY ("business_id") REFERENCES "public"."businesses"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -294,5 +311,9 @@ CREATE UNIQUE INDEX "webhook_deliveries_event_webhook_idx" ON "webhook_deliverie
 CREATE INDEX "webhook_deliveries_webhook_created_idx" ON "webhook_deliveries" USING btree ("webhook_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_app_created_idx" ON "webhook_deliveries" USING btree ("app_id","created_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_installation_created_idx" ON "webhook_deliveries" USING btree ("installation_id","created_at");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_pending_idx" ON "webhook_deliveries" USING btree ("next_attempt_at") WHERE status = 'PENDING';--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_created_idx" ON "webhook_deliveries" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "webhooks_installation_idx" ON "webhooks" USING btree ("installation_id","created_at");--> statement-breakpoint
-CREATE INDEX "webhooks_business_active_idx" ON "webhooks" USING btree ("business_id") WHERE is_active;
+CREATE INDEX "webhooks_business_active_idx" ON "webhooks" USING btree ("business_id") WHERE is_active;--> statement-breakpoint
+CREATE INDEX "hook_calls_app_created_idx" ON "hook_calls" USING btree ("app_id","created_at");--> statement-breakpoint
+CREATE INDEX "hook_calls_created_idx" ON "hook_calls" USING btree ("created_at");

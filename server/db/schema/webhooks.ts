@@ -38,18 +38,27 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   event: text('event').notNull(),
   data: jsonb('data').$type<Record<string, unknown>>().notNull(),
   status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('PENDING'),
+  /** Every attempt ever made (attempt log numbering). */
   attempts: integer('attempts').notNull().default(0),
+  /** Attempts since the delivery was (re)started: the retry schedule counts these. */
+  cycleAttempts: integer('cycle_attempts').notNull().default(0),
   lastStatusCode: integer('last_status_code'),
   lastError: text('last_error'),
   lastDurationMs: integer('last_duration_ms'),
   nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }),
+  /** Lease of the process attempting (or about to attempt) it: no other process may attempt it before then. */
+  lockedUntil: timestamp('locked_until', { withTimezone: true, mode: 'date' }),
+  /** When the event happened: the envelope's timestamp, the same on every attempt. */
+  occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' })
 }, (t) => [
   uniqueIndex('webhook_deliveries_event_webhook_idx').on(t.eventId, t.webhookId),
   index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
   index('webhook_deliveries_app_created_idx').on(t.appId, t.createdAt),
-  index('webhook_deliveries_installation_created_idx').on(t.installationId, t.createdAt)
+  index('webhook_deliveries_installation_created_idx').on(t.installationId, t.createdAt),
+  index('webhook_deliveries_pending_idx').on(t.nextAttemptAt).where(sql`status = 'PENDING'`),
+  index('webhook_deliveries_created_idx').on(t.createdAt)
 ])
 
 /** Every HTTP attempt of a delivery, successful ones included (kept DELIVERY_LOG_RETENTION_DAYS). */

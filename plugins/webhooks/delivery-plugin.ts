@@ -1,0 +1,143 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'drizzle-orm'
+import { OUTBOX_CHANNEL } from '../../server/events.ts'
+import { createSender } from './sender.ts'
+import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
+import { createDeliveryEngine, DELIVER_JOB } from './delivery.ts'
+import { DISPATCH_BATCH, dispatchBatch } from './dispatcher.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    webhookDelivery: WebhookDelivery
+  }
+}
+export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>
+
+/** Attempts running at once in one process. */
+const CONCURRENCY = 64
+/** Safety net besides LISTEN: how often the outbox and stale deliveries are looked at. */
+const SWEEP_INTERVAL_MS = 2000
+/** A due delivery is left to its pg-boss job this long before the sweep takes it over. */
+const SWEEP_GRACE_SECONDS = 5
+const SWEEP_BATCH = 500
+export const PRUNE_JOB = 'webhooks.prune'
+/** Daily, at a quiet minute. */
+const PRUNE_CRON = '17 3 * * *'
+
+const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
+
+function createWebhookDelivery (fastify: FastifyInstance) {
+  const { config } = fastify
+  const sender = createSender({ timeoutMs: config.webhookTimeoutMs, production: config.production })
+  const engine = createDeliveryEngine({
+    db: fastify.db,
+    jobs: fastify.jobs,
+    sender,
+    encryptionKey: config.encryptionKey,
+    timeoutMs: config.webhookTimeoutMs,
+    retryScheduleSeconds: config.webhookRetryScheduleSeconds,
+    disableAfterFailures: config.webhookDisableAfterFailures,
+    onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason)
+  })
+  const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
+  const queue = createAttemptQueue(async (item) => { await engine.attempt(item) }, { concurrency: CONCURRENCY, onError })
+
+  // One dispatch loop per process; a wake-up during a run makes it go round once more.
+  let dispatching: Promise<void> | null = null
+  let again = false
+  let closing = false
+  function dispatch (): Promise<void> {
+    if (closing) return dispatching ?? Promise.resolve()
+    if (dispatching !== null) {
+      again = true
+      return dispatching
+    }
+    dispatching = (async () => {
+      try {
+        do {
+          again = false
+          for (;;) {
+            const { events, items } = await dispatchBatch(fastify.db, engine.leaseMs)
+            queue.push(items)
+            if (events < DISPATCH_BATCH) break
+          }
+        } while (again && !closing)
+      } catch (error) {
+        onError(error)
+      } finally {
+        dispatching = null
+      }
+    })()
+    return dispatching
+  }
+
+  /** Deliveries nobody is attempting although they are due: their process died, or their job was lost. */
+  async function sweep (): Promise<void> {
+    await dispatch()
+    const stale = rowsOf(await fastify.db.execute(sql`select id from webhook_deliveries
+      where status = 'PENDING' and next_attempt_at < now() - ${SWEEP_GRACE_SECONDS}::int * interval '1 second'
+        and (locked_until is null or locked_until < now())
+      order by next_attempt_at limit ${SWEEP_BATCH}`))
+    queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
+  }
+
+  /** Attempts and deliveries older than the retention (finished ones), and old hook calls. */
+  async function prune (): Promise<{ attempts: number, deliveries: number, hookCalls: number }> {
+    const days = config.deliveryLogRetentionDays
+    const cutoff = sql`now() - ${days}::int * interval '1 day'`
+    const attempts = rowsOf(await fastify.db.execute(sql`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
+    const deliveries = rowsOf(await fastify.db.execute(sql`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
+    const hookCalls = rowsOf(await fastify.db.execute(sql`delete from hook_calls where created_at < ${cutoff} returning 1`)).length
+    return { attempts, deliveries, hookCalls }
+  }
+
+  /** Stops dispatching, lets the running attempts finish, closes the connection pool. */
+  async function close (): Promise<void> {
+    closing = true
+    await (dispatching ?? Promise.resolve())
+    await queue.stop()
+    await sender.close()
+  }
+
+  return { sender, engine, queue, dispatch, sweep, prune, close }
+}
+
+/**
+ * The webhook dispatcher and delivery worker. Worker processes (PROCESS_ROLE worker|all) LISTEN on
+ * the outbox channel, sweep every few seconds, take retry jobs from pg-boss and prune the log daily;
+ * web processes only write events (and answer the test operation, which sends synchronously).
+ */
+export default fp(async function webhookDeliveryPlugin (fastify) {
+  const delivery = createWebhookDelivery(fastify)
+  fastify.decorate('webhookDelivery', delivery)
+  let timer: NodeJS.Timeout | null = null
+  let unlisten: (() => Promise<void>) | null = null
+
+  if (fastify.config.processRole !== 'web') {
+    await fastify.jobs.work<{ deliveryId: string }>(DELIVER_JOB, async (job) => {
+      delivery.queue.push([{ id: job.data.deliveryId }])
+    }, { batchSize: 50 })
+    await fastify.jobs.work(PRUNE_JOB, async () => {
+      fastify.log.info(await delivery.prune(), 'webhook log pruned')
+    })
+    await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
+    fastify.addHook('onReady', async () => {
+      unlisten = await fastify.database.listen(OUTBOX_CHANNEL, () => { void delivery.dispatch() })
+      void delivery.sweep().catch((error) => fastify.log.error({ err: error }, 'webhook sweep failed'))
+      timer = setInterval(() => {
+        delivery.sweep().catch((error) => fastify.log.error({ err: error }, 'webhook sweep failed'))
+      }, SWEEP_INTERVAL_MS)
+      timer.unref()
+    })
+  } else {
+    await fastify.jobs.ensureQueue(DELIVER_JOB)
+  }
+
+  // Before the jobs and the database close: stop waking up, let running attempts finish.
+  fastify.addHook('preClose', async () => {
+    if (timer !== null) clearInterval(timer)
+    if (unlisten !== null) await unlisten().catch(() => {})
+    await delivery.close()
+  })
+}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'jobs'] })

@@ -1,0 +1,234 @@
+import { sql } from 'drizzle-orm'
+import type { Db } from '../../server/db/client.ts'
+import { txExecutor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { decryptSecret } from '../../server/crypto.ts'
+import type { Jobs } from '../../server/jobs.ts'
+import { deliveryHeaders, type Envelope } from './signing.ts'
+import type { Sender, SendResult } from './sender.ts'
+import type { AttemptItem } from './attempt-queue.ts'
+
+/** pg-boss queue of retries: each job asks for one due attempt of one delivery. */
+export const DELIVER_JOB = 'webhooks.deliver'
+/** A lease outlives the attempt (timeout) by this much, covering the bookkeeping around it. */
+export const LEASE_MARGIN_MS = 5000
+const DATA_ERASURE = 'business.data_erasure'
+
+export interface DeliveryDeps {
+  db: Db
+  jobs: Jobs
+  sender: Sender
+  encryptionKey: Buffer
+  timeoutMs: number
+  retryScheduleSeconds: number[]
+  disableAfterFailures: number
+  onDisabled: (webhookId: string, reason: string) => void
+}
+
+interface Claimed {
+  id: string
+  webhookId: string
+  businessId: string
+  event: string
+  data: Record<string, unknown>
+  attempts: number
+  cycleAttempts: number
+  occurredAt: Date
+  url: string | null
+  secretEncrypted: string | null
+  isActive: boolean | null
+  appWebhookUrl: string | null
+}
+
+const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
+
+/**
+ * One attempt of one delivery. Claiming is a conditional UPDATE that takes a lease on the row, so a
+ * delivery is never attempted twice at once, whichever processes, jobs or sweeps ask for it.
+ */
+export function createDeliveryEngine (deps: DeliveryDeps) {
+  const { db, sender } = deps
+  const leaseMs = deps.timeoutMs + LEASE_MARGIN_MS
+  const secrets = new Map<string, string>()
+
+  function secretOf (encrypted: string): string {
+    let plain = secrets.get(encrypted)
+    if (plain === undefined) {
+      plain = decryptSecret(encrypted, deps.encryptionKey)
+      if (secrets.size > 10_000) secrets.clear()
+      secrets.set(encrypted, plain)
+    }
+    return plain
+  }
+
+  /**
+   * A reserved item (just dispatched, redelivered or replayed by this process) is taken when nobody
+   * attempted it since the reservation; any other item only when it is due and its lease has expired.
+   */
+  async function claim (item: AttemptItem): Promise<Claimed | null> {
+    const condition = item.reserved !== undefined
+      ? sql`d.attempts = ${item.reserved}`
+      : sql`d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`
+    const result = await db.execute(sql`
+      with c as (
+        update webhook_deliveries d set attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
+          locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
+        where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
+        returning d.id, d.webhook_id, d.app_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at
+      )
+      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url
+      from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id`)
+    const row = rowsOf(result)[0]
+    if (row === undefined) return null
+    return {
+      id: row.id,
+      webhookId: row.webhook_id,
+      businessId: row.business_id,
+      event: row.event,
+      data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
+      attempts: Number(row.attempts),
+      cycleAttempts: Number(row.cycle_attempts),
+      occurredAt: new Date(row.occurred_at),
+      url: row.url ?? null,
+      secretEncrypted: row.secret_encrypted ?? null,
+      isActive: row.is_active ?? null,
+      appWebhookUrl: row.app_webhook_url ?? null
+    }
+  }
+
+  /** The registration went away or was switched off: the delivery ends without a request. */
+  async function abandon (claimed: Claimed, reason: string): Promise<void> {
+    await db.execute(sql`update webhook_deliveries set status = 'FAILED', attempts = attempts - 1, cycle_attempts = cycle_attempts - 1,
+      last_error = ${reason}, locked_until = null, next_attempt_at = null, completed_at = now()
+      where id = ${claimed.id} and attempts = ${claimed.attempts}`)
+  }
+
+  function logAttempt (claimed: Claimed, result: SendResult) {
+    return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet)
+      values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet})`
+  }
+
+  /**
+   * Successes are written in groups: while one statement runs, the next ones gather, so under load one
+   * round trip records many deliveries (and their attempt rows) instead of one each.
+   */
+  interface Success { claimed: Claimed, result: SendResult, counts: boolean, resolve: () => void, reject: (error: unknown) => void }
+  let pending: Success[] = []
+  let flushing = false
+
+  async function writeSuccesses (batch: Success[]): Promise<void> {
+    const rows = batch.map((s) => ({
+      attempt_id: newId('att'), delivery_id: s.claimed.id, attempt: s.claimed.attempts, status_code: s.result.statusCode,
+      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, counts: s.counts
+    }))
+    // one jsonb parameter: both drivers pass it the same way, whatever the batch size
+    await db.execute(sql`
+      with v as (
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          as v(attempt_id text, delivery_id text, attempt int, status_code int, duration_ms int, snippet text, counts boolean)
+      ),
+      a as (
+        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet)
+        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet from v
+      ),
+      d as (
+        update webhook_deliveries d set status = 'SUCCEEDED', last_status_code = v.status_code, last_error = null,
+          last_duration_ms = v.duration_ms, locked_until = null, next_attempt_at = null, completed_at = now()
+        from v where d.id = v.delivery_id and d.attempts = v.attempt returning d.webhook_id, v.counts
+      )
+      update webhooks set consecutive_failures = 0
+      where id in (select webhook_id from d where counts) and consecutive_failures <> 0`)
+  }
+
+  async function flush (): Promise<void> {
+    flushing = true
+    while (pending.length > 0) {
+      const batch = pending
+      pending = []
+      try {
+        await writeSuccesses(batch)
+        for (const s of batch) s.resolve()
+      } catch (error) {
+        for (const s of batch) s.reject(error)
+      }
+    }
+    flushing = false
+  }
+
+  async function succeeded (claimed: Claimed, result: SendResult, counts: boolean): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      pending.push({ claimed, result, counts, resolve, reject })
+      if (!flushing) void flush()
+    })
+  }
+
+  async function failed (claimed: Claimed, result: SendResult, retry: boolean): Promise<void> {
+    const delay = retry ? deps.retryScheduleSeconds[claimed.cycleAttempts - 1] : undefined
+    await db.transaction(async (tx) => {
+      await tx.execute(logAttempt(claimed, result))
+      if (delay !== undefined) {
+        const updated = await tx.execute(sql`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
+          last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
+          where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
+        if (rowsOf(updated).length === 0) return
+        await deps.jobs.ensureQueue(DELIVER_JOB)
+        await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
+        return
+      }
+      const updated = await tx.execute(sql`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
+        last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
+        where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
+      if (rowsOf(updated).length === 0 || !retry) return
+      // consecutive failed deliveries (not attempts) switch the registration off
+      const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries`
+      const [webhook] = rowsOf(await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
+          is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
+          disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
+          updated_at = now()
+        where id = ${claimed.webhookId} returning is_active, consecutive_failures`))
+      if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
+        deps.onDisabled(claimed.webhookId, reason)
+      }
+    })
+  }
+
+  /**
+   * Claims, sends and records one attempt. `retry: false` (the test operation) makes a single attempt
+   * that neither retries nor counts towards auto-disable. Returns null when the item was not claimable.
+   */
+  async function attempt (item: AttemptItem, options: { retry?: boolean } = {}): Promise<SendResult | null> {
+    const retry = options.retry ?? true
+    const claimed = await claim(item)
+    if (claimed === null) return null
+    // business.data_erasure goes to the app's current webhookUrl, whatever the registration's state
+    const erasure = claimed.event === DATA_ERASURE
+    const url = erasure ? claimed.appWebhookUrl ?? claimed.url : claimed.url
+    if (url === null || claimed.secretEncrypted === null) {
+      await abandon(claimed, 'Webhook deleted')
+      return null
+    }
+    if (!erasure && claimed.isActive !== true && retry) {
+      await abandon(claimed, 'Webhook inactive')
+      return null
+    }
+    const envelope: Envelope = { event: claimed.event, timestamp: claimed.occurredAt.toISOString(), webhookId: claimed.webhookId, businessId: claimed.businessId, data: claimed.data }
+    const rawBody = JSON.stringify(envelope)
+    let secret: string
+    try {
+      secret = secretOf(claimed.secretEncrypted)
+    } catch {
+      // an ENCRYPTION_KEY that differs between processes: an operator error, logged as a failed attempt
+      await failed(claimed, { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }, retry)
+      return null
+    }
+    const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
+    const result = await sender.send(url, rawBody, headers)
+    if (result.success) await succeeded(claimed, result, retry)
+    else await failed(claimed, result, retry)
+    return result
+  }
+
+  return { attempt, leaseMs }
+}
+
+export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>

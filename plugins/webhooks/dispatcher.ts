@@ -1,0 +1,105 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
+import { apps, installations, outboxEvents, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import type { Db, Tx } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
+import type { AttemptItem } from './attempt-queue.ts'
+
+/** Outbox events taken per transaction. */
+export const DISPATCH_BATCH = 200
+
+type OutboxRow = typeof outboxEvents.$inferSelect
+type NewDelivery = typeof webhookDeliveries.$inferInsert
+interface Target { id: string, installationId: string, appId: string, businessId: string, events: string[], scopes: string[] }
+
+/** The registration may receive the event: subscribed, and the installation holds the event's scope. */
+function wants (target: Target, event: string): boolean {
+  if (!target.events.includes(event)) return false
+  const scope = EVENT_SCOPES[event as EventName]
+  return scope === null || (scope !== undefined && target.scopes.includes(scope))
+}
+
+function delivery (event: OutboxRow, target: Pick<Target, 'id' | 'installationId' | 'appId' | 'businessId'>, leaseUntil: ReturnType<typeof sql>): NewDelivery {
+  return {
+    id: newId('dlv'),
+    webhookId: target.id,
+    installationId: target.installationId,
+    appId: target.appId,
+    businessId: target.businessId,
+    eventId: event.id,
+    event: event.event,
+    data: event.data,
+    occurredAt: event.createdAt,
+    nextAttemptAt: sql`now()` as unknown as Date,
+    lockedUntil: leaseUntil as unknown as Date
+  }
+}
+
+/**
+ * business.data_erasure goes to the app's webhookUrl whatever the scopes and the registration's state
+ * (after an uninstall it is inactive). It rides on the installation's own app registration, which is
+ * created (inactive) when the app had no webhookUrl at install time.
+ */
+async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> {
+  const [row] = await tx.select({ installation: installations, webhookUrl: apps.webhookUrl }).from(installations)
+    .innerJoin(apps, eq(apps.id, installations.appId)).where(eq(installations.id, event.installationId as string)).limit(1)
+  if (row === undefined || row.webhookUrl === null) return null
+  const { installation } = row
+  const base = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [] }
+  const [own] = await tx.select({ id: webhooks.id }).from(webhooks)
+    .where(and(eq(webhooks.installationId, installation.id), eq(webhooks.isAppWebhook, true))).orderBy(asc(webhooks.createdAt)).limit(1)
+  if (own !== undefined) return { id: own.id, ...base }
+  const id = newId('wh')
+  await tx.insert(webhooks).values({
+    id, installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: row.webhookUrl,
+    secretEncrypted: installation.webhookSecretEncrypted, events: [], description: 'App webhook (from the app settings)',
+    isAppWebhook: true, isActive: installation.uninstalledAt === null, disabledReason: installation.uninstalledAt === null ? null : 'App uninstalled'
+  })
+  return { id, ...base }
+}
+
+/**
+ * Takes a batch of undispatched outbox events (SKIP LOCKED: concurrent dispatchers take disjoint
+ * batches), writes one delivery per (event, registration), and stamps the events dispatched, in one
+ * transaction. The deliveries come back reserved for this process (leased until leaseMs from now),
+ * so it can attempt them at once; the unique (event, registration) key makes a second run a no-op.
+ */
+export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_BATCH): Promise<{ events: number, items: AttemptItem[] }> {
+  return await db.transaction(async (tx) => {
+    const events = await tx.select().from(outboxEvents).where(isNull(outboxEvents.dispatchedAt))
+      .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
+    if (events.length === 0) return { events: 0, items: [] }
+    const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
+    const rows: NewDelivery[] = []
+
+    const businessIds = [...new Set(events.filter((e) => e.installationId === null || e.event !== 'business.data_erasure').map((e) => e.businessId))]
+    const byBusiness = new Map<string, Target[]>()
+    if (businessIds.length > 0) {
+      const targets = await tx.select({
+        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events, scopes: installations.grantedScopes
+      }).from(webhooks).innerJoin(installations, eq(installations.id, webhooks.installationId))
+        .where(and(inArray(webhooks.businessId, businessIds), eq(webhooks.isActive, true), isNull(installations.uninstalledAt)))
+        .orderBy(asc(webhooks.createdAt))
+      for (const target of targets) byBusiness.set(target.businessId, [...(byBusiness.get(target.businessId) ?? []), target])
+    }
+
+    for (const event of events) {
+      if (event.event === 'business.data_erasure' && event.installationId !== null) {
+        const target = await erasureTarget(tx, event)
+        if (target !== null) rows.push(delivery(event, target, leaseUntil))
+        continue
+      }
+      for (const target of byBusiness.get(event.businessId) ?? []) {
+        if (event.installationId !== null && target.installationId !== event.installationId) continue
+        if (wants(target, event.event)) rows.push(delivery(event, target, leaseUntil))
+      }
+    }
+
+    const inserted = rows.length === 0
+      ? []
+      : await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
+        .returning({ id: webhookDeliveries.id })
+    await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+    return { events: events.length, items: inserted.map(({ id }) => ({ id, reserved: 0 })) }
+  })
+}

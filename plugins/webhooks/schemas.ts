@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { PaginationQuery } from '../../server/schemas.ts'
+import { DELIVERY_STATUSES } from '../../server/db/schema/index.ts'
+
+export const MAX_EVENTS = 32
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https required in production', examples: ['https://app.example.com/webhooks'] })
+const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_EVENTS, description: 'Event names (see the event catalog)', examples: [['order.created']] })
+const Description = Type.String({ maxLength: 500 })
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()])
+
+export const WebhookCreateSchema = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { additionalProperties: false })
+export type WebhookCreate = Static<typeof WebhookCreateSchema>
+
+export const WebhookPatchSchema = Type.Object({
+  url: Type.Optional(Url),
+  events: Type.Optional(Events),
+  description: Type.Optional(Description),
+  isActive: Type.Optional(Type.Boolean({ description: 'true re-enables an auto-disabled webhook and resets its failure count' }))
+}, { additionalProperties: false, minProperties: 1 })
+export type WebhookPatch = Static<typeof WebhookPatchSchema>
+
+export const WebhookSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  description: Type.String(),
+  isActive: Type.Boolean(),
+  disabledReason: Nullable(Type.String()),
+  consecutiveFailures: Type.Integer({ description: 'Failed deliveries in a row; auto-disable at WEBHOOK_DISABLE_AFTER_FAILURES' }),
+  isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+})
+export const WebhookCreatedSchema = Type.Intersect([WebhookSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })])
+
+export const WebhookParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
+export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), deliveryId: Type.String({ minLength: 1, maxLength: 64 }) })
+
+const Status = Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))
+export const DeliveryQuery = Type.Object({
+  ...PaginationQuery().properties,
+  status: Type.Optional(Status),
+  event: Type.Optional(Type.String({ minLength: 1, maxLength: 64 }))
+})
+export type DeliveryQueryType = Static<typeof DeliveryQuery>
+
+export const AttemptSchema = Type.Object({
+  attempt: Type.Integer(),
+  statusCode: Nullable(Type.Integer()),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
+  responseSnippet: Nullable(Type.String({ description: 'First 1 KB of the answer' })),
+  createdAt: Type.String({ format: 'date-time' })
+})
+
+export const DeliverySchema = Type.Object({
+  id: Type.String({ description: 'X-Service-Event-Id: the same on every retry and redelivery' }),
+  webhookId: Type.String(),
+  installationId: Type.String(),
+  businessId: Type.String(),
+  event: Type.String(),
+  status: Status,
+  attemptCount: Type.Integer(),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  lastDurationMs: Nullable(Type.Integer()),
+  nextAttemptAt: Nullable(Type.String({ format: 'date-time' })),
+  createdAt: Type.String({ format: 'date-time' }),
+  completedAt: Nullable(Type.String({ format: 'date-time' }))
+})
+export const DeliveryWithAttemptsSchema = Type.Intersect([DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })])
+
+export const TestResultSchema = Type.Object({
+  success: Type.Boolean(),
+  statusCode: Nullable(Type.Integer({ description: 'null when no answer came (connection error, timeout)' })),
+  durationMs: Type.Integer(),
+  error: Type.Optional(Type.String())
+})
+
+export const RedeliveredSchema = Type.Object({ deliveryId: Type.String(), status: Type.Literal('PENDING') })
+export const ReplaySchema = Type.Object({
+  since: Type.String({ format: 'date-time', description: 'Deliveries created at or after this time' }),
+  status: Type.Optional(Status)
+}, { additionalProperties: false })
+export const ReplayedSchema = Type.Object({ queued: Type.Integer() })

@@ -1,0 +1,66 @@
+import { Agent, request } from 'undici'
+import { outboundUrlProblem } from '../../server/url-policy.ts'
+
+/** Bytes of the receiver's answer kept in the attempt log. */
+export const SNIPPET_BYTES = 1024
+/** Connections kept per receiver origin. */
+const CONNECTIONS_PER_ORIGIN = 64
+const KEEP_ALIVE_MS = 30_000
+
+export interface SendResult {
+  success: boolean
+  statusCode: number | null
+  durationMs: number
+  error: string | null
+  responseSnippet: string | null
+}
+
+function describe (error: unknown, timeoutMs: number): string {
+  const err = error as { name?: string, code?: string, message?: string }
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
+    return `Timed out after ${timeoutMs} ms`
+  }
+  return `${err.code ?? err.name ?? 'Error'}: ${err.message ?? String(error)}`.slice(0, 500)
+}
+
+/**
+ * Outbound webhook POSTs over a keep-alive pool. Redirects are never followed (a 3xx is a failure),
+ * and the whole exchange is cut at timeoutMs. In production the URL policy is checked again at send
+ * time: a host that resolves to a private address now is refused even if it did not at registration.
+ */
+export function createSender (options: { timeoutMs: number, production: boolean }) {
+  const agent = new Agent({ connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 })
+  const { timeoutMs, production } = options
+
+  async function send (url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    if (production) {
+      const problem = await outboundUrlProblem(url, true)
+      if (problem !== null) return { success: false, statusCode: null, durationMs: elapsed(), error: `URL refused: ${problem}`, responseSnippet: null }
+    }
+    const signal = AbortSignal.timeout(timeoutMs)
+    try {
+      const response = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
+      let snippet = ''
+      for await (const chunk of response.body) {
+        if (snippet.length < SNIPPET_BYTES) snippet += (chunk as Buffer).toString('utf8')
+        if (snippet.length >= SNIPPET_BYTES) { response.body.destroy(); break }
+      }
+      const success = response.statusCode >= 200 && response.statusCode < 300
+      return {
+        success,
+        statusCode: response.statusCode,
+        durationMs: elapsed(),
+        error: success ? null : `HTTP ${response.statusCode}`,
+        responseSnippet: snippet === '' ? null : Buffer.from(snippet).subarray(0, SNIPPET_BYTES).toString('utf8')
+      }
+    } catch (error) {
+      return { success: false, statusCode: null, durationMs: elapsed(), error: describe(error, timeoutMs), responseSnippet: null }
+    }
+  }
+
+  return { send, close: async () => { await agent.close() } }
+}
+
+export type Sender = ReturnType<typeof createSender>

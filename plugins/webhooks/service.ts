@@ -1,0 +1,200 @@
+import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm'
+import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import type { Db } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { encryptSecret, randomSecret } from '../../server/crypto.ts'
+import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
+import { badRequest, conflict, forbidden, notFound } from '../../server/http-errors.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { outboundUrlProblem } from '../../server/url-policy.ts'
+import { WEBHOOK_SECRET_PREFIX } from '../installations/service.ts'
+import type { CachedInstallation } from '../installations/token-cache.ts'
+import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
+import type { WebhookDelivery } from './delivery-plugin.ts'
+
+/** Registrations one installation may hold (the spec leaves it open). */
+export const MAX_WEBHOOKS_PER_INSTALLATION = 50
+/** Deliveries one replay may re-send. */
+export const MAX_REPLAY = 10_000
+
+export type WebhookRow = typeof webhooks.$inferSelect
+type DeliveryRow = typeof webhookDeliveries.$inferSelect
+
+export function publicWebhook (row: WebhookRow) {
+  return {
+    id: row.id, url: row.url, events: row.events, description: row.description, isActive: row.isActive, disabledReason: row.disabledReason,
+    consecutiveFailures: row.consecutiveFailures, isAppWebhook: row.isAppWebhook, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
+  }
+}
+
+export function publicDelivery (row: DeliveryRow) {
+  return {
+    id: row.id, webhookId: row.webhookId, installationId: row.installationId, businessId: row.businessId, event: row.event, status: row.status,
+    attemptCount: row.attempts, lastStatusCode: row.lastStatusCode, lastError: row.lastError, lastDurationMs: row.lastDurationMs,
+    nextAttemptAt: row.status === 'PENDING' ? row.nextAttemptAt?.toISOString() ?? null : null,
+    createdAt: row.createdAt.toISOString(), completedAt: row.completedAt?.toISOString() ?? null
+  }
+}
+
+/** Unknown event → 400; an event whose scope the installation lacks → 403 naming the scope. */
+export function checkEvents (events: string[], installation: CachedInstallation): string[] {
+  const unknown = events.filter((event) => !(event in EVENT_SCOPES))
+  if (unknown.length > 0) throw badRequest(`Unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
+  for (const event of events) {
+    const scope = EVENT_SCOPES[event as EventName]
+    if (scope === null || installation.scopes.includes(scope)) continue
+    throw forbidden(installation.pendingScopes.includes(scope)
+      ? `The event ${event} requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
+      : `The event ${event} requires the ${scope} scope`)
+  }
+  return [...new Set(events)]
+}
+
+export interface WebhookServiceDeps {
+  db: Db
+  encryptionKey: Buffer
+  production: boolean
+  delivery: WebhookDelivery
+}
+
+/** Registrations of the calling installation and their delivery log; another installation's → 404. */
+export function createWebhookService (deps: WebhookServiceDeps) {
+  const { db } = deps
+
+  async function checkUrl (url: string): Promise<void> {
+    const problem = await outboundUrlProblem(url, deps.production)
+    if (problem !== null) throw badRequest(`body/url ${problem}`)
+  }
+
+  async function get (installation: CachedInstallation, id: string): Promise<WebhookRow> {
+    const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.installationId, installation.id))).limit(1)
+    if (row === undefined) throw notFound('Webhook')
+    return row
+  }
+
+  async function create (installation: CachedInstallation, input: WebhookCreate) {
+    const events = checkEvents(input.events, installation)
+    await checkUrl(input.url)
+    const secret = randomSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
+    const row = await db.transaction(async (tx) => {
+      const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.installationId, installation.id))
+      if (n >= MAX_WEBHOOKS_PER_INSTALLATION) throw conflict(`An installation may hold at most ${MAX_WEBHOOKS_PER_INSTALLATION} webhooks`)
+      const [inserted] = await tx.insert(webhooks).values({
+        id: newId('wh'), installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: input.url,
+        secretEncrypted: encryptSecret(secret, deps.encryptionKey), events, description: input.description ?? ''
+      }).returning()
+      return inserted
+    })
+    return { ...publicWebhook(row), secret }
+  }
+
+  async function list (installation: CachedInstallation, query: { page?: number, limit?: number }) {
+    const { page, limit, offset } = pageWindow(query)
+    const where = eq(webhooks.installationId, installation.id)
+    const [rows, [{ total }]] = await Promise.all([
+      db.select().from(webhooks).where(where).orderBy(asc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
+      db.select({ total: count() }).from(webhooks).where(where)
+    ])
+    return { data: rows.map(publicWebhook), total, page, limit }
+  }
+
+  async function update (installation: CachedInstallation, id: string, patch: WebhookPatch) {
+    const current = await get(installation, id)
+    const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: new Date() }
+    if (patch.events !== undefined) set.events = checkEvents(patch.events, installation)
+    if (patch.url !== undefined) {
+      await checkUrl(patch.url)
+      set.url = patch.url
+    }
+    if (patch.description !== undefined) set.description = patch.description
+    if (patch.isActive === true && !current.isActive) Object.assign(set, { isActive: true, disabledReason: null, consecutiveFailures: 0 })
+    if (patch.isActive === false && current.isActive) Object.assign(set, { isActive: false, disabledReason: 'Disabled by the app' })
+    const [row] = await db.update(webhooks).set(set).where(and(eq(webhooks.id, current.id), eq(webhooks.installationId, installation.id))).returning()
+    return publicWebhook(row)
+  }
+
+  /** The log is kept; deliveries still waiting end as failed. */
+  async function remove (installation: CachedInstallation, id: string): Promise<void> {
+    const current = await get(installation, id)
+    await db.transaction(async (tx) => {
+      await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: new Date() })
+        .where(and(eq(webhookDeliveries.webhookId, current.id), eq(webhookDeliveries.status, 'PENDING')))
+      await tx.delete(webhooks).where(eq(webhooks.id, current.id))
+    })
+  }
+
+  async function deliveries (installation: CachedInstallation, id: string, query: DeliveryQueryType) {
+    const webhook = await get(installation, id)
+    const { page, limit, offset } = pageWindow(query)
+    const filters: SQL[] = [eq(webhookDeliveries.webhookId, webhook.id)]
+    if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
+    if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
+    const where = and(...filters)
+    const [rows, [{ total }]] = await Promise.all([
+      db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
+      db.select({ total: count() }).from(webhookDeliveries).where(where)
+    ])
+    const attempts = rows.length === 0
+      ? []
+      : await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.attempt))
+    return {
+      data: rows.map((row) => ({
+        ...publicDelivery(row),
+        attempts: attempts.filter((a) => a.deliveryId === row.id).map((a) => ({
+          attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet, createdAt: a.createdAt.toISOString()
+        }))
+      })),
+      total,
+      page,
+      limit
+    }
+  }
+
+  /** Restarts deliveries (fresh retry budget, same id) reserved for this process, which attempts them now. */
+  async function restart (where: SQL, max: number): Promise<number> {
+    const lease = sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'`
+    const rows = await db.update(webhookDeliveries).set({
+      status: 'PENDING', cycleAttempts: 0, nextAttemptAt: sql`now()`, lockedUntil: lease, completedAt: null
+    }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
+        and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at limit ${max})`))
+      .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
+    deps.delivery.queue.push(rows.map((row) => ({ id: row.id, reserved: row.attempts })))
+    return rows.length
+  }
+
+  async function redeliver (installation: CachedInstallation, id: string, deliveryId: string) {
+    const webhook = await get(installation, id)
+    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+    const where = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id)) as SQL
+    const [existing] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).limit(1)
+    if (existing === undefined) throw notFound('Delivery')
+    if (await restart(where, 1) === 0) throw conflict('The delivery is being attempted right now')
+    return { deliveryId, status: 'PENDING' as const }
+  }
+
+  async function replay (installation: CachedInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
+    const webhook = await get(installation, id)
+    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+    const since = new Date(input.since)
+    if (Number.isNaN(since.getTime())) throw badRequest('body/since must be a date-time')
+    const filters = [eq(webhookDeliveries.webhookId, webhook.id), gte(webhookDeliveries.createdAt, since)]
+    if (input.status !== undefined) filters.push(eq(webhookDeliveries.status, input.status))
+    return { queued: await restart(and(...filters) as SQL, MAX_REPLAY) }
+  }
+
+  /** Sends webhook.test now and answers with the result; logged like any delivery, never retried. */
+  async function test (installation: CachedInstallation, id: string) {
+    const webhook = await get(installation, id)
+    const deliveryId = newId('dlv')
+    await db.insert(webhookDeliveries).values({
+      id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
+      eventId: null, event: 'webhook.test', data: { webhookId: webhook.id, message: 'This is a test delivery from the platform.' },
+      nextAttemptAt: sql`now()` as unknown as Date, lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date
+    })
+    const result = await deps.delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })
+    if (result === null) throw conflict('The test delivery could not be sent')
+    return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error !== null ? { error: result.error } : {}) }
+  }
+
+  return { get, create, list, update, remove, deliveries, redeliver, replay, test }
+}

@@ -1,0 +1,24 @@
+import { signature, USER_AGENT } from '../../server/signing.ts'
+
+/** The body every webhook carries (spec, Events: Envelope). */
+export interface Envelope {
+  event: string
+  timestamp: string
+  webhookId: string
+  businessId: string
+  data: Record<string, unknown>
+}
+
+/** Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too. */
+export function deliveryHeaders (input: { secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string, now?: number }): Record<string, string> {
+  const timestamp = Math.floor((input.now ?? Date.now()) / 1000)
+  return {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'x-webhook-id': input.webhookId,
+    'x-webhook-event': input.event,
+    'x-webhook-timestamp': String(timestamp),
+    'x-webhook-signature': signature(input.secret, timestamp, input.rawBody),
+    'x-service-event-id': input.deliveryId
+  }
+}

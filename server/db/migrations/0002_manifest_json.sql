@@ -1,2 +1,0 @@
-ALTER TABLE "apps" ALTER COLUMN "manifest" SET DATA TYPE json;--> statement-breakpoint
-ALTER TABLE "apps" ALTER COLUMN "manifest" SET DEFAULT '{}'::json;
