@@ -25,6 +25,7 @@ import testInstallRoutes from '../plugins/installations/developer-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
+import paymentExpiry from '../plugins/app-api/payment-expiry.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
@@ -71,6 +72,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(portalService)
   await app.register(installationsService)
   await app.register(appAuth)
+  await app.register(paymentExpiry)
 
   // capabilities
   await app.register(healthRoutes)

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify'
+import { BUILT_IN_PIPELINE } from '../merchant/checkout-service.ts'
 import { registerAppRateLimit } from './rate-limit.ts'
 import appApiRoutes from './routes.ts'
 
@@ -9,7 +10,8 @@ import appApiRoutes from './routes.ts'
 const appScope: FastifyPluginAsync = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireAppToken)
   await registerAppRateLimit(fastify)
-  await fastify.register(appApiRoutes, { prefix: '/app-api' })
+  // The one place that chooses the checkout pipeline of App API guest orders
+  await fastify.register(appApiRoutes, { prefix: '/app-api', checkoutPipeline: () => BUILT_IN_PIPELINE })
 }
 
 export default appScope
