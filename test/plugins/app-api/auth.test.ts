@@ -33,7 +33,7 @@ t.test('App API authentication and scopes', async (t) => {
 
   t.test('every route answers 401 without a token and with a garbage token', async (t) => {
     for (const route of ROUTES) {
-      for (const headers of [{}, { authorization: 'Bearer fbat_garbage-garbage-garbage-garbage' }, { authorization: 'Basic abc' }, { authorization: `Bearer ${full.token}x` }]) {
+      for (const headers of [{} as Record<string, string>, { authorization: 'Bearer fbat_garbage-garbage-garbage-garbage' }, { authorization: 'Basic abc' }, { authorization: `Bearer ${full.token}x` }]) {
         const response = await send(route, headers)
         t.equal(response.statusCode, 401, `${route.method} ${route.url} ${JSON.stringify(headers)}`)
         t.match(response.json(), { statusCode: 401, error: 'Unauthorized', message: String })
