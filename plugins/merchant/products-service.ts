@@ -18,10 +18,13 @@ export async function listProducts (executor: Executor, businessId: string, quer
   const filters: SQL[] = [eq(products.businessId, businessId)]
   if (query.category !== undefined) filters.push(eq(products.category, query.category))
   const where = and(...filters)
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(products).where(where)
-  const rows = await executor.select().from(products).where(where)
+  // The hottest App API read: the page and the total in one round trip; only a page past the end needs a count
+  const rows = await executor.select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products).where(where)
     .orderBy(desc(products.createdAt), asc(products.id)).limit(limit).offset(offset)
-  return { data: rows.map(serializeProduct), total, page, limit }
+  const total = rows.length > 0
+    ? rows[0].total
+    : offset === 0 ? 0 : (await executor.select({ total: sql<number>`count(*)::int` }).from(products).where(where))[0].total
+  return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
 }
 
 async function findRow (executor: Executor, businessId: string, id: string, lock = false): Promise<ProductRow> {
