@@ -27,6 +27,7 @@ import testInstallRoutes from '../plugins/installations/developer-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
+import paymentExpiry from '../plugins/app-api/payment-expiry.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
 import hooksPlugin from '../plugins/hooks/index.ts'
 import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
@@ -77,6 +78,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(portalService)
   await app.register(installationsService)
   await app.register(appAuth)
+  await app.register(paymentExpiry)
   await app.register(hooksPlugin)
   await app.register(webhookDelivery)
 

@@ -17,7 +17,7 @@ export async function registerAppRateLimit (fastify: FastifyInstance): Promise<v
   await fastify.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: RATE_LIMIT_WINDOW_MS,
-    hook: 'preHandler',
+    hook: 'onRequest',
     keyGenerator: (request) => request.installation?.id ?? request.ip,
     redis,
     nameSpace: 'platform-rate-limit-',

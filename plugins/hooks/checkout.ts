@@ -1,4 +1,4 @@
-import type { Db } from '../../server/db/client.ts'
+import type { Db, Tx } from '../../server/db/client.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import { checkoutContext, createOrder, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from '../merchant/checkout-service.ts'
 import { attachPaymentSession } from '../merchant/payments-service.ts'
@@ -28,7 +28,14 @@ const okAnswers = <P extends Parameters<HookRunner['run']>[1]>(results: Array<Ho
  * methods are a union (a failing app's methods are dropped), order.validate must pass everywhere (fails
  * open unless the hook says failurePolicy closed), create_payment goes to the method's app only.
  */
-export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSession?: (order: Order, expiresAt: Date) => Promise<void> }) {
+export interface CheckoutDeps {
+  db: Db
+  runner: HookRunner
+  /** Enqueues the expiry of an app payment inside the transaction that stores its session. */
+  schedulePaymentExpiry: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void>
+}
+
+export function createCheckout (deps: CheckoutDeps) {
   const { db, runner } = deps
 
   async function appPaymentMethods (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): Promise<PaymentMethod[]> {
@@ -107,8 +114,11 @@ export function createCheckout (deps: { db: Db, runner: HookRunner, onPaymentSes
       throw new HttpError(502, `The payment provider did not answer (${results[0]?.ok === false ? results[0].error : 'not reachable'}); the order is saved and unpaid`, { orderId: order.id, orderNumber: order.orderNumber })
     }
     const expiresAt = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
-    await attachPaymentSession(db, businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
-    if (expiresAt !== undefined) await deps.onPaymentSession?.(order, expiresAt)
+    // the session and its expiry job commit together: an unpaid payment always expires
+    await db.transaction(async (tx) => {
+      await attachPaymentSession(tx, businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
+      if (expiresAt !== undefined) await deps.schedulePaymentExpiry(tx, { businessId, orderId: order.id, expiresAt })
+    })
     return answered.answer
   }
 

@@ -19,5 +19,5 @@ export default fp(async function hooksPlugin (fastify) {
   })
   fastify.decorate('hooks', runner)
   fastify.addHook('onClose', async () => { await runner.close() })
-  fastify.decorate('checkout', createCheckout({ db: fastify.db, runner }))
-}, { name: 'hooks', dependencies: ['db', 'config'] })
+  fastify.decorate('checkout', createCheckout({ db: fastify.db, runner, schedulePaymentExpiry: fastify.schedulePaymentExpiry }))
+}, { name: 'hooks', dependencies: ['db', 'config', 'payment-expiry'] })

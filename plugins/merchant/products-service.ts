@@ -13,15 +13,30 @@ import { serializeProduct, type ProductRow } from './serializers.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
+/** The page and its total in one round trip; built once per executor (the hottest App API read). */
+function pageQuery (executor: Executor, byCategory: boolean) {
+  const filters: SQL[] = [eq(products.businessId, sql.placeholder('businessId'))]
+  if (byCategory) filters.push(eq(products.category, sql.placeholder('category')))
+  return executor.select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products).where(and(...filters))
+    .orderBy(desc(products.createdAt), asc(products.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+    .prepare(byCategory ? 'products_page_by_category' : 'products_page')
+}
+const pageQueries = new WeakMap<Executor, Map<boolean, ReturnType<typeof pageQuery>>>()
+
 export async function listProducts (executor: Executor, businessId: string, query: ProductListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
-  const filters: SQL[] = [eq(products.businessId, businessId)]
-  if (query.category !== undefined) filters.push(eq(products.category, query.category))
-  const where = and(...filters)
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(products).where(where)
-  const rows = await executor.select().from(products).where(where)
-    .orderBy(desc(products.createdAt), asc(products.id)).limit(limit).offset(offset)
-  return { data: rows.map(serializeProduct), total, page, limit }
+  const byCategory = query.category !== undefined
+  let queries = pageQueries.get(executor)
+  if (queries === undefined) pageQueries.set(executor, queries = new Map())
+  let prepared = queries.get(byCategory)
+  if (prepared === undefined) queries.set(byCategory, prepared = pageQuery(executor, byCategory))
+  const rows = await prepared.execute({ businessId, category: query.category, limit, offset })
+  // only a page past the end needs a count of its own
+  const total = rows.length > 0
+    ? rows[0].total
+    : offset === 0 ? 0 : (await executor.select({ total: sql<number>`count(*)::int` }).from(products)
+      .where(and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : []))))[0].total
+  return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
 }
 
 async function findRow (executor: Executor, businessId: string, id: string, lock = false): Promise<ProductRow> {

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { eq } from 'drizzle-orm'
-import { orders } from '../../../server/db/schema/index.ts'
+import { and, eq } from 'drizzle-orm'
+import { orders, outboxEvents } from '../../../server/db/schema/index.ts'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
 import { startAppServer, installHookApp, shop, cart, customer } from './fixtures.ts'
 
@@ -53,6 +53,22 @@ t.test('checkout.create_payment', async (t) => {
     t.match(body, { statusCode: 502, error: 'Bad Gateway', message: /payment provider did not answer \(answered HTTP 500\)/, orderId: String })
     const [row] = await app.db.select().from(orders).where(eq(orders.id, body.orderId))
     t.match(row, { paymentStatus: 'PENDING', paymentInvoiceId: null })
+  })
+
+  t.test('an unpaid app payment expires at expiresAt (payment.expired)', async (t) => {
+    const soon = new Date(Date.now() + 1500).toISOString()
+    provider.handlers['/base/pay'] = ({ body }) => ({ json: { invoiceId: `inv-${body.data.orderId}`, expiresAt: soon } })
+    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    t.equal(placed.statusCode, 201)
+    const orderId = placed.json().order.id
+    let status = ''
+    for (let i = 0; i < 100 && status !== 'EXPIRED'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      status = (await app.db.select().from(orders).where(eq(orders.id, orderId)))[0].paymentStatus
+    }
+    t.equal(status, 'EXPIRED')
+    const expired = await app.db.select().from(outboxEvents).where(and(eq(outboxEvents.businessId, merchant.businessId), eq(outboxEvents.event, 'payment.expired')))
+    t.match(expired.map((e) => e.data), [{ orderId, invoiceId: `inv-${orderId}`, amount: 3000, currency: 'USD', paymentMethodId: method }])
   })
 
   t.test('an unknown or foreign payment method is refused', async (t) => {

@@ -1,0 +1,32 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../../server/schemas.ts'
+import { dashboard } from '../../merchant/analytics-service.ts'
+import { getBusinessProfile } from '../../merchant/businesses.ts'
+import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../merchant/schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.get('/business', {
+    preValidation: fastify.requireScope('read_business'),
+    schema: {
+      tags: TAGS,
+      summary: 'Business information (read_business)',
+      security: SECURITY,
+      response: { 200: BusinessSchema, ...errorResponses(401, 403, 404, 429) }
+    }
+  }, async (request) => await getBusinessProfile(fastify.db, businessOf(request)))
+
+  fastify.get('/analytics/dashboard', {
+    preValidation: fastify.requireScope('read_analytics'),
+    schema: {
+      tags: TAGS,
+      summary: 'Revenue, orders and top products for a period, default the last 30 days (read_analytics)',
+      description: 'from and to are inclusive days in the business time zone, at most 366 days apart.',
+      security: SECURITY,
+      querystring: DashboardQuerySchema,
+      response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404, 429) }
+    }
+  }, async (request) => await dashboard(fastify.db, businessOf(request), request.query))
+}
+
+export default businessRoutes

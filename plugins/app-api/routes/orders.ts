@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
+import { getOrder, listOrders, updateOrderStatus } from '../../merchant/orders-service.ts'
+import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../merchant/schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const canRead = fastify.requireScope('read_orders')
+  const canWrite = fastify.requireScope('write_orders')
+
+  fastify.get('/orders', {
+    preValidation: canRead,
+    schema: {
+      tags: TAGS,
+      summary: 'List orders, newest first, optionally by status (read_orders)',
+      security: SECURITY,
+      querystring: OrderListQuerySchema,
+      response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request) => await listOrders(fastify.db, businessOf(request), request.query))
+
+  fastify.get('/orders/:id', {
+    preValidation: canRead,
+    schema: {
+      tags: TAGS,
+      summary: 'Order by id (read_orders)',
+      security: SECURITY,
+      params: IdParams,
+      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 429) }
+    }
+  }, async (request) => await getOrder(fastify.db, businessOf(request), request.params.id))
+
+  fastify.patch('/orders/:id/status', {
+    preValidation: canWrite,
+    schema: {
+      tags: TAGS,
+      summary: 'Move an order to its next status (write_orders)',
+      description: 'PENDING→CONFIRMED|CANCELLED; CONFIRMED→PREPARING|CANCELLED; PREPARING→READY|CANCELLED; READY→IN_DELIVERY|DELIVERED|CANCELLED; IN_DELIVERY→DELIVERED|CANCELLED. Any other move is 409 and changes nothing. Emits order.status_changed, plus order.delivered or order.cancelled. Answers with the updated order.',
+      security: SECURITY,
+      params: IdParams,
+      body: OrderStatusBodySchema,
+      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
+    }
+  }, async (request) => await updateOrderStatus(fastify.db, businessOf(request), request.params.id, request.body.status))
+
+  fastify.post('/orders', {
+    preValidation: canWrite,
+    schema: {
+      tags: TAGS,
+      summary: 'Create a guest order (write_orders)',
+      description: 'Prices come from the catalogue, never from the request. Runs the same checkout as the storefront, hooks included (for an app payment method, checkout.create_payment too; if that app cannot answer, 502 and the order stays unpaid). Unknown or unavailable product, unknown payment method or a refused order.validate → 422; not enough stock → 409. Emits order.created.',
+      security: SECURITY,
+      body: GuestOrderBodySchema,
+      response: { 201: OrderSchema, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
+    }
+  }, async (request, reply) => {
+    const { order } = await fastify.checkout.placeOrder(businessOf(request), request.body)
+    return reply.code(201).send(order)
+  })
+}
+
+export default orderRoutes

@@ -1,0 +1,33 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Paginated, errorResponses } from '../../../server/schemas.ts'
+import { getPage, listPages } from '../../merchant/pages-service.ts'
+import { PageListQuerySchema, PageSchema, SlugParams } from '../../merchant/schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const preValidation = fastify.requireScope('read_pages')
+
+  fastify.get('/pages', {
+    preValidation,
+    schema: {
+      tags: TAGS,
+      summary: 'List site pages, newest first (read_pages)',
+      security: SECURITY,
+      querystring: PageListQuerySchema,
+      response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request) => await listPages(fastify.db, businessOf(request), request.query))
+
+  fastify.get('/pages/:slug', {
+    preValidation,
+    schema: {
+      tags: TAGS,
+      summary: 'Site page by slug, with its blocks (read_pages)',
+      security: SECURITY,
+      params: SlugParams,
+      response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 429) }
+    }
+  }, async (request) => await getPage(fastify.db, businessOf(request), request.params.slug))
+}
+
+export default pageRoutes

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { IdParams, errorResponses } from '../../../server/schemas.ts'
+import { completePayment, failPayment } from '../../merchant/payments-service.ts'
+import { OrderSchema } from '../../merchant/schemas.ts'
+import { PaymentOutcomeBodySchema } from '../schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.post('/orders/:id/payment', {
+    preValidation: fastify.requireScope('write_payments'),
+    schema: {
+      tags: TAGS,
+      summary: 'Report the outcome of an app-collected payment (write_payments)',
+      description: 'For orders paid with an app-provided payment method whose payment is PENDING: COMPLETED emits payment.completed; FAILED emits nothing (the catalog has no failure event). Any other order or payment state → 409. Answers with the updated order.',
+      security: SECURITY,
+      params: IdParams,
+      body: PaymentOutcomeBodySchema,
+      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
+    }
+  }, async (request) => {
+    const settle = request.body.status === 'COMPLETED' ? completePayment : failPayment
+    return await settle(fastify.db, businessOf(request), request.params.id)
+  })
+}
+
+export default paymentRoutes

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Paginated, errorResponses } from '../../../server/schemas.ts'
+import { listReviews, reviewStats } from '../../merchant/reviews-service.ts'
+import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../merchant/schemas.ts'
+import { ReviewStatsQuerySchema } from '../schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const preValidation = fastify.requireScope('read_reviews')
+
+  fastify.get('/reviews', {
+    preValidation,
+    schema: {
+      tags: TAGS,
+      summary: 'List reviews, newest first, optionally of one product (read_reviews)',
+      security: SECURITY,
+      querystring: ReviewListQuerySchema,
+      response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request) => await listReviews(fastify.db, businessOf(request), request.query))
+
+  fastify.get('/reviews/stats', {
+    preValidation,
+    schema: {
+      tags: TAGS,
+      summary: 'Average rating, count and 1–5 distribution, optionally of one product (read_reviews)',
+      security: SECURITY,
+      querystring: ReviewStatsQuerySchema,
+      response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403, 429) }
+    }
+  }, async (request) => await reviewStats(fastify.db, businessOf(request), request.query.productId))
+}
+
+export default reviewRoutes
