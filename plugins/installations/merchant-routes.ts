@@ -4,12 +4,11 @@ import { and, asc, eq, inArray } from 'drizzle-orm'
 import { appExtensions, apps, installations } from '../../server/db/schema/index.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
-import { createSettingsAjv } from '../manifest/validate.ts'
+import { settingsValidator } from '../manifest/validate.ts'
 import { publicInstallation } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']
-const settingsAjv = createSettingsAjv()
 
 const InstallationSchema = Type.Object({
   installationId: Type.String(), appId: Type.String(), businessId: Type.String(), isTestInstall: Type.Boolean(), needsReConsent: Type.Boolean(),
@@ -100,7 +99,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
     const installation = await fastify.installations.getForBusiness(fastify.db, businessOf(request), request.params.id)
     const schema = await settingsSchemaOf(installation.appId)
     if (schema === null) throw badRequest('This app has no settings')
-    const validate = settingsAjv.compile(schema)
+    const validate = settingsValidator(schema)
     if (!validate(request.body.settings)) {
       const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
       throw badRequest(`Invalid settings: ${problems.join('; ')}`)

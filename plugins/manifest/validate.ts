@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv'
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { addFormats } from '../../server/validation.ts'
 import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
@@ -21,7 +21,28 @@ export function createSettingsAjv (): Ajv {
   ajv.addFormat('color', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
   return ajv
 }
-const settingsAjv = createSettingsAjv()
+let settingsAjv = createSettingsAjv()
+const MAX_CACHED_VALIDATORS = 500
+const validators = new Map<string, ValidateFunction>()
+
+/**
+ * The compiled validator of a settings schema, cached by the schema's JSON. Schemas arrive as fresh
+ * objects from the database on every request and Ajv caches by object identity, so compiling each one
+ * would grow without bound; past the cap the cache and its Ajv start over.
+ */
+export function settingsValidator (schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema)
+  let validate = validators.get(key)
+  if (validate === undefined) {
+    if (validators.size >= MAX_CACHED_VALIDATORS) {
+      validators.clear()
+      settingsAjv = createSettingsAjv()
+    }
+    validate = settingsAjv.compile(schema)
+    validators.set(key, validate)
+  }
+  return validate
+}
 
 function ajvProblems (errors: ErrorObject[] | null | undefined, prefix: string): Problem[] {
   return (errors ?? []).map((error) => ({
@@ -47,7 +68,7 @@ function checkSettingsSchema (schema: Record<string, unknown>, path: string): Pr
     }
   }
   try {
-    settingsAjv.compile(schema)
+    settingsValidator(schema)
   } catch (error) {
     problems.push({ path, message: `is not a valid JSON Schema: ${(error as Error).message}` })
   }
@@ -62,7 +83,7 @@ function checkSettings (item: { settingsSchema?: Record<string, unknown>, defaul
   }
   const problems = checkSettingsSchema(item.settingsSchema, `${path}/settingsSchema`)
   if (problems.length > 0 || item.defaultConfig === undefined) return problems
-  const validate = settingsAjv.compile(item.settingsSchema)
+  const validate = settingsValidator(item.settingsSchema)
   if (!validate(item.defaultConfig)) problems.push(...ajvProblems(validate.errors, `${path}/defaultConfig`).map((p) => ({ ...p, message: `does not match settingsSchema: ${p.message}` })))
   return problems
 }

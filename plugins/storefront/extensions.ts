@@ -1,8 +1,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import type { ValidateFunction } from 'ajv'
 import { appExtensions, installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { createSettingsAjv } from '../manifest/validate.ts'
+import { settingsValidator } from '../manifest/validate.ts'
 
 export type Settings = Record<string, unknown>
 
@@ -65,34 +64,12 @@ export function embedState (installation: ActiveInstallation, embed: EmbedDefini
   return stored === undefined ? { enabled: false, settings: embed.defaultConfig } : { enabled: stored.enabled, settings: stored.settings }
 }
 
-const MAX_CACHED_VALIDATORS = 500
-let settingsAjv = createSettingsAjv()
-const validators = new Map<string, ValidateFunction>()
-
-/**
- * Compiled settings validators keyed by the schema's JSON: schemas come fresh from the database on
- * every request, and Ajv caches by object identity, so compiling each one would grow without bound.
- */
-function validatorFor (schema: Settings): ValidateFunction {
-  const key = JSON.stringify(schema)
-  let validate = validators.get(key)
-  if (validate === undefined) {
-    if (validators.size >= MAX_CACHED_VALIDATORS) {
-      validators.clear()
-      settingsAjv = createSettingsAjv()
-    }
-    validate = settingsAjv.compile(schema)
-    validators.set(key, validate)
-  }
-  return validate
-}
-
 /** Problems of `settings` against an extension's settingsSchema, each prefixed with `path`; none without a schema but empty settings. */
 export function settingsProblems (schema: Settings | undefined, settings: Settings, path: string): string[] {
   if (schema === undefined) {
     return Object.keys(settings).length === 0 ? [] : [`${path}: this extension has no settings`]
   }
-  const validate = validatorFor(schema)
+  const validate = settingsValidator(schema)
   if (validate(settings)) return []
   return (validate.errors ?? []).map((error) => {
     const where = `${path}${error.instancePath}`

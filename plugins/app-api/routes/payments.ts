@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
+import { forbidden } from '../../../server/http-errors.ts'
+import { findOrderRow } from '../../merchant/orders-service.ts'
 import { completePayment, failPayment } from '../../merchant/payments-service.ts'
 import { OrderSchema } from '../../merchant/schemas.ts'
 import { PaymentOutcomeBodySchema } from '../schemas.ts'
@@ -11,13 +13,18 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags: TAGS,
       summary: 'Report the outcome of an app-collected payment (write_payments)',
-      description: 'For orders paid with an app-provided payment method whose payment is PENDING: COMPLETED emits payment.completed; FAILED emits nothing (the catalog has no failure event). Any other order or payment state → 409. Answers with the updated order.',
+      description: 'For orders paid with this app’s own payment method (another app’s → 403) whose payment is PENDING: COMPLETED emits payment.completed; FAILED emits nothing (the catalog has no failure event). Any other order or payment state → 409. Answers with the updated order.',
       security: SECURITY,
       params: IdParams,
       body: PaymentOutcomeBodySchema,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request) => {
+    const order = await findOrderRow(fastify.db, businessOf(request), request.params.id)
+    // app method ids are `<installationId>:<id>`: only the installation that offered it settles it
+    if (order.paymentMethodId !== null && !order.paymentMethodId.startsWith(`${request.installation.id}:`)) {
+      throw forbidden('This order is paid with another app’s payment method')
+    }
     const settle = request.body.status === 'COMPLETED' ? completePayment : failPayment
     return await settle(fastify.db, businessOf(request), request.params.id)
   })

@@ -6,13 +6,14 @@ import type { App } from '../../../server/app.ts'
 import { build } from '../../helper.ts'
 import { NO_RATE_LIMIT, call, eventsOf, installApp, type Installed } from './fixtures.ts'
 
-const APP_METHOD = 'acme-pay:wallet'
+/** App payment method ids are namespaced by the installation that offers them (checkout.payment_methods). */
+const methodOf = (installed: Installed) => `${installed.installationId}:wallet`
 
 /** A guest order paid with an app-provided method (the pipeline offers it, as checkout.payment_methods will). */
 async function appPaidOrder (app: App, installed: Installed, productId: string) {
   return await createOrder(app.db, installed.businessId,
-    { items: [{ productId, quantity: 1 }], customer: { name: 'Ana' }, deliveryMethod: 'PICKUP', paymentMethod: APP_METHOD },
-    { paymentMethods: async () => [APP_METHOD] })
+    { items: [{ productId, quantity: 1 }], customer: { name: 'Ana' }, deliveryMethod: 'PICKUP', paymentMethod: methodOf(installed) },
+    { paymentMethods: async () => [methodOf(installed)] })
 }
 
 async function until<T> (probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
@@ -41,13 +42,23 @@ t.test('App API payments', async (t) => {
     const order = await appPaidOrder(app, installed, product.id)
     const response = await pay(order.id, 'COMPLETED')
     t.equal(response.statusCode, 200)
-    t.match(response.json(), { id: order.id, paymentStatus: 'COMPLETED', paymentMethod: APP_METHOD, status: 'PENDING' })
+    t.match(response.json(), { id: order.id, paymentStatus: 'COMPLETED', paymentMethod: methodOf(installed), status: 'PENDING' })
     const events = (await eventsOf(app, installed.businessId, 'payment.completed')).filter((e) => e.data.orderId === order.id)
     t.equal(events.length, 1)
-    t.same(events[0].data, { orderId: order.id, invoiceId: null, amount: order.amount, currency: 'USD', paymentMethodId: APP_METHOD })
+    t.same(events[0].data, { orderId: order.id, invoiceId: null, amount: order.amount, currency: 'USD', paymentMethodId: methodOf(installed) })
     const again = await pay(order.id, 'FAILED')
     t.equal(again.statusCode, 409, 'settled once')
     t.same(again.json(), { statusCode: 409, error: 'Conflict', message: 'The payment is already COMPLETED' })
+  })
+
+  t.test('POST /app-api/orders/:id/payment: only the app that provides the method reports its outcome', async (t) => {
+    const rival = await installApp(app, ['read_orders', 'write_payments'], installed.developer)
+    t.equal(rival.businessId, installed.businessId, 'another app on the same business')
+    const order = await appPaidOrder(app, installed, product.id)
+    const response = await pay(order.id, 'COMPLETED', rival)
+    t.equal(response.statusCode, 403)
+    t.match(response.json(), { statusCode: 403, error: 'Forbidden', message: /another app/ })
+    t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'PENDING', 'nothing changed')
   })
 
   t.test('POST /app-api/orders/:id/payment FAILED fails it without an event', async (t) => {
@@ -86,7 +97,7 @@ t.test('App API payments', async (t) => {
       return events.length > 0 ? events : undefined
     })
     t.equal(expired.length, 1)
-    t.same(expired[0].data, { orderId: order.id, invoiceId: 'inv_exp', amount: order.amount, currency: 'USD', paymentMethodId: APP_METHOD })
+    t.same(expired[0].data, { orderId: order.id, invoiceId: 'inv_exp', amount: order.amount, currency: 'USD', paymentMethodId: methodOf(installed) })
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'EXPIRED')
     t.equal((await pay(order.id, 'COMPLETED')).statusCode, 409, 'an expired payment cannot complete')
   })

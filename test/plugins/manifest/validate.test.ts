@@ -87,3 +87,12 @@ t.test('all problems are reported at once, readably', async (t) => {
   t.equal(problems.length, 4)
   t.match(describeProblems(problems), /^Invalid manifest: \/blocks\/1\/blockType: duplicate .*; \/embeds\/0\/scriptUrl: is required/)
 })
+
+t.test('settingsValidator compiles a schema once, whatever object it arrives in', async (t) => {
+  const { settingsValidator } = await import('../../../plugins/manifest/validate.ts')
+  const first = settingsValidator({ type: 'object', properties: { n: { type: 'integer' } } })
+  const again = settingsValidator(JSON.parse(JSON.stringify({ type: 'object', properties: { n: { type: 'integer' } } })))
+  t.equal(first, again, 'the same compiled function for an equal schema from the database')
+  t.ok(first({ n: 1 }))
+  t.notOk(first({ n: 'x' }))
+})
