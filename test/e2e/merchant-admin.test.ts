@@ -101,7 +101,10 @@ t.test('merchant admin in Chromium', async (t) => {
   await page.getByRole('link', { name: 'Installed apps' }).click()
   await page.getByRole('button', { name: 'Uninstall' }).click()
   await page.getByText('Insights was uninstalled').waitFor()
-  t.equal(await page.getByTestId(`installed-${created.slug}`).count(), 0)
+  // the notice shows at once; the list reloads right after
+  await page.getByTestId(`installed-${created.slug}`).waitFor({ state: 'detached' })
+  t.equal(await page.getByTestId(`installed-${created.slug}`).count(), 0, 'the app left the list')
+  await page.getByRole('link', { name: 'Reports' }).waitFor({ state: 'detached' })
   t.equal(await page.getByRole('link', { name: 'Reports' }).count(), 0, 'its admin page left the sidebar')
   t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 401)
 })
