@@ -57,6 +57,8 @@ t.test('developer portal in Chromium', async (t) => {
     await page.getByLabel('Version').fill('1.1.0')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Settings saved.').waitFor()
+    // the message shows at once; the app header follows when the app reloads
+    await page.getByTestId('portal-app').getByText(/version 1\.1\.0/).waitFor()
     t.match(await page.getByTestId('portal-app').innerText(), /version 1\.1\.0/)
     await screenshot(page, 'portal-settings')
   })
