@@ -2,7 +2,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
 import { hookCalls, webhookDeliveries } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { pageWindow } from '../../server/schemas.ts'
-import { publicDelivery } from '../webhooks/service.ts'
+import { deliveryPage, publicDelivery, type DeliveryFilter } from '../webhooks/service.ts'
 
 /** Days in the charts, today included (UTC days). */
 export const TREND_DAYS = 30
@@ -54,16 +54,8 @@ export function createAppAnalyticsService (db: Db) {
     }
   }
 
-  async function deliveries (appId: string, query: { page?: number, limit?: number, status?: 'PENDING' | 'SUCCEEDED' | 'FAILED', event?: string }) {
-    const { page, limit, offset } = pageWindow(query)
-    const filters: SQL[] = [eq(webhookDeliveries.appId, appId)]
-    if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
-    if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
-    const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(webhookDeliveries).where(where)
-    ])
+  async function deliveries (appId: string, query: DeliveryFilter) {
+    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
     return { data: rows.map(publicDelivery), total, page, limit }
   }
 

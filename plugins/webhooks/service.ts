@@ -27,6 +27,22 @@ export function publicWebhook (row: WebhookRow) {
   }
 }
 
+export interface DeliveryFilter { page?: number, limit?: number, status?: 'PENDING' | 'SUCCEEDED' | 'FAILED', event?: string }
+
+/** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */
+export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
+  const { page, limit, offset } = pageWindow(query)
+  const filters: SQL[] = [scope]
+  if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
+  if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
+  const where = and(...filters)
+  const [rows, [{ total }]] = await Promise.all([
+    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
+    db.select({ total: count() }).from(webhookDeliveries).where(where)
+  ])
+  return { rows, total, page, limit }
+}
+
 export function publicDelivery (row: DeliveryRow) {
   return {
     id: row.id, webhookId: row.webhookId, installationId: row.installationId, businessId: row.businessId, event: row.event, status: row.status,
@@ -125,15 +141,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   async function deliveries (installation: CachedInstallation, id: string, query: DeliveryQueryType) {
     const webhook = await get(installation, id)
-    const { page, limit, offset } = pageWindow(query)
-    const filters: SQL[] = [eq(webhookDeliveries.webhookId, webhook.id)]
-    if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
-    if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
-    const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(webhookDeliveries).where(where)
-    ])
+    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.webhookId, webhook.id), query)
     const attempts = rows.length === 0
       ? []
       : await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, rows.map((r) => r.id))).orderBy(asc(webhookAttempts.attempt))
