@@ -26,7 +26,16 @@ export default fp(async function installationsService (fastify) {
   fastify.decorate('installations', service)
   fastify.onAppApproved.push(service.onAppApproved)
 
-  const unlisten = await fastify.database.listen(INSTALLATION_CHANNEL, (installationId) => tokenCache.evictInstallation(installationId))
+  const unlisten = await fastify.database.listen(INSTALLATION_CHANNEL, (installationId) => tokenCache.evictInstallation(installationId), {
+    onLost: () => {
+      fastify.log.warn('LISTEN connection lost: access tokens are checked in the database until it is back')
+      tokenCache.setEnabled(false)
+    },
+    onRestored: () => {
+      fastify.log.info('LISTEN connection restored: the token cache is on again')
+      tokenCache.setEnabled(true)
+    }
+  })
   fastify.addHook('onClose', async () => { await unlisten().catch(() => {}) })
 
   // 48 h after an uninstall (unless the merchant reinstalled), the app is told to erase the merchant's data.

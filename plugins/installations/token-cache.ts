@@ -18,9 +18,11 @@ export function createTokenCache (options: { max?: number, ttlMs?: number, now?:
   const ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS
   const now = options.now ?? Date.now
   const entries = new Map<string, { value: CachedInstallation, expiresAt: number }>()
+  let enabled = true
 
   return {
     get (tokenHash: string): CachedInstallation | undefined {
+      if (!enabled) return undefined
       const entry = entries.get(tokenHash)
       if (entry === undefined) return undefined
       entries.delete(tokenHash)
@@ -29,6 +31,7 @@ export function createTokenCache (options: { max?: number, ttlMs?: number, now?:
       return entry.value
     },
     set (tokenHash: string, value: CachedInstallation): void {
+      if (!enabled) return
       entries.delete(tokenHash)
       entries.set(tokenHash, { value, expiresAt: now() + ttlMs })
       if (entries.size > max) entries.delete(entries.keys().next().value as string)
@@ -37,6 +40,14 @@ export function createTokenCache (options: { max?: number, ttlMs?: number, now?:
       for (const [hash, entry] of entries) if (entry.value.id === installationId) entries.delete(hash)
     },
     clear: () => entries.clear(),
+    /**
+     * Off while revocations from other processes cannot reach this one (the LISTEN connection is
+     * down): every token is checked in the database. Either way the entries are dropped.
+     */
+    setEnabled (on: boolean): void {
+      enabled = on
+      entries.clear()
+    },
     get size () { return entries.size }
   }
 }

@@ -123,7 +123,8 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
     fastify.addHook('onReady', async () => {
-      unlisten = await fastify.database.listen(OUTBOX_CHANNEL, () => { void delivery.dispatch() })
+      // wake-ups missed while the LISTEN connection was down are made up for at once (the sweep would, later)
+      unlisten = await fastify.database.listen(OUTBOX_CHANNEL, () => { void delivery.dispatch() }, { onRestored: () => { void delivery.dispatch() } })
       void delivery.sweep().catch((error) => fastify.log.error({ err: error }, 'webhook sweep failed'))
       timer = setInterval(() => {
         delivery.sweep().catch((error) => fastify.log.error({ err: error }, 'webhook sweep failed'))

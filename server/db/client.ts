@@ -32,10 +32,20 @@ export interface Database extends SqlExecutor {
   /** Number of migration files that are not applied yet (0 when ready). */
   pendingMigrations: () => Promise<number>
   close: () => Promise<void>
-  /** LISTEN on a channel; PGlite and PostgreSQL both support it. Returns an unlisten function. */
-  listen: (channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>
+  /**
+   * LISTEN on a channel; PGlite and PostgreSQL both support it. Returns an unlisten function. On
+   * PostgreSQL the listening connection can drop (server restart, terminated backend): `onLost` is
+   * called at once, the channel is listened to again with a backoff, and `onRestored` follows; what
+   * was notified in between is lost, so a consumer that caches must stop trusting its cache meanwhile.
+   */
+  listen: (channel: string, onMessage: (payload: string) => void, events?: ListenEvents) => Promise<() => Promise<void>>
   notify: (channel: string, payload: string) => Promise<void>
 }
+
+export interface ListenEvents { onLost?: () => void, onRestored?: () => void }
+
+/** Delays between attempts to listen again after the connection dropped (the last one repeats). */
+const RELISTEN_DELAYS_MS = [100, 500, 1000, 2000, 5000]
 
 export interface DatabaseOptions {
   /** postgres://… for a server; otherwise embedded PGlite. */
@@ -84,6 +94,7 @@ async function openPglite (dataDir: string | null): Promise<Database> {
     migrate: async () => { await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER }) },
     pendingMigrations: async () => journalLength() - await countApplied(database),
     close: async () => { if (!client.closed) await client.close() },
+    // in-process: there is no connection to lose, so the events of ListenEvents never fire
     listen: async (channel, onMessage) => client.listen(channel, onMessage),
     notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) }
   }
@@ -95,7 +106,8 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
-  const listeners: pg.PoolClient[] = []
+  /** Stop functions of the live LISTEN connections, released on close. */
+  const listeners = new Set<() => Promise<void>>()
   const database: Database = {
     kind: 'postgres',
     db,
@@ -116,21 +128,65 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
     },
     pendingMigrations: async () => journalLength() - await countApplied(database),
     close: async () => {
-      for (const client of listeners.splice(0)) client.release()
+      await Promise.all([...listeners].map(async (stop) => { await stop() }))
       if (!pool.ended) await pool.end()
     },
-    listen: async (channel, onMessage) => {
-      const client = await pool.connect()
-      listeners.push(client)
-      client.on('notification', (message) => { if (message.channel === channel) onMessage(message.payload ?? '') })
-      await client.query(`listen "${channel.replace(/"/g, '')}"`)
-      return async () => {
-        const index = listeners.indexOf(client)
-        if (index === -1) return
-        listeners.splice(index, 1)
-        await client.query(`unlisten "${channel.replace(/"/g, '')}"`).catch(() => {})
-        client.release()
+    listen: async (channel, onMessage, events = {}) => {
+      const statement = `"${channel.replace(/"/g, '')}"`
+      let client: pg.PoolClient | null = null
+      let stopped = false
+      let retry: NodeJS.Timeout | null = null
+
+      async function connect (): Promise<pg.PoolClient> {
+        const connection = await pool.connect()
+        connection.on('notification', (message) => { if (message.channel === channel) onMessage(message.payload ?? '') })
+        // a checked-out client's error would otherwise be an unhandled 'error' event
+        connection.on('error', () => { lost(connection) })
+        try {
+          await connection.query(`listen ${statement}`)
+        } catch (error) {
+          connection.release(true)
+          throw error
+        }
+        return connection
       }
+
+      function lost (connection: pg.PoolClient): void {
+        if (client !== connection) return
+        client = null
+        connection.release(true)
+        if (stopped) return
+        events.onLost?.()
+        relisten(0)
+      }
+
+      function relisten (attempt: number): void {
+        retry = setTimeout(() => {
+          retry = null
+          connect().then((connection) => {
+            if (stopped) { connection.release(true); return }
+            client = connection
+            events.onRestored?.()
+          }, () => { if (!stopped) relisten(attempt + 1) })
+        }, RELISTEN_DELAYS_MS[Math.min(attempt, RELISTEN_DELAYS_MS.length - 1)])
+        retry.unref()
+      }
+
+      async function stop (): Promise<void> {
+        if (stopped) return
+        stopped = true
+        listeners.delete(stop)
+        if (retry !== null) clearTimeout(retry)
+        const connection = client
+        client = null
+        if (connection === null) return
+        await connection.query(`unlisten ${statement}`).catch(() => {})
+        connection.release()
+      }
+
+      client = await connect()
+      listeners.add(stop)
+      return stop
     },
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) }
   }

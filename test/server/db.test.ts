@@ -58,3 +58,42 @@ t.test('LISTEN/NOTIFY works on both engines', async (t) => {
   await database.notify('platform_test', 'hello')
   t.equal(await received, 'hello')
 })
+
+t.test('a dropped LISTEN connection is reported, listened to again, and does not crash the process', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
+  const url = await testDatabaseUrl(t) as string
+  const database = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(() => database.close())
+  const received: string[] = []
+  const happened: string[] = []
+  let restored: () => void = () => {}
+  const back = new Promise<void>((resolve) => { restored = resolve })
+  await database.listen('platform_test', (payload) => received.push(payload), {
+    onLost: () => happened.push('lost'),
+    onRestored: () => { happened.push('restored'); restored() }
+  })
+  const name = new URL(url).pathname.slice(1)
+  const { rows } = await database.executeSql(`select pg_terminate_backend(pid) as done from pg_stat_activity
+    where datname = $1 and query like 'listen %'`, [name])
+  t.equal(rows.length, 1, 'the listening backend was terminated')
+  await back
+  t.same(happened, ['lost', 'restored'], 'the consumer heard of the gap and of the recovery')
+  await database.notify('platform_test', 'after')
+  const deadline = Date.now() + 5000
+  while (!received.includes('after') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.same(received, ['after'], 'notifications arrive again on the new connection')
+})
+
+t.test('unlisten stops the notifications', async (t) => {
+  const url = await testDatabaseUrl(t)
+  const database = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(() => database.close())
+  const received: string[] = []
+  const unlisten = await database.listen('platform_test', (payload) => received.push(payload))
+  await database.notify('platform_test', 'one')
+  const deadline = Date.now() + 5000
+  while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await unlisten()
+  await database.notify('platform_test', 'two')
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  t.same(received, ['one'])
+})

@@ -21,6 +21,18 @@ t.test('createTokenCache', async (t) => {
   t.equal(cache.size, 0)
 })
 
+t.test('a disabled token cache holds nothing until it is enabled again', async (t) => {
+  const cache = createTokenCache()
+  cache.set('a', entry('inst_a'))
+  cache.setEnabled(false)
+  t.equal(cache.get('a'), undefined, 'disabling drops the entries')
+  cache.set('b', entry('inst_b'))
+  t.equal(cache.get('b'), undefined, 'and nothing is stored meanwhile')
+  cache.setEnabled(true)
+  cache.set('c', entry('inst_c'))
+  t.ok(cache.get('c'), 'enabled again, it caches')
+})
+
 t.test('revocation reaches another instance at once (LISTEN/NOTIFY)', async (t) => {
   const one = await build(t)
   const two = await buildApp({ config: testConfig({}, one.config.databaseUrl), database: one.database })
