@@ -4,6 +4,7 @@
  * when one is reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  */
 import { createServer } from 'node:http'
+import { availableParallelism, loadavg } from 'node:os'
 import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { buildApp, type App } from '../server/app.ts'
@@ -126,5 +127,6 @@ async function withServerDatabase (fn: (url: string) => Promise<void>): Promise<
 }
 
 console.log(`webhook delivery bench: ${THROUGHPUT_EVENTS} events from ${EMITTERS} writers, then ${LATENCY_EVENTS} paced events`)
+console.log(`load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores (other work on the machine lowers deliveries/s)`)
 await run('PGlite', null)
 if (!await withServerDatabase(async (url) => { await run('PostgreSQL', url) })) console.log('PostgreSQL  skipped: no server at DATABASE_URL')

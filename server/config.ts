@@ -30,6 +30,7 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Optional(PositiveInt),
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
+  APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })
 export type Env = Static<typeof EnvSchema>
@@ -46,6 +47,7 @@ export const DEFAULTS = {
   RATE_LIMIT_PER_MINUTE: 60,
   WEBHOOK_DISABLE_AFTER_FAILURES: 10,
   DELIVERY_LOG_RETENTION_DAYS: 30,
+  APP_API_CACHE_MB: 32,
   LOG_LEVEL: 'info'
 } as const
 
@@ -54,7 +56,7 @@ export class ConfigError extends Error {
 }
 
 const NUMERIC = new Set(['PORT', 'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS'])
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
 function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -134,6 +136,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     webhookDisableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES ?? DEFAULTS.WEBHOOK_DISABLE_AFTER_FAILURES,
     deliveryLogRetentionDays: env.DELIVERY_LOG_RETENTION_DAYS ?? DEFAULTS.DELIVERY_LOG_RETENTION_DAYS,
+    /** Memory for the App API catalogue cache (product reads); 0 turns it off. */
+    appApiCacheBytes: (env.APP_API_CACHE_MB ?? DEFAULTS.APP_API_CACHE_MB) * 1024 * 1024,
     logLevel: env.LOG_LEVEL ?? DEFAULTS.LOG_LEVEL as string
   }
 }

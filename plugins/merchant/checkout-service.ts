@@ -5,6 +5,7 @@ import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
 import { HttpError, badRequest, conflict, notFound, unprocessable } from '../../server/http-errors.ts'
 import { emitStockEvents } from './inventory.ts'
+import { catalogChanged } from './catalog-cache.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder } from './serializers.ts'
 
@@ -95,6 +96,7 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
       eq(products.price, item.unitPrice), eq(products.isAvailable, true), eq(products.status, 'ACTIVE')))
     .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
   if (row !== undefined) {
+    await catalogChanged(executor, businessId)
     await emitStockEvents(executor, businessId, row.stock + item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
     return
   }

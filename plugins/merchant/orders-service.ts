@@ -5,6 +5,7 @@ import { emitEvent } from '../../server/events.ts'
 import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { emitStockEvents } from './inventory.ts'
+import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
 
@@ -56,7 +57,9 @@ async function restock (executor: Executor, businessId: string, items: OrderItem
       .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: new Date() })
       .where(and(eq(products.businessId, businessId), eq(products.id, item.productId)))
       .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
-    if (row !== undefined) await emitStockEvents(executor, businessId, row.stock - item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
+    if (row === undefined) continue
+    await catalogChanged(executor, businessId)
+    await emitStockEvents(executor, businessId, row.stock - item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
   }
 }
 

@@ -8,6 +8,7 @@ import { pageWindow } from '../../server/schemas.ts'
 import { slugify } from './businesses.ts'
 import { isUniqueViolation } from './db-helpers.ts'
 import { emitStockEvents } from './inventory.ts'
+import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
 
@@ -90,6 +91,7 @@ export async function createProduct (executor: Executor, businessId: string, inp
       }).returning()
       const product = serializeProduct(row)
       await emitEvent(tx, { businessId, event: 'product.created', data: product })
+      await catalogChanged(tx, businessId)
       return product
     })
   } catch (error) {
@@ -106,6 +108,7 @@ export async function updateProduct (executor: Executor, businessId: string, id:
         .where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
       const product = serializeProduct(row)
       await emitEvent(tx, { businessId, event: 'product.updated', data: product })
+      await catalogChanged(tx, businessId)
       await emitStockEvents(tx, businessId, before.stock, { productId: row.id, name: row.name, stock: row.stock, threshold: row.lowStockThreshold })
       return product
     })
@@ -121,6 +124,7 @@ export async function deleteProduct (executor: Executor, businessId: string, id:
     if (row === undefined) throw notFound('Product')
     const product = serializeProduct(row)
     await emitEvent(tx, { businessId, event: 'product.deleted', data: product })
+    await catalogChanged(tx, businessId)
     return product
   })
 }

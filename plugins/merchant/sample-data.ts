@@ -3,6 +3,7 @@ import { businesses, products, orders, reviews, pages, type OrderItem, type Orde
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { slugify } from './businesses.ts'
+import { catalogChanged } from './catalog-cache.ts'
 
 const PRODUCTS = [
   { name: 'Margherita Pizza', category: 'Pizza', price: 1150, stock: 40, description: 'Tomato, mozzarella, basil.' },
@@ -47,6 +48,7 @@ export async function seedSampleCommerce (executor: Executor, businessId: string
     createdAt: new Date(now - (30 - i) * 86_400_000)
   }))
   await executor.insert(products).values(productRows)
+  await catalogChanged(executor, businessId)
 
   const orderRows = ORDER_PLAN.map((plan, i) => {
     const items: OrderItem[] = plan.lines.map(([index, quantity]) => {

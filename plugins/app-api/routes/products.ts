@@ -1,11 +1,20 @@
+import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
+import { IdParams, Paginated, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { getProduct, getProductBySlug, listProducts } from '../../merchant/products-service.ts'
-import { ProductListQuerySchema, ProductSchema, SlugParams } from '../../merchant/schemas.ts'
+import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, ProductSchema, SlugParams } from '../../merchant/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+/**
+ * Product reads are answered from the catalogue cache (plugins/merchant/catalog-cache.ts): the body
+ * is serialized once with the route's response schema and kept until the business's products change.
+ */
 const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const preValidation = fastify.requireScope('read_products')
+  const cached = async (reply: FastifyReply, businessId: string, key: string, load: () => Promise<unknown>) =>
+    await reply.type(JSON_TYPE).send(await fastify.catalogCache.read(businessId, key, async () => String(reply.serialize(await load()))))
 
   fastify.get('/products', {
     preValidation,
@@ -16,7 +25,12 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await listProducts(fastify.db, businessOf(request), request.query))
+  }, async (request, reply) => {
+    const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
+    const { category } = request.query
+    return await cached(reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,
+      async () => await listProducts(fastify.db, businessOf(request), { page, limit, category }))
+  })
 
   fastify.get('/products/:id', {
     preValidation,
@@ -27,7 +41,8 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await getProduct(fastify.db, businessOf(request), request.params.id))
+  }, async (request, reply) => await cached(reply, businessOf(request), `id:${request.params.id}`,
+    async () => await getProduct(fastify.db, businessOf(request), request.params.id)))
 
   fastify.get('/products/slug/:slug', {
     preValidation,
@@ -38,7 +53,8 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await getProductBySlug(fastify.db, businessOf(request), request.params.slug))
+  }, async (request, reply) => await cached(reply, businessOf(request), `slug:${request.params.slug}`,
+    async () => await getProductBySlug(fastify.db, businessOf(request), request.params.slug)))
 }
 
 export default productRoutes
