@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import { emitEvent } from '../../server/events.ts'
+import { listenForCache } from '../../server/plugins/db.ts'
 import { createInstallationsService, DATA_ERASURE_JOB, INSTALLATION_CHANNEL, type ErasureJob } from './service.ts'
 import { createTokenCache } from './token-cache.ts'
 
@@ -26,17 +27,8 @@ export default fp(async function installationsService (fastify) {
   fastify.decorate('installations', service)
   fastify.onAppApproved.push(service.onAppApproved)
 
-  const unlisten = await fastify.database.listen(INSTALLATION_CHANNEL, (installationId) => tokenCache.evictInstallation(installationId), {
-    onLost: () => {
-      fastify.log.warn('LISTEN connection lost: access tokens are checked in the database until it is back')
-      tokenCache.setEnabled(false)
-    },
-    onRestored: () => {
-      fastify.log.info('LISTEN connection restored: the token cache is on again')
-      tokenCache.setEnabled(true)
-    }
-  })
-  fastify.addHook('onClose', async () => { await unlisten().catch(() => {}) })
+  // while revocations from other processes cannot arrive, every token is checked in the database
+  await listenForCache(fastify, INSTALLATION_CHANNEL, 'token cache', tokenCache, (installationId) => tokenCache.evictInstallation(installationId))
 
   // 48 h after an uninstall (unless the merchant reinstalled), the app is told to erase the merchant's data.
   await fastify.jobs.work<ErasureJob>(DATA_ERASURE_JOB, async (job) => {

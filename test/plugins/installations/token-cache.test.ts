@@ -1,7 +1,8 @@
 import t from 'tap'
 import { createTokenCache } from '../../../plugins/installations/token-cache.ts'
 import { buildApp } from '../../../server/app.ts'
-import { build, registerUser, createApp, testConfig } from '../../helper.ts'
+import { build, registerUser, createApp, testConfig, SERVER_URL } from '../../helper.ts'
+import { INSTALLATION_CHANNEL } from '../../../plugins/installations/service.ts'
 
 const entry = (id: string) => ({ id, appId: 'app_1', businessId: 'biz_1', scopes: [], pendingScopes: [], isTestInstall: false })
 
@@ -54,4 +55,26 @@ t.test('revocation reaches another instance at once (LISTEN/NOTIFY)', async (t) 
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
   t.equal(status, 401, `instance two refuses the token after ${Date.now() - started} ms, long before the cache TTL`)
+})
+
+t.test('while the LISTEN connection is down tokens are checked in the database', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
+  const app = await build(t)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { app: created } = await createApp(app, developer, { scopes: ['read_business'] })
+  const { accessToken } = (await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).json()
+  const auth = { authorization: `Bearer ${accessToken}` }
+  t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200)
+  t.equal(app.tokenCache.size, 1)
+  const name = new URL(app.config.databaseUrl as string).pathname.slice(1)
+  await app.database.executeSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'listen %${INSTALLATION_CHANNEL}%'`, [name])
+  const deadline = Date.now() + 5000
+  while (app.tokenCache.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+  t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'the token still works')
+  t.equal(app.tokenCache.size, 0, 'but is not cached while revocations cannot arrive')
+  while (Date.now() < deadline) {
+    await app.inject({ url: '/app-api/business', headers: auth })
+    if (app.tokenCache.size === 1) break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  t.equal(app.tokenCache.size, 1, 'cached again once listening again')
 })
