@@ -30,6 +30,7 @@ import appScope from '../plugins/app-api/index.ts'
 import paymentExpiry from '../plugins/app-api/payment-expiry.ts'
 import merchantRoutes from '../plugins/merchant/index.ts'
 import catalogCache from '../plugins/merchant/catalog-cache-plugin.ts'
+import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import hooksPlugin from '../plugins/hooks/index.ts'
 import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
@@ -80,6 +81,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(installationsService)
   await app.register(appAuth)
   await app.register(catalogCache)
+  await app.register(storefrontRateLimit)
   await app.register(paymentExpiry)
   await app.register(hooksPlugin)
   await app.register(webhookDelivery)

@@ -28,6 +28,7 @@ export const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$' })),
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
+  STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Optional(PositiveInt),
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
@@ -45,6 +46,7 @@ export const DEFAULTS = {
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '30,120,480,1920,7200',
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   RATE_LIMIT_PER_MINUTE: 60,
+  STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
   WEBHOOK_DISABLE_AFTER_FAILURES: 10,
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
@@ -55,7 +57,7 @@ export class ConfigError extends Error {
   name = 'ConfigError'
 }
 
-const NUMERIC = new Set(['PORT', 'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE',
+const NUMERIC = new Set(['PORT', 'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
@@ -134,6 +136,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
+    storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
     webhookDisableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES ?? DEFAULTS.WEBHOOK_DISABLE_AFTER_FAILURES,
     deliveryLogRetentionDays: env.DELIVERY_LOG_RETENTION_DAYS ?? DEFAULTS.DELIVERY_LOG_RETENTION_DAYS,
     /** Memory for the App API catalogue cache (product reads); 0 turns it off. */

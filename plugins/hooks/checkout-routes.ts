@@ -6,6 +6,7 @@ import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { GuestOrderBodySchema, OrderSchema } from '../merchant/schemas.ts'
 import { CreatePaymentAnswer, PaymentMethodSchema } from './schemas.ts'
+import { STOREFRONT_WRITE_LIMIT } from '../storefront/rate-limit.ts'
 
 const tags = ['storefront']
 const Params = Type.Object({ businessSlug: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -31,17 +32,19 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   fastify.post('/:businessSlug/api/checkout/quote', {
+    config: STOREFRONT_WRITE_LIMIT,
     schema: {
       tags, summary: 'Quote a cart: delivery fee, discounts and payment methods from the installed apps',
-      params: Params, body: QuoteBody, response: { 200: QuoteSchema, ...errorResponses(400, 404, 422) }
+      params: Params, body: QuoteBody, response: { 200: QuoteSchema, ...errorResponses(400, 404, 422, 429) }
     }
   }, async (request) => await fastify.checkout.quote(await businessIdOf(request.params.businessSlug), request.body))
 
   fastify.post('/:businessSlug/api/orders', {
+    config: STOREFRONT_WRITE_LIMIT,
     schema: {
       tags, summary: 'Place a guest order',
       description: 'Runs the checkout hooks; order.validate refusing → 422 with the reason. For an app payment method, `payment` is the app’s checkout.create_payment answer; if the app cannot answer, 502 and the order stays unpaid.',
-      params: Params, body: GuestOrderBodySchema, response: { 201: PlacedSchema, ...errorResponses(400, 404, 409, 422, 502) }
+      params: Params, body: GuestOrderBodySchema, response: { 201: PlacedSchema, ...errorResponses(400, 404, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
     const placed = await fastify.checkout.placeOrder(await businessIdOf(request.params.businessSlug), request.body)

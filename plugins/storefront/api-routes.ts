@@ -4,6 +4,7 @@ import { notFound } from '../../server/http-errors.ts'
 import { ReviewCreateBodySchema, ReviewSchema } from '../merchant/schemas.ts'
 import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
 import { businessBySlug, createStoreReview, listStoreProducts } from './service.ts'
+import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
 
 const tags = ['storefront']
 const security: Array<Record<string, string[]>> = []
@@ -27,12 +28,13 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => await listStoreProducts(fastify.db, await business(request.params.businessSlug), request.query))
 
   fastify.post('/:businessSlug/api/reviews', {
+    config: STOREFRONT_WRITE_LIMIT,
     schema: {
       tags, security,
       summary: 'A customer reviews a product of this store (emits review.created)',
       params: StoreParams,
       body: ReviewCreateBodySchema,
-      response: { 201: ReviewSchema, ...errorResponses(400, 404) }
+      response: { 201: ReviewSchema, ...errorResponses(400, 404, 429) }
     }
   }, async (request, reply) => reply.code(201).send(await createStoreReview(fastify.db, await business(request.params.businessSlug), request.body)))
 }

@@ -93,3 +93,37 @@ t.test('POST /store/:businessSlug/api/reviews', async (t) => {
     t.equal((await eventsOf(app, merchant.businessId, 'review.created')).length, 1)
   })
 })
+
+t.test('public writes are limited per client address and store (STOREFRONT_RATE_LIMIT_PER_MINUTE)', async (t) => {
+  const app = await build(t, { env: { STOREFRONT_RATE_LIMIT_PER_MINUTE: '3' } })
+  const merchant = await registerUser(app, 'MERCHANT')
+  const other = await registerUser(app, 'MERCHANT')
+  const slug = await businessSlug(app, merchant)
+  const otherSlug = await businessSlug(app, other)
+  const product = await createProduct(app, merchant, { name: 'Baguette', price: 300, stock: 50 })
+  const theirs = await createProduct(app, other, { name: 'Croissant', price: 250, stock: 50 })
+  const review = (store: string, productId: string, remoteAddress = '203.0.113.7') =>
+    app.inject({ method: 'POST', url: `/store/${store}/api/reviews`, remoteAddress, payload: { productId, rating: 5, authorName: 'Ana' } })
+
+  for (let i = 0; i < 3; i++) t.equal((await review(slug, product.id)).statusCode, 201, `review ${i + 1} of 3`)
+  const refused = await review(slug, product.id)
+  t.equal(refused.statusCode, 429)
+  t.same(Object.keys(refused.json()).sort(), ['error', 'message', 'statusCode'], 'the error format')
+  t.match(refused.json(), { statusCode: 429, error: 'Too Many Requests', message: /3 per minute/ })
+  t.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After')
+  t.equal((await review(slug, product.id, '198.51.100.9')).statusCode, 201, 'another address has its own budget')
+  t.equal((await review(otherSlug, theirs.id)).statusCode, 201, 'another store too')
+  t.equal((await app.inject({ url: `/store/${slug}/api/products`, remoteAddress: '203.0.113.7' })).statusCode, 200, 'reads are not limited')
+
+  const order = () => app.inject({
+    method: 'POST', url: `/store/${slug}/api/orders`, remoteAddress: '203.0.113.7',
+    payload: { items: [{ productId: product.id, quantity: 1 }], customer: { name: 'Ana', phone: '+15550100' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' }
+  })
+  const quote = () => app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, remoteAddress: '203.0.113.7', payload: { items: [{ productId: product.id, quantity: 1 }], deliveryMethod: 'PICKUP' } })
+  for (let i = 0; i < 3; i++) t.equal((await order()).statusCode, 201, `order ${i + 1} of 3 (each route counts on its own)`)
+  t.equal((await order()).statusCode, 429, 'orders are limited')
+  for (let i = 0; i < 3; i++) t.equal((await quote()).statusCode, 200, `quote ${i + 1} of 3`)
+  t.equal((await quote()).statusCode, 429, 'quotes are limited')
+  const placed = (await app.inject({ url: '/merchant/orders', headers: merchant.auth })).json()
+  t.equal(placed.total, 3, 'the refused order wrote nothing')
+})

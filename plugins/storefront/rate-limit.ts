@@ -1,0 +1,37 @@
+import fp from 'fastify-plugin'
+import rateLimit from '@fastify/rate-limit'
+import { Redis } from 'ioredis'
+import type { FastifyRequest } from 'fastify'
+import { HttpError } from '../../server/http-errors.ts'
+
+/**
+ * Opt-in route config for the public storefront writes (reviews, checkout quotes, orders): each
+ * route allows STOREFRONT_RATE_LIMIT_PER_MINUTE calls per client address per store.
+ */
+export const STOREFRONT_WRITE_LIMIT = { rateLimit: {} }
+
+const keyOf = (request: FastifyRequest) => `${request.ip}|${(request.params as { businessSlug?: string }).businessSlug ?? ''}`
+
+/**
+ * The customer API needs no credentials, so its writes are limited per client address and store
+ * (an order takes stock and calls the apps' hooks; a review is public). Registered at the root with
+ * `global: false`: only routes whose config carries STOREFRONT_WRITE_LIMIT are counted. With
+ * REDIS_URL the counts are shared by all processes; if Redis fails, requests are let through.
+ */
+export default fp(async function storefrontRateLimit (fastify) {
+  const { storefrontRateLimitPerMinute, redisUrl } = fastify.config
+  const redis = redisUrl === null ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
+  if (redis !== undefined) fastify.addHook('onClose', async () => { redis.disconnect() })
+  await fastify.register(rateLimit, {
+    global: false,
+    max: storefrontRateLimitPerMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    keyGenerator: keyOf,
+    redis,
+    nameSpace: 'platform-storefront-limit-',
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests to this store from your address: ${context.max} per minute. Retry in ${context.after}.`)
+  })
+}, { name: 'storefront-rate-limit', dependencies: ['config'] })
