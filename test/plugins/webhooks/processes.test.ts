@@ -1,38 +1,14 @@
 import t from 'tap'
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
-import { createServer } from 'node:net'
 import { build, REVIEWER_ENV, SERVER_URL, testDatabaseUrl } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook, sleep } from './helpers.ts'
+import { freePort, startServer } from '../../process.ts'
 
-async function freePort (): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  return port
-}
-
-/** The server as a separate process, like `npm start`. */
-async function start (env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'info', DEMO_SEED: 'false', ...env }, stdio: ['ignore', 'pipe', 'pipe']
-  })
-  let output = ''
-  child.stdout?.on('data', (chunk) => { output += chunk })
-  child.stderr?.on('data', (chunk) => { output += chunk })
-  const deadline = Date.now() + 60_000
-  while (!output.includes('"msg":"ready"')) {
-    if (child.exitCode !== null) throw new Error(`exited early: ${output}`)
-    if (Date.now() > deadline) throw new Error(`not ready in 60 s: ${output}`)
-    await sleep(50)
-  }
-  return child
-}
+const start = async (env: Record<string, string>) => (await startServer({ DEMO_SEED: 'false', ...env })).child
 
 async function call (base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(base + path, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers }, body: body === undefined ? undefined : JSON.stringify(body) })
