@@ -1,35 +1,13 @@
-import { useState } from 'preact/hooks'
-import { useLocation } from 'preact-iso'
-import { useSession, type SessionUser } from '../../lib/use-session.tsx'
-import { ApiError } from '../../lib/api.ts'
+import { useSignIn } from '../../lib/use-sign-in.ts'
 import styles from '../register/style.module.css'
 
-/** Where to go after signing in: `?next=` when it is a local path, home otherwise. */
-export function nextPath (query: Record<string, string>): string {
-  const next = query.next
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') ? next : '/'
-}
-
 export default function Login () {
-  const { api, signIn } = useSession()
-  const { route, query } = useLocation()
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
+  const { send, busy, error, query } = useSignIn('/auth/login')
 
   async function submit (event: Event) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
-    setBusy(true)
-    setError(null)
-    try {
-      const result = await api.post<{ token: string, user: SessionUser }>('/auth/login', { email: form.get('email'), password: form.get('password') })
-      signIn(result)
-      route(nextPath(query))
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not reach the server')
-    } finally {
-      setBusy(false)
-    }
+    await send({ email: form.get('email'), password: form.get('password') })
   }
 
   return (

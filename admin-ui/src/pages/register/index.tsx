@@ -1,33 +1,17 @@
 import { useState } from 'preact/hooks'
-import { useLocation } from 'preact-iso'
-import { useSession, type SessionUser } from '../../lib/use-session.tsx'
-import { ApiError } from '../../lib/api.ts'
-import { nextPath } from '../login/index.tsx'
+import { useSignIn } from '../../lib/use-sign-in.ts'
 import styles from './style.module.css'
 
 export default function Register () {
-  const { api, signIn } = useSession()
-  const { route, query } = useLocation()
+  const { send, busy, error } = useSignIn('/auth/register')
   const [role, setRole] = useState<'DEVELOPER' | 'MERCHANT'>('DEVELOPER')
-  const [error, setError] = useState<string | null>(null)
-  const [busy, setBusy] = useState(false)
 
   async function submit (event: Event) {
     event.preventDefault()
     const form = new FormData(event.currentTarget as HTMLFormElement)
     const body: Record<string, unknown> = { email: form.get('email'), password: form.get('password'), name: form.get('name'), role }
     if (role === 'MERCHANT') body.businessName = form.get('businessName')
-    setBusy(true)
-    setError(null)
-    try {
-      const result = await api.post<{ token: string, user: SessionUser }>('/auth/register', body)
-      signIn(result)
-      route(nextPath(query))
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : 'Could not reach the server')
-    } finally {
-      setBusy(false)
-    }
+    await send(body)
   }
 
   return (
