@@ -1,5 +1,11 @@
-/** A delivery to attempt in this process. `reserved`: the attempt count at reservation (see claimDelivery). */
-export interface AttemptItem { id: string, reserved?: number }
+import type { Claimed } from './delivery.ts'
+
+/**
+ * A delivery to attempt in this process. `claimed`: already claimed (just dispatched: the dispatch
+ * transaction took the lease and counted the attempt); `reserved`: the attempt count at reservation
+ * (redelivered or replayed by this process); neither: claim it if it is due and free.
+ */
+export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed }
 
 /**
  * In-process FIFO with bounded concurrency for delivery attempts. It holds only ids: the state lives
@@ -37,7 +43,7 @@ export function createAttemptQueue (run: (item: AttemptItem) => Promise<void>, o
       if (stopped) return
       for (const item of list) {
         // A sweep or a job may name a delivery that is already waiting here; one entry is enough.
-        if (item.reserved === undefined && queued.has(item.id)) continue
+        if (item.reserved === undefined && item.claimed === undefined && queued.has(item.id)) continue
         queued.add(item.id)
         items.push(item)
       }

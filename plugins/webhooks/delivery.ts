@@ -25,7 +25,8 @@ export interface DeliveryDeps {
   onDisabled: (webhookId: string, reason: string) => void
 }
 
-interface Claimed {
+/** A delivery whose attempt this process holds the lease of, with what the attempt needs. */
+export interface Claimed {
   id: string
   webhookId: string
   businessId: string
@@ -198,7 +199,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    */
   async function attempt (item: AttemptItem, options: { retry?: boolean } = {}): Promise<SendResult | null> {
     const retry = options.retry ?? true
-    const claimed = await claim(item)
+    const claimed = item.claimed ?? await claim(item)
     if (claimed === null) return null
     // business.data_erasure goes to the app's current webhookUrl, whatever the registration's state
     const erasure = claimed.event === DATA_ERASURE

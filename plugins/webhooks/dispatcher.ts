@@ -4,13 +4,26 @@ import type { Db, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import type { AttemptItem } from './attempt-queue.ts'
+import type { Claimed } from './delivery.ts'
 
 /** Outbox events taken per transaction. */
 export const DISPATCH_BATCH = 200
 
 type OutboxRow = typeof outboxEvents.$inferSelect
 type NewDelivery = typeof webhookDeliveries.$inferInsert
-interface Target { id: string, installationId: string, appId: string, businessId: string, events: string[], scopes: string[] }
+interface Target {
+  id: string
+  installationId: string
+  appId: string
+  businessId: string
+  events: string[]
+  scopes: string[]
+  /** What the first attempt needs, read here so that it does not have to claim the delivery again. */
+  url: string
+  secretEncrypted: string
+  isActive: boolean
+  appWebhookUrl: string | null
+}
 
 /** The registration may receive the event: subscribed, and the installation holds the event's scope. */
 function wants (target: Target, event: string): boolean {
@@ -19,7 +32,8 @@ function wants (target: Target, event: string): boolean {
   return scope === null || (scope !== undefined && target.scopes.includes(scope))
 }
 
-function delivery (event: OutboxRow, target: Pick<Target, 'id' | 'installationId' | 'appId' | 'businessId'>, leaseUntil: ReturnType<typeof sql>): NewDelivery {
+/** The delivery row, written already claimed: the lease taken and its first attempt counted. */
+function delivery (event: OutboxRow, target: Target, leaseUntil: ReturnType<typeof sql>): NewDelivery {
   return {
     id: newId('dlv'),
     webhookId: target.id,
@@ -30,8 +44,27 @@ function delivery (event: OutboxRow, target: Pick<Target, 'id' | 'installationId
     event: event.event,
     data: event.data,
     occurredAt: event.createdAt,
+    attempts: 1,
+    cycleAttempts: 1,
     nextAttemptAt: sql`now()` as unknown as Date,
     lockedUntil: leaseUntil as unknown as Date
+  }
+}
+
+function claimedOf (row: NewDelivery, target: Target): Claimed {
+  return {
+    id: row.id as string,
+    webhookId: target.id,
+    businessId: target.businessId,
+    event: row.event,
+    data: row.data as Record<string, unknown>,
+    attempts: 1,
+    cycleAttempts: 1,
+    occurredAt: row.occurredAt as Date,
+    url: target.url,
+    secretEncrypted: target.secretEncrypted,
+    isActive: target.isActive,
+    appWebhookUrl: target.appWebhookUrl
   }
 }
 
@@ -45,24 +78,27 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
     .innerJoin(apps, eq(apps.id, installations.appId)).where(eq(installations.id, event.installationId as string)).limit(1)
   if (row === undefined || row.webhookUrl === null) return null
   const { installation } = row
-  const base = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [] }
-  const [own] = await tx.select({ id: webhooks.id }).from(webhooks)
+  const base = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [], appWebhookUrl: row.webhookUrl }
+  const [own] = await tx.select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive }).from(webhooks)
     .where(and(eq(webhooks.installationId, installation.id), eq(webhooks.isAppWebhook, true))).orderBy(asc(webhooks.createdAt)).limit(1)
-  if (own !== undefined) return { id: own.id, ...base }
+  if (own !== undefined) return { ...own, ...base }
   const id = newId('wh')
+  const isActive = installation.uninstalledAt === null
   await tx.insert(webhooks).values({
     id, installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: row.webhookUrl,
     secretEncrypted: installation.webhookSecretEncrypted, events: [], description: 'App webhook (from the app settings)',
-    isAppWebhook: true, isActive: installation.uninstalledAt === null, disabledReason: installation.uninstalledAt === null ? null : 'App uninstalled'
+    isAppWebhook: true, isActive, disabledReason: isActive ? null : 'App uninstalled'
   })
-  return { id, ...base }
+  return { id, url: row.webhookUrl, secretEncrypted: installation.webhookSecretEncrypted, isActive, ...base }
 }
 
 /**
  * Takes a batch of undispatched outbox events (SKIP LOCKED: concurrent dispatchers take disjoint
  * batches), writes one delivery per (event, registration), and stamps the events dispatched, in one
- * transaction. The deliveries come back reserved for this process (leased until leaseMs from now),
- * so it can attempt them at once; the unique (event, registration) key makes a second run a no-op.
+ * transaction. The deliveries are written claimed by this process (leased until leaseMs from now,
+ * first attempt counted) and come back with what their first attempt needs, so it goes out without
+ * another query; if this process dies first, the lease runs out and the sweep attempts them. The
+ * unique (event, registration) key makes a second run a no-op.
  */
 export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_BATCH): Promise<{ events: number, items: AttemptItem[] }> {
   return await db.transaction(async (tx) => {
@@ -71,13 +107,20 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     if (events.length === 0) return { events: 0, items: [] }
     const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
     const rows: NewDelivery[] = []
+    const targetOf = new Map<string, Target>()
+    const add = (event: OutboxRow, target: Target) => {
+      const row = delivery(event, target, leaseUntil)
+      rows.push(row)
+      targetOf.set(row.id as string, target)
+    }
 
     const businessIds = [...new Set(events.filter((e) => e.installationId === null || e.event !== 'business.data_erasure').map((e) => e.businessId))]
     const byBusiness = new Map<string, Target[]>()
     if (businessIds.length > 0) {
       const targets = await tx.select({
-        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events, scopes: installations.grantedScopes
-      }).from(webhooks).innerJoin(installations, eq(installations.id, webhooks.installationId))
+        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events, scopes: installations.grantedScopes,
+        url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive, appWebhookUrl: apps.webhookUrl
+      }).from(webhooks).innerJoin(installations, eq(installations.id, webhooks.installationId)).innerJoin(apps, eq(apps.id, webhooks.appId))
         .where(and(inArray(webhooks.businessId, businessIds), eq(webhooks.isActive, true), isNull(installations.uninstalledAt)))
         .orderBy(asc(webhooks.createdAt))
       for (const target of targets) byBusiness.set(target.businessId, [...(byBusiness.get(target.businessId) ?? []), target])
@@ -86,12 +129,12 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     for (const event of events) {
       if (event.event === 'business.data_erasure' && event.installationId !== null) {
         const target = await erasureTarget(tx, event)
-        if (target !== null) rows.push(delivery(event, target, leaseUntil))
+        if (target !== null) add(event, target)
         continue
       }
       for (const target of byBusiness.get(event.businessId) ?? []) {
         if (event.installationId !== null && target.installationId !== event.installationId) continue
-        if (wants(target, event.event)) rows.push(delivery(event, target, leaseUntil))
+        if (wants(target, event.event)) add(event, target)
       }
     }
 
@@ -100,6 +143,10 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
       : await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
     await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
-    return { events: events.length, items: inserted.map(({ id }) => ({ id, reserved: 0 })) }
+    const written = new Set(inserted.map(({ id }) => id))
+    return {
+      events: events.length,
+      items: rows.filter((row) => written.has(row.id as string)).map((row) => ({ id: row.id as string, claimed: claimedOf(row, targetOf.get(row.id as string) as Target) }))
+    }
   })
 }
