@@ -1,4 +1,5 @@
 import t from 'tap'
+import type * as Tap from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
 import { hookCalls, orders, outboxEvents } from '../../../server/db/schema/index.ts'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
@@ -18,63 +19,81 @@ const WRONG_SHAPE: Record<string, unknown> = {
   '/validate': { valid: 'yes' }
 }
 
+/** What each hook point answers when it works. */
+const HEALTHY: Record<string, Reply> = {
+  '/rates': { json: { fee: 999 } },
+  '/discounts': { json: { discount: 100, reason: 'x' } },
+  '/methods': { json: { methods: [{ id: 'm', name: 'M' }] } },
+  '/validate': { json: { valid: true } }
+}
+
 t.test('each failure mode per hook point gives the documented outcome, in time', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const developer = await registerUser(app, 'DEVELOPER')
   const { merchant, slug, pizza, soda } = await shop(app)
-  let mode: Reply | null = null
-  const failing = (ok: Reply) => () => mode ?? ok
-  const server = await startAppServer(t, {
-    '/base/rates': failing({ json: { fee: 999 } }),
-    '/base/discounts': failing({ json: { discount: 100, reason: 'x' } }),
-    '/base/methods': failing({ json: { methods: [{ id: 'm', name: 'M' }] } }),
-    '/base/validate': failing({ json: { valid: true } })
-  })
+  const server = await startAppServer(t, {})
+  const answer = (path: string, reply: Reply) => { server.handlers[`/base${path}`] = () => reply }
+  const answerWell = () => { for (const [path, reply] of Object.entries(HEALTHY)) answer(path, reply) }
+  answerWell()
   await installHookApp(app, developer, merchant, server.url, [
     { hookPoint: 'checkout.shipping_rates', url: '/rates', timeout: TIMEOUT },
     { hookPoint: 'order.calculate_discounts', url: '/discounts', timeout: TIMEOUT },
     { hookPoint: 'checkout.payment_methods', url: '/methods', timeout: TIMEOUT },
     { hookPoint: 'order.validate', url: '/validate', timeout: TIMEOUT }
   ], ['write_shipping', 'write_discounts', 'write_payments', 'read_orders'])
-
-  const healthy = (await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
-  t.match(healthy, { deliveryFee: 999, appDiscount: 100 })
-  t.equal(healthy.paymentMethods.length, 3)
-
-  const cases = [...Object.entries(FAILURES), ...Object.keys(WRONG_SHAPE).map((path) => [`a wrong shape from ${path}`, null] as const)]
-  for (const [name, reply] of cases) {
-    mode = reply ?? { json: WRONG_SHAPE[name.split(' ').at(-1) as string] }
-    if (reply === null) {
-      // only the named path answers wrongly; the others answer well
-      const path = name.split(' ').at(-1) as string
-      mode = null
-      server.handlers[`/base${path}`] = () => ({ json: WRONG_SHAPE[path] })
-    }
+  const quote = async () => {
     const started = Date.now()
-    const quote = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
-    const took = Date.now() - started
-    t.equal(quote.statusCode, 200, `${name}: the checkout still answers`)
-    const body = quote.json()
-    if (reply !== null || name.endsWith('/rates')) t.equal(body.deliveryFee, 300, `${name}: shipping keeps the fee so far`)
-    if (reply !== null || name.endsWith('/discounts')) t.equal(body.appDiscount, 0, `${name}: discounts add nothing`)
-    if (reply !== null || name.endsWith('/methods')) t.same(body.paymentMethods.map((m: { id: string }) => m.id), ['CASH', 'CARD'], `${name}: the app's methods are dropped`)
-    if (reply !== null) t.ok(took < 3 * TIMEOUT + 1000, `${name}: answered in ${took} ms (three hooks, ${TIMEOUT} ms each, + 1 s)`)
-
-    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
-    t.equal(placed.statusCode, 201, `${name}: order.validate fails open`)
-    if (reply === null) {
-      const path = name.split(' ').at(-1) as string
-      const ok: Record<string, Reply> = { '/rates': { json: { fee: 999 } }, '/discounts': { json: { discount: 100 } }, '/methods': { json: { methods: [{ id: 'm', name: 'M' }] } }, '/validate': { json: { valid: true } } }
-      server.handlers[`/base${path}`] = () => ok[path]
-    }
+    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
+    return { response, took: Date.now() - started }
   }
-  mode = null
-  await app.hooks.flush()
-  const failures = await app.db.select().from(hookCalls).where(and(eq(hookCalls.businessId, merchant.businessId), eq(hookCalls.success, false)))
-  t.ok(failures.some((row) => row.error === `no answer within ${TIMEOUT} ms`), 'timeouts are logged')
-  t.ok(failures.some((row) => row.statusCode === 500 && row.error === 'answered HTTP 500'), '500s are logged')
-  t.ok(failures.some((row) => row.error === 'answer is not JSON'), 'malformed bodies are logged')
-  t.ok(failures.some((row) => row.error?.startsWith('answer does not match order.validate')), 'wrong shapes are logged')
+  const placeOrder = async () => await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
+  const methodIds = (body: { paymentMethods: Array<{ id: string }> }) => body.paymentMethods.map((m) => m.id)
+
+  const healthy = (await quote()).response.json()
+  t.match(healthy, { deliveryFee: 999, appDiscount: 100 })
+  t.match(methodIds(healthy), ['CASH', 'CARD', /^inst_\w+:m$/], "the app's method, namespaced by its installation")
+
+  for (const [name, reply] of Object.entries(FAILURES)) {
+    t.test(`every hook point fails with ${name}`, async (t) => {
+      for (const path of Object.keys(HEALTHY)) answer(path, reply)
+      t.teardown(answerWell)
+      const { response, took } = await quote()
+      t.equal(response.statusCode, 200, 'the checkout still answers')
+      const body = response.json()
+      t.equal(body.deliveryFee, 300, 'shipping keeps the fee so far')
+      t.equal(body.appDiscount, 0, 'discounts add nothing')
+      t.same(methodIds(body), ['CASH', 'CARD'], "the app's methods are dropped")
+      t.ok(took < 3 * TIMEOUT + 1000, `answered in ${took} ms (three hooks, ${TIMEOUT} ms each, + 1 s)`)
+      t.equal((await placeOrder()).statusCode, 201, 'order.validate fails open')
+    })
+  }
+
+  // one hook point answers with a shape its schema refuses; the others answer well
+  const wrongShapeOutcome: Record<string, (t: Tap.Test, body: any) => void> = {
+    '/rates': (t, body) => { t.equal(body.deliveryFee, 300, 'shipping keeps the fee so far') },
+    '/discounts': (t, body) => { t.equal(body.appDiscount, 0, 'discounts add nothing') },
+    '/methods': (t, body) => { t.same(methodIds(body), ['CASH', 'CARD'], "the app's methods are dropped") },
+    '/validate': (t, body) => { t.equal(body.deliveryFee, 999, 'the quote is untouched (order.validate runs when ordering)') }
+  }
+  for (const [path, wrong] of Object.entries(WRONG_SHAPE)) {
+    t.test(`a wrong shape from ${path}`, async (t) => {
+      answer(path, { json: wrong })
+      t.teardown(answerWell)
+      const { response } = await quote()
+      t.equal(response.statusCode, 200, 'the checkout still answers')
+      wrongShapeOutcome[path](t, response.json())
+      t.equal((await placeOrder()).statusCode, 201, 'order.validate fails open')
+    })
+  }
+
+  t.test('every failure is in the hook-call log', async (t) => {
+    await app.hooks.flush()
+    const failures = await app.db.select().from(hookCalls).where(and(eq(hookCalls.businessId, merchant.businessId), eq(hookCalls.success, false)))
+    t.ok(failures.some((row) => row.error === `no answer within ${TIMEOUT} ms`), 'timeouts are logged')
+    t.ok(failures.some((row) => row.statusCode === 500 && row.error === 'answered HTTP 500'), '500s are logged')
+    t.ok(failures.some((row) => row.error === 'answer is not JSON'), 'malformed bodies are logged')
+    t.ok(failures.some((row) => row.error?.startsWith('answer does not match order.validate')), 'wrong shapes are logged')
+  })
 })
 
 t.test('order.validate: a refusal is a 422 with the reason, and nothing is written', async (t) => {
