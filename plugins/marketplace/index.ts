@@ -5,6 +5,7 @@ import { apps, installations, users } from '../../server/db/schema/index.ts'
 import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { CategorySchema } from '../portal/schemas.ts'
+import { countRows } from '../../server/db/count.ts'
 
 const tags = ['marketplace']
 
@@ -50,10 +51,10 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (request.query.category !== undefined) filters.push(eq(apps.category, request.query.category))
     if (request.query.q !== undefined) filters.push(or(ilike(apps.name, likePattern(request.query.q)), ilike(apps.description, likePattern(request.query.q))) as SQL)
     const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       fastify.db.select(columns).from(apps).innerJoin(users, eq(users.id, apps.developerId)).where(where)
         .orderBy(desc(apps.publishedAt), desc(apps.id)).limit(limit).offset(offset),
-      fastify.db.select({ total: sql<number>`count(*)::int` }).from(apps).where(where)
+      countRows(fastify.db, apps, where)
     ])
     return { data: rows.map(listing), total, page, limit }
   })

@@ -8,6 +8,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
+import { countRows } from '../../server/db/count.ts'
 
 /** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -31,7 +32,7 @@ export async function listOrders (executor: Executor, businessId: string, query:
   const filters: SQL[] = [eq(orders.businessId, businessId)]
   if (query.status !== undefined) filters.push(eq(orders.status, query.status))
   const where = and(...filters)
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(orders).where(where)
+  const total = await countRows(executor, orders, where)
   const rows = await executor.select().from(orders).where(where)
     .orderBy(desc(orders.createdAt), asc(orders.id)).limit(limit).offset(offset)
   return { data: rows.map(serializeOrder), total, page, limit }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq } from 'drizzle-orm'
 import { pages } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -7,13 +7,14 @@ import { pageWindow } from '../../server/schemas.ts'
 import { isUniqueViolation } from './db-helpers.ts'
 import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
 import { serializePage } from './serializers.ts'
+import { countRows } from '../../server/db/count.ts'
 
 const slugTaken = () => conflict('This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
 
 export async function listPages (executor: Executor, businessId: string, query: { page?: number, limit?: number } = {}) {
   const { page, limit, offset } = pageWindow(query, PAGE_PAGE_LIMITS)
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(pages).where(eq(pages.businessId, businessId))
+  const total = await countRows(executor, pages, eq(pages.businessId, businessId))
   const rows = await executor.select().from(pages).where(eq(pages.businessId, businessId))
     .orderBy(desc(pages.createdAt), asc(pages.id)).limit(limit).offset(offset)
   return { data: rows.map(serializePage), total, page, limit }

@@ -11,6 +11,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
+import { countRows } from '../../server/db/count.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
@@ -35,8 +36,7 @@ export async function listProducts (executor: Executor, businessId: string, quer
   // only a page past the end needs a count of its own
   const total = rows.length > 0
     ? rows[0].total
-    : offset === 0 ? 0 : (await executor.select({ total: sql<number>`count(*)::int` }).from(products)
-      .where(and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : []))))[0].total
+    : offset === 0 ? 0 : await countRows(executor, products, and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : [])))
   return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
 }
 

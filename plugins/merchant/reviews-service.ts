@@ -7,6 +7,7 @@ import { notFound, unprocessable } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
+import { countRows } from '../../server/db/count.ts'
 
 export interface ReviewListQuery { page?: number, limit?: number, productId?: string }
 
@@ -17,7 +18,7 @@ function reviewFilter (businessId: string, productId?: string): SQL | undefined 
 export async function listReviews (executor: Executor, businessId: string, query: ReviewListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, REVIEW_PAGE_LIMITS)
   const where = reviewFilter(businessId, query.productId)
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(reviews).where(where)
+  const total = await countRows(executor, reviews, where)
   const rows = await executor.select().from(reviews).where(where)
     .orderBy(desc(reviews.createdAt), asc(reviews.id)).limit(limit).offset(offset)
   return { data: rows.map(serializeReview), total, page, limit }

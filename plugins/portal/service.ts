@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import { apps, appVersions } from '../../server/db/schema/index.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -8,6 +8,7 @@ import { outboundUrlProblem, redirectUrlProblem } from '../../server/url-policy.
 import { pageWindow } from '../../server/schemas.ts'
 import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
 import type { AppView, CreateApp, UpdateApp } from './schemas.ts'
+import { countRows } from '../../server/db/count.ts'
 
 export type AppRow = typeof apps.$inferSelect
 
@@ -85,9 +86,9 @@ export function createPortalService (db: Db, options: { production: boolean }) {
   async function list (developerId: string, query: { page?: number, limit?: number }) {
     const { page, limit, offset } = pageWindow(query)
     const where = eq(apps.developerId, developerId)
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db.select().from(apps).where(where).orderBy(desc(apps.createdAt), desc(apps.id)).limit(limit).offset(offset),
-      db.select({ total: sql<number>`count(*)::int` }).from(apps).where(where)
+      countRows(db, apps, where)
     ])
     return { data: rows.map(publicApp), total, page, limit }
   }
@@ -134,9 +135,9 @@ export function createPortalService (db: Db, options: { production: boolean }) {
     await ownedApp(db, developerId, appId)
     const { page, limit, offset } = pageWindow(query)
     const where = eq(appVersions.appId, appId)
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       db.select().from(appVersions).where(where).orderBy(desc(appVersions.createdAt), desc(appVersions.id)).limit(limit).offset(offset),
-      db.select({ total: sql<number>`count(*)::int` }).from(appVersions).where(where)
+      countRows(db, appVersions, where)
     ])
     return {
       data: rows.map((v) => ({ id: v.id, version: v.version, kind: v.kind, changes: v.changes, scopes: v.scopes, approvedScopes: v.approvedScopes, notes: v.notes, createdAt: v.createdAt.toISOString() })),

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { and, asc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import { apps } from '../../server/db/schema/index.ts'
 import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../server/schemas.ts'
 import { conflict, notFound } from '../../server/http-errors.ts'
 import { AppIdParams, AppSchema } from '../portal/schemas.ts'
 import { addedScopes, publicApp } from '../portal/service.ts'
+import { countRows } from '../../server/db/count.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']
@@ -33,9 +34,9 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const { page, limit, offset } = pageWindow(request.query)
     const where = and(eq(apps.status, request.query.status ?? 'PENDING_REVIEW'))
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       fastify.db.select().from(apps).where(where).orderBy(asc(apps.submittedAt), asc(apps.id)).limit(limit).offset(offset),
-      fastify.db.select({ total: sql<number>`count(*)::int` }).from(apps).where(where)
+      countRows(fastify.db, apps, where)
     ])
     return { data: rows.map(withAdded), total, page, limit }
   })

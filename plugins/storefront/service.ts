@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, type SQL } from 'drizzle-orm'
 import { businesses, pages, products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { notFound } from '../../server/http-errors.ts'
@@ -7,6 +7,7 @@ import { createReview } from '../merchant/reviews-service.ts'
 import { PRODUCT_PAGE_LIMITS, type Review, type ReviewCreateBody } from '../merchant/schemas.ts'
 import type { BusinessRow, PageRow, ProductRow } from '../merchant/serializers.ts'
 import type { StoreProduct, StoreProductQuery } from './schemas.ts'
+import { countRows } from '../../server/db/count.ts'
 
 /** The page `GET /store/:businessSlug` shows when it is published. */
 export const HOME_SLUG = 'home'
@@ -33,7 +34,7 @@ export function storeProduct (row: ProductRow, currency: string): StoreProduct {
 export async function listStoreProducts (executor: Executor, business: BusinessRow, query: StoreProductQuery = {}) {
   const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
   const where = query.category === undefined ? visible(business.id) : and(visible(business.id), eq(products.category, query.category))
-  const [{ total }] = await executor.select({ total: sql<number>`count(*)::int` }).from(products).where(where)
+  const total = await countRows(executor, products, where)
   const rows = await executor.select().from(products).where(where)
     .orderBy(desc(products.createdAt), asc(products.id)).limit(limit).offset(offset)
   return { data: rows.map((row) => storeProduct(row, business.currency)), total, page, limit }
