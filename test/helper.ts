@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { AddressInfo } from 'node:net'
+import { createConnection, type AddressInfo } from 'node:net'
 import pg from 'pg'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../server/config.ts'
@@ -139,4 +139,19 @@ export async function oauthInstall (app: App, user: Session, client: { clientId:
   if (token.statusCode !== 200) throw new Error(`token failed: ${token.statusCode} ${token.body}`)
   const body = token.json()
   return { accessToken: body.access_token, installationId: body.installation_id, businessId: body.business_id, webhookSecret: body.webhook_secret, scope: body.scope, auth: { authorization: `Bearer ${body.access_token}` } }
+}
+
+/** The Redis of the shared rate-limit tests: REDIS_URL, or the machine's. */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
+
+/** Whether something answers at REDIS_URL (the Redis tests are skipped otherwise). */
+export async function redisReachable (): Promise<boolean> {
+  const { hostname, port } = new URL(REDIS_URL)
+  return await new Promise((resolve) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) })
+    socket.setTimeout(500)
+    socket.once('connect', () => { socket.end(); resolve(true) })
+    socket.once('error', () => resolve(false))
+    socket.once('timeout', () => { socket.destroy(); resolve(false) })
+  })
 }

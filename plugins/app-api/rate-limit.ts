@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
 import { HttpError } from '../../server/http-errors.ts'
+import { rateLimitRedis } from '../../server/redis.ts'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
 
@@ -11,9 +11,8 @@ export const RATE_LIMIT_WINDOW_MS = 60_000
  * one budget; if Redis is unreachable requests are let through rather than failed.
  */
 export async function registerAppRateLimit (fastify: FastifyInstance): Promise<void> {
-  const { rateLimitPerMinute, redisUrl } = fastify.config
-  const redis = redisUrl === null ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
-  if (redis !== undefined) fastify.addHook('onClose', async () => { redis.disconnect() })
+  const { rateLimitPerMinute } = fastify.config
+  const redis = rateLimitRedis(fastify)
   await fastify.register(rateLimit, {
     max: rateLimitPerMinute,
     timeWindow: RATE_LIMIT_WINDOW_MS,

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
 import rateLimit from '@fastify/rate-limit'
-import { Redis } from 'ioredis'
 import type { FastifyRequest } from 'fastify'
 import { HttpError } from '../../server/http-errors.ts'
+import { rateLimitRedis } from '../../server/redis.ts'
 
 /**
  * Opt-in route config for the public storefront writes (reviews, checkout quotes, orders): each
@@ -19,9 +19,8 @@ const keyOf = (request: FastifyRequest) => `${request.ip}|${(request.params as {
  * REDIS_URL the counts are shared by all processes; if Redis fails, requests are let through.
  */
 export default fp(async function storefrontRateLimit (fastify) {
-  const { storefrontRateLimitPerMinute, redisUrl } = fastify.config
-  const redis = redisUrl === null ? undefined : new Redis(redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000, enableOfflineQueue: true })
-  if (redis !== undefined) fastify.addHook('onClose', async () => { redis.disconnect() })
+  const { storefrontRateLimitPerMinute } = fastify.config
+  const redis = rateLimitRedis(fastify)
   await fastify.register(rateLimit, {
     global: false,
     max: storefrontRateLimitPerMinute,

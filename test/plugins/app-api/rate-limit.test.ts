@@ -1,22 +1,8 @@
 import t from 'tap'
-import { createConnection } from 'node:net'
 import { buildApp } from '../../../server/app.ts'
-import { build, registerUser, createApp, testConfig } from '../../helper.ts'
+import { build, registerUser, createApp, testConfig, REDIS_URL, redisReachable } from '../../helper.ts'
 
 const LIMIT = 5
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-
-async function redisReachable (): Promise<boolean> {
-  const { hostname, port } = new URL(REDIS_URL)
-  return await new Promise((resolve) => {
-    const socket = createConnection({ host: hostname, port: Number(port || 6379) })
-    socket.setTimeout(500)
-    socket.once('connect', () => { socket.end(); resolve(true) })
-    socket.once('error', () => resolve(false))
-    socket.once('timeout', () => { socket.destroy(); resolve(false) })
-  })
-}
-
 async function testInstall (app: Awaited<ReturnType<typeof build>>) {
   const developer = await registerUser(app, 'DEVELOPER')
   const { app: created } = await createApp(app, developer, { scopes: ['read_business', 'read_pages'] })

@@ -1,5 +1,7 @@
 import t from 'tap'
-import { build, registerUser } from '../../helper.ts'
+import { randomBytes } from 'node:crypto'
+import { buildApp } from '../../../server/app.ts'
+import { build, registerUser, testConfig, REDIS_URL, redisReachable } from '../../helper.ts'
 import { createProduct, eventsOf } from '../merchant/fixtures.ts'
 import { businessSlug } from './fixtures.ts'
 
@@ -126,4 +128,20 @@ t.test('public writes are limited per client address and store (STOREFRONT_RATE_
   t.equal((await quote()).statusCode, 429, 'quotes are limited')
   const placed = (await app.inject({ url: '/merchant/orders', headers: merchant.auth })).json()
   t.equal(placed.total, 3, 'the refused order wrote nothing')
+})
+
+const redisUp = await redisReachable()
+t.test('with REDIS_URL two instances share the storefront budget', { skip: redisUp ? false : `no Redis at ${REDIS_URL}` }, async (t) => {
+  const env = { STOREFRONT_RATE_LIMIT_PER_MINUTE: '2', REDIS_URL }
+  const one = await build(t, { env })
+  const two = await buildApp({ config: testConfig(env, one.config.databaseUrl), database: one.database })
+  t.teardown(() => two.close())
+  // Redis outlives the test database: a store slug of its own, so an earlier run's counts cannot interfere
+  const merchant = await registerUser(one, 'MERCHANT', { businessName: `Redis shop ${randomBytes(6).toString('hex')}` })
+  const slug = await businessSlug(one, merchant)
+  const product = await createProduct(one, merchant, { name: 'Baguette', price: 300 })
+  const review = (app: typeof one) => app.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, remoteAddress: '192.0.2.44', payload: { productId: product.id, rating: 4, authorName: 'Bo' } })
+  t.equal((await review(one)).statusCode, 201)
+  t.equal((await review(two)).statusCode, 201)
+  t.equal((await review(one)).statusCode, 429, 'instance one counts instance two’s call')
 })
