@@ -60,7 +60,7 @@ export async function buildApp (options: BuildOptions) {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: true
+    trustProxy: config.trustProxy
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
 

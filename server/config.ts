@@ -29,6 +29,7 @@ export const EnvSchema = Type.Object({
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
+  TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' })),
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Optional(PositiveInt),
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
@@ -47,11 +48,20 @@ export const DEFAULTS = {
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   RATE_LIMIT_PER_MINUTE: 60,
   STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
+  TRUST_PROXY: 'true',
   WEBHOOK_DISABLE_AFTER_FAILURES: 10,
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
   LOG_LEVEL: 'info'
 } as const
+
+/**
+ * TRUST_PROXY as fastify's `trustProxy`: true (trust X-Forwarded-For from anyone: behind a load
+ * balancer), false (the socket's address only), or the proxies' addresses / CIDRs, comma-separated.
+ */
+function trustProxy (value: string): boolean | string {
+  return value === 'true' || value === 'false' ? value === 'true' : value
+}
 
 export class ConfigError extends Error {
   name = 'ConfigError'
@@ -137,6 +147,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
+    trustProxy: trustProxy(env.TRUST_PROXY ?? DEFAULTS.TRUST_PROXY),
     webhookDisableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES ?? DEFAULTS.WEBHOOK_DISABLE_AFTER_FAILURES,
     deliveryLogRetentionDays: env.DELIVERY_LOG_RETENTION_DAYS ?? DEFAULTS.DELIVERY_LOG_RETENTION_DAYS,
     /** Memory for the App API catalogue cache (product reads); 0 turns it off. */

@@ -16,6 +16,15 @@ t.test('loadConfig', async (t) => {
     t.equal(config.processRole, 'all')
     t.equal(config.dataDir, null, 'in-memory database for tests')
     t.equal(config.encryptionKey.length, 32)
+    t.equal(config.storefrontRateLimitPerMinute, 60)
+    t.equal(config.trustProxy, true, 'behind a load balancer by default')
+    t.equal(config.appApiCacheBytes, 32 * 1024 * 1024)
+  })
+
+  t.test('TRUST_PROXY: a boolean or proxy addresses', async (t) => {
+    t.equal(loadConfig({ TRUST_PROXY: 'false' }, { inMemory: true }).trustProxy, false)
+    t.equal(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }, { inMemory: true }).trustProxy, '10.0.0.0/8,127.0.0.1')
+    t.equal(loadConfig({ APP_API_CACHE_MB: '0' }, { inMemory: true }).appApiCacheBytes, 0)
   })
 
   t.test('reads and converts values', async (t) => {
@@ -35,7 +44,10 @@ t.test('loadConfig', async (t) => {
     ['a database URL of another engine', { DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
     ['a short JWT secret', { JWT_SECRET: 'short' }, /JWT_SECRET/],
     ['a reviewer without password', { REVIEWER_EMAIL: 'r@example.com' }, /REVIEWER_PASSWORD is required/],
-    ['a zero rate limit', { RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/]
+    ['a zero rate limit', { RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
+    ['a zero storefront rate limit', { STOREFRONT_RATE_LIMIT_PER_MINUTE: '0' }, /STOREFRONT_RATE_LIMIT_PER_MINUTE/],
+    ['a trust-proxy setting that is none of the forms', { TRUST_PROXY: 'yes please' }, /TRUST_PROXY/],
+    ['a negative cache size', { APP_API_CACHE_MB: '-1' }, /APP_API_CACHE_MB/]
   ]
   for (const [name, env, pattern] of bad) {
     t.test(`refuses ${name}`, async (t) => {

@@ -130,6 +130,22 @@ t.test('public writes are limited per client address and store (STOREFRONT_RATE_
   t.equal(placed.total, 3, 'the refused order wrote nothing')
 })
 
+t.test('the client address: X-Forwarded-For behind a proxy (default), the socket with TRUST_PROXY=false', async (t) => {
+  for (const [trust, spoofable] of [['true', true], ['false', false]] as const) {
+    const app = await build(t, { env: { STOREFRONT_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: trust } })
+    const merchant = await registerUser(app, 'MERCHANT')
+    const slug = await businessSlug(app, merchant)
+    const product = await createProduct(app, merchant, { name: 'Baguette', price: 300 })
+    const review = (forwardedFor: string) => app.inject({
+      method: 'POST', url: `/store/${slug}/api/reviews`, remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwardedFor },
+      payload: { productId: product.id, rating: 5, authorName: 'Ana' }
+    })
+    t.equal((await review('203.0.113.1')).statusCode, 201, `TRUST_PROXY=${trust}: first call`)
+    t.equal((await review('203.0.113.2')).statusCode, spoofable ? 201 : 429,
+      spoofable ? 'behind a load balancer each forwarded client has its own budget' : 'without a trusted proxy the header is ignored')
+  }
+})
+
 const redisUp = await redisReachable()
 t.test('with REDIS_URL two instances share the storefront budget', { skip: redisUp ? false : `no Redis at ${REDIS_URL}` }, async (t) => {
   const env = { STOREFRONT_RATE_LIMIT_PER_MINUTE: '2', REDIS_URL }
