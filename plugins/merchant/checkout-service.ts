@@ -96,7 +96,6 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
       eq(products.price, item.unitPrice), eq(products.isAvailable, true), eq(products.status, 'ACTIVE')))
     .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
   if (row !== undefined) {
-    await catalogChanged(executor, businessId)
     await emitStockEvents(executor, businessId, row.stock + item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
     return
   }
@@ -148,6 +147,7 @@ export async function createOrder (executor: Executor, businessId: string, input
 
   return await executor.transaction(async (tx) => {
     for (const item of items) await takeStock(tx, businessId, item)
+    await catalogChanged(tx, businessId)
     const [counter] = await tx.update(businesses).set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
       .where(eq(businesses.id, businessId)).returning({ number: businesses.lastOrderNumber })
     const [row] = await tx.insert(orders).values({
