@@ -106,13 +106,8 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
       .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
     if (events.length === 0) return { events: 0, items: [] }
     const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
-    const rows: NewDelivery[] = []
-    const targetOf = new Map<string, Target>()
-    const add = (event: OutboxRow, target: Target) => {
-      const row = delivery(event, target, leaseUntil)
-      rows.push(row)
-      targetOf.set(row.id as string, target)
-    }
+    const planned: Array<{ row: NewDelivery, target: Target }> = []
+    const add = (event: OutboxRow, target: Target) => { planned.push({ row: delivery(event, target, leaseUntil), target }) }
 
     const businessIds = [...new Set(events.filter((e) => e.installationId === null || e.event !== 'business.data_erasure').map((e) => e.businessId))]
     const byBusiness = new Map<string, Target[]>()
@@ -138,15 +133,15 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
       }
     }
 
-    const inserted = rows.length === 0
+    const inserted = planned.length === 0
       ? []
-      : await tx.insert(webhookDeliveries).values(rows).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
+      : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row)).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
     await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
     const written = new Set(inserted.map(({ id }) => id))
     return {
       events: events.length,
-      items: rows.filter((row) => written.has(row.id as string)).map((row) => ({ id: row.id as string, claimed: claimedOf(row, targetOf.get(row.id as string) as Target) }))
+      items: planned.filter(({ row }) => written.has(row.id as string)).map(({ row, target }) => ({ id: row.id as string, claimed: claimedOf(row, target) }))
     }
   })
 }
