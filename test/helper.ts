@@ -4,6 +4,7 @@ import pg from 'pg'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../server/config.ts'
 import { buildApp, type App } from '../server/app.ts'
+import type { Database } from '../server/db/client.ts'
 
 /** Set to run the suite on a PostgreSQL server; each test file gets a database of its own. */
 export const SERVER_URL = process.env.DATABASE_URL ?? null
@@ -154,4 +155,27 @@ export async function redisReachable (): Promise<boolean> {
     socket.once('error', () => resolve(false))
     socket.once('timeout', () => { socket.destroy(); resolve(false) })
   })
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Polls until `ok` holds (or the time is up) and returns the last value: for state written just after a receiver answered. */
+export async function until<T> (read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  let value = await read()
+  while (!ok(value) && Date.now() < deadline) {
+    await sleep(50)
+    value = await read()
+  }
+  return value
+}
+
+/**
+ * Terminates the PostgreSQL backends LISTENing on `channel` in the test's database, as a server
+ * restart or a network cut would drop them; returns how many there were.
+ */
+export async function dropListenConnections (database: Database, databaseUrl: string, channel: string): Promise<number> {
+  const { rows } = await database.executeSql(`select pg_terminate_backend(pid) from pg_stat_activity
+    where datname = $1 and query like $2`, [new URL(databaseUrl).pathname.slice(1), `listen %${channel}%`])
+  return rows.length
 }

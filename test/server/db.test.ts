@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { openDatabase } from '../../server/db/client.ts'
 import { users } from '../../server/db/schema/index.ts'
 import { buildApp } from '../../server/app.ts'
-import { testConfig, testDatabaseUrl, SERVER_URL } from '../helper.ts'
+import { testConfig, testDatabaseUrl, SERVER_URL, dropListenConnections, until } from '../helper.ts'
 
 t.test('migrations', async (t) => {
   const url = await testDatabaseUrl(t)
@@ -71,15 +71,11 @@ t.test('a dropped LISTEN connection is reported, listened to again, and does not
     onLost: () => happened.push('lost'),
     onRestored: () => { happened.push('restored'); restored() }
   })
-  const name = new URL(url).pathname.slice(1)
-  const { rows } = await database.executeSql(`select pg_terminate_backend(pid) as done from pg_stat_activity
-    where datname = $1 and query like 'listen %'`, [name])
-  t.equal(rows.length, 1, 'the listening backend was terminated')
+  t.equal(await dropListenConnections(database, url, 'platform_test'), 1, 'the listening backend was terminated')
   await back
   t.same(happened, ['lost', 'restored'], 'the consumer heard of the gap and of the recovery')
   await database.notify('platform_test', 'after')
-  const deadline = Date.now() + 5000
-  while (!received.includes('after') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(async () => received, (payloads) => payloads.includes('after'))
   t.same(received, ['after'], 'notifications arrive again on the new connection')
 })
 
@@ -90,8 +86,7 @@ t.test('unlisten stops the notifications', async (t) => {
   const received: string[] = []
   const unlisten = await database.listen('platform_test', (payload) => received.push(payload))
   await database.notify('platform_test', 'one')
-  const deadline = Date.now() + 5000
-  while (received.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await until(async () => received, (payloads) => payloads.length > 0)
   await unlisten()
   await database.notify('platform_test', 'two')
   await new Promise((resolve) => setTimeout(resolve, 200))

@@ -1,7 +1,8 @@
 import t from 'tap'
 import { createProduct, deleteProduct, updateProduct } from '../../../plugins/merchant/products-service.ts'
 import { buildApp } from '../../../server/app.ts'
-import { build, testConfig, SERVER_URL } from '../../helper.ts'
+import { build, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
+import { CATALOG_CHANNEL } from '../../../plugins/merchant/catalog-cache.ts'
 import { NO_RATE_LIMIT, call, installApp, type Installed } from './fixtures.ts'
 import type { App } from '../../../server/app.ts'
 
@@ -111,13 +112,11 @@ t.test('while the LISTEN connection is down the cache is off', { skip: SERVER_UR
   const installed = await installApp(app, ['read_products'])
   await list(app, installed)
   t.ok(app.catalogCache.stats().entries > 0)
-  const name = new URL(app.config.databaseUrl as string).pathname.slice(1)
-  await app.database.executeSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'listen %catalog_changed%'`, [name])
+  await dropListenConnections(app.database, app.config.databaseUrl as string, CATALOG_CHANNEL)
   const deadline = Date.now() + 5000
-  while (app.catalogCache.stats().enabled && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
-  t.match(app.catalogCache.stats(), { enabled: false, entries: 0 }, 'off and emptied when the connection drops')
-  while (!app.catalogCache.stats().enabled && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-  t.equal(app.catalogCache.stats().enabled, true, 'on again once listening again')
+  const stats = async () => app.catalogCache.stats()
+  t.match(await until(stats, ({ enabled }) => !enabled, deadline - Date.now()), { enabled: false, entries: 0 }, 'off and emptied when the connection drops')
+  t.equal((await until(stats, ({ enabled }) => enabled, deadline - Date.now())).enabled, true, 'on again once listening again')
   await list(app, installed)
   t.ok(app.catalogCache.stats().entries > 0, 'and caching')
 })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createTokenCache } from '../../../plugins/installations/token-cache.ts'
 import { buildApp } from '../../../server/app.ts'
-import { build, registerUser, createApp, testConfig, SERVER_URL } from '../../helper.ts'
+import { build, registerUser, createApp, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
 import { INSTALLATION_CHANNEL } from '../../../plugins/installations/service.ts'
 
 const entry = (id: string) => ({ id, appId: 'app_1', businessId: 'biz_1', scopes: [], pendingScopes: [], isTestInstall: false })
@@ -65,16 +65,14 @@ t.test('while the LISTEN connection is down tokens are checked in the database',
   const auth = { authorization: `Bearer ${accessToken}` }
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200)
   t.equal(app.tokenCache.size, 1)
-  const name = new URL(app.config.databaseUrl as string).pathname.slice(1)
-  await app.database.executeSql(`select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and query like 'listen %${INSTALLATION_CHANNEL}%'`, [name])
+  await dropListenConnections(app.database, app.config.databaseUrl as string, INSTALLATION_CHANNEL)
   const deadline = Date.now() + 5000
-  while (app.tokenCache.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
+  await until(async () => app.tokenCache.size, (size) => size === 0, deadline - Date.now())
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'the token still works')
   t.equal(app.tokenCache.size, 0, 'but is not cached while revocations cannot arrive')
-  while (Date.now() < deadline) {
+  const cached = await until(async () => {
     await app.inject({ url: '/app-api/business', headers: auth })
-    if (app.tokenCache.size === 1) break
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-  t.equal(app.tokenCache.size, 1, 'cached again once listening again')
+    return app.tokenCache.size
+  }, (size) => size === 1, deadline - Date.now())
+  t.equal(cached, 1, 'cached again once listening again')
 })

@@ -81,15 +81,4 @@ export async function placeOrder (app: App, businessId: string) {
   })
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Polls until `ok` holds (or the time is up) and returns the last value: for state written just after a receiver answered. */
-export async function until<T> (read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let value = await read()
-  while (!ok(value) && Date.now() < deadline) {
-    await sleep(50)
-    value = await read()
-  }
-  return value
-}
+export { sleep, until } from '../../helper.ts'
