@@ -16,7 +16,7 @@ import { seedInstallations } from './seed.ts'
  */
 const INSTALLATIONS = Number(process.env.BENCH_INSTALLATIONS ?? 1000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
-const WARMUP_SECONDS = 2
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 /** BENCH_ENGINES=pglite or postgres runs one engine only (for profiling). */

@@ -13,10 +13,12 @@ import { emitEvent } from '../server/events.ts'
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000)
 const EMITTERS = 16
-const LATENCY_EVENTS = 300
+const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 300)
 const LATENCY_RATE_PER_SECOND = 100
 const RUN_LIMIT_MS = 60_000
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+/** BENCH_ENGINES=pglite or postgres runs one engine only. */
+const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
@@ -128,5 +130,5 @@ async function withServerDatabase (fn: (url: string) => Promise<void>): Promise<
 
 console.log(`webhook delivery bench: ${THROUGHPUT_EVENTS} events from ${EMITTERS} writers, then ${LATENCY_EVENTS} paced events`)
 console.log(`load average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores (other work on the machine lowers deliveries/s)`)
-await run('PGlite', null)
-if (!await withServerDatabase(async (url) => { await run('PostgreSQL', url) })) console.log('PostgreSQL  skipped: no server at DATABASE_URL')
+if (ENGINES.includes('pglite')) await run('PGlite', null)
+if (ENGINES.includes('postgres') && !await withServerDatabase(async (url) => { await run('PostgreSQL', url) })) console.log('PostgreSQL  skipped: no server at DATABASE_URL')

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import t from 'tap'
+import { SERVER_URL } from '../helper.ts'
+
+/**
+ * Every benchmark at a tiny size, as a separate process the way `npm run bench` starts it, so a
+ * bench can never break unnoticed. Figures are not judged: only that each runs and prints them.
+ */
+const ENGINES = SERVER_URL === null ? 'pglite' : 'postgres'
+const SERVER = SERVER_URL === null ? {} : { DATABASE_URL: SERVER_URL, BENCH_DATABASE_URL: SERVER_URL }
+
+async function bench (script: string, env: Record<string, string>) {
+  return await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
+    env: { PATH: process.env.PATH, ...SERVER, ...env }, timeout: 120_000, maxBuffer: 1 << 22
+  })
+}
+
+t.test('npm run bench:app-api prints req/s beside the bare route', async (t) => {
+  const { stdout } = await bench('bench/run.ts', { BENCH_ENGINES: ENGINES, BENCH_INSTALLATIONS: '5', BENCH_SECONDS: '1', BENCH_WARMUP_SECONDS: '1', BENCH_CONNECTIONS: '2' })
+  // label, req/s, p50, p99, requests, then non-2xx: every request answered 200
+  t.match(stdout, /App API on \w+\s+[1-9]\d*\s+\d+\s+\d+\s+\d+\s+0\s/)
+  t.match(stdout, /bare fastify \(same JSON\)\s+[1-9]\d*\s/)
+  t.match(stdout, /ratio app \/ bare\s+[\d.]+%/)
+})
+
+t.test('npm run bench:webhooks delivers every event and prints deliveries/s', async (t) => {
+  const { stdout } = await bench('bench/webhooks.ts', { BENCH_ENGINES: ENGINES, BENCH_EVENTS: '40', BENCH_LATENCY_EVENTS: '10' })
+  t.match(stdout, /\b40\/40 deliveries in [\d.]+ s = \d+ deliveries\/s/)
+  t.match(stdout, /p50 [\d.]+ ms, p99 [\d.]+ ms \(10\/10 at/)
+})
+
+t.test('npm run bench:hooks runs the quote with and without hooks', async (t) => {
+  const { stdout } = await bench('bench/hooks.ts', { BENCH_ROUNDS: '30' })
+  t.match(stdout, /no hooks\s+p50\s+[\d.]+ ms/)
+  t.match(stdout, /three instant hooks\s+p50\s+[\d.]+ ms/)
+})
