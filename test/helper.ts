@@ -1,41 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import { createConnection, type AddressInfo } from 'node:net'
-import pg from 'pg'
 import type { Test } from 'tap'
-import { loadConfig, type Config } from '../server/config.ts'
 import { buildApp, type App } from '../server/app.ts'
 import type { Database } from '../server/db/client.ts'
+import { testConfig, testDatabaseUrl, testPglite } from './database.ts'
 
-/** Set to run the suite on a PostgreSQL server; each test file gets a database of its own. */
-export const SERVER_URL = process.env.DATABASE_URL ?? null
-
-/** A fresh, empty PostgreSQL database for this test, dropped on teardown; null on PGlite runs. */
-export async function testDatabaseUrl (t: Test): Promise<string | null> {
-  if (SERVER_URL === null) return null
-  const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  await admin.connect()
-  await admin.query(`create database "${name}"`)
-  await admin.end()
-  t.teardown(async () => {
-    const dropper = new pg.Client({ connectionString: SERVER_URL })
-    await dropper.connect()
-    await dropper.query(`drop database if exists "${name}" with (force)`)
-    await dropper.end()
-  })
-  const url = new URL(SERVER_URL)
-  url.pathname = `/${name}`
-  return url.toString()
-}
-
-export function testConfig (env: Record<string, string> = {}, databaseUrl: string | null = null): Config {
-  return loadConfig({
-    LOG_LEVEL: 'silent',
-    DEMO_SEED: 'false',
-    ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : {}),
-    ...env
-  }, { inMemory: true })
-}
+export { SERVER_URL, testConfig, testDatabaseUrl } from './database.ts'
 
 export interface BuildOptions {
   env?: Record<string, string>
@@ -43,10 +13,14 @@ export interface BuildOptions {
   databaseUrl?: string | null
 }
 
-/** The app on a fresh database (in-memory PGlite, or a new PostgreSQL database), closed on teardown. */
+/**
+ * The app on a fresh database copied from the migrated template (in-memory PGlite, or a new
+ * PostgreSQL database), closed on teardown; a failing test keeps its database and says where.
+ */
 export async function build (t: Test, options: BuildOptions = {}): Promise<App> {
   const databaseUrl = options.databaseUrl !== undefined ? options.databaseUrl : await testDatabaseUrl(t)
-  const app = await buildApp({ config: testConfig(options.env, databaseUrl) })
+  const database = databaseUrl === null ? await testPglite(t) : undefined
+  const app = await buildApp({ config: testConfig(options.env, databaseUrl), ...(database !== undefined ? { database } : {}) })
   t.teardown(() => app.close())
   await app.ready()
   return app

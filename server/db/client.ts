@@ -40,6 +40,8 @@ export interface Database extends SqlExecutor {
    */
   listen: (channel: string, onMessage: (payload: string) => void, events?: ListenEvents) => Promise<() => Promise<void>>
   notify: (channel: string, payload: string) => Promise<void>
+  /** PGlite only: the whole data directory as a tarball, loadable with `loadDataDir` (test templates, inspection). */
+  dumpDataDir?: () => Promise<Blob>
 }
 
 export interface ListenEvents { onLost?: () => void, onRestored?: () => void }
@@ -52,6 +54,8 @@ export interface DatabaseOptions {
   databaseUrl: string | null
   /** PGlite data folder; null keeps it in memory. */
   dataDir: string | null
+  /** PGlite only: start from this dumped data directory instead of an empty cluster (skips initdb). */
+  loadDataDir?: Blob
   poolSize?: number
 }
 
@@ -67,15 +71,13 @@ async function countApplied (executor: SqlExecutor): Promise<number> {
   return rows[0].n as number
 }
 
-async function openPglite (dataDir: string | null): Promise<Database> {
-  let client: PGlite
-  if (dataDir === null) {
-    client = await PGlite.create()
-  } else {
-    const folder = join(dataDir, 'pgdata')
+async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
+  let folder: string | undefined
+  if (dataDir !== null) {
+    folder = join(dataDir, 'pgdata')
     mkdirSync(folder, { recursive: true })
-    client = await PGlite.create(folder)
   }
+  const client = await PGlite.create(folder, loadDataDir === undefined ? {} : { loadDataDir })
   const db = drizzlePglite(client, { schema }) as unknown as Db
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
     // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
@@ -96,7 +98,8 @@ async function openPglite (dataDir: string | null): Promise<Database> {
     close: async () => { if (!client.closed) await client.close() },
     // in-process: there is no connection to lose, so the events of ListenEvents never fire
     listen: async (channel, onMessage) => client.listen(channel, onMessage),
-    notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) }
+    notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },
+    dumpDataDir: async () => await client.dumpDataDir('none')
   }
   return database
 }
@@ -196,7 +199,7 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
 export async function openDatabase (options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl !== null
     ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
-    : await openPglite(options.dataDir)
+    : await openPglite(options.dataDir, options.loadDataDir)
 }
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { freePort, startServer, stopServer, type ServerProcess } from '../process.ts'
 
 /** `npm start` as a user runs it: embedded PGlite in DATA_DIR, no other set-up. */
-const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir }, 30_000)
+const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir }, 60_000)
 
 t.test('npm start: embedded database, demo seed, graceful stop, data kept', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-main-'))
@@ -15,7 +15,8 @@ t.test('npm start: embedded database, demo seed, graceful stop, data kept', asyn
 
   const first = await start(dataDir, port)
   t.teardown(() => { first.child.kill('SIGKILL') })
-  t.ok(first.readyMs < 15_000, `ready in ${first.readyMs} ms`)
+  // a bound for a hang, not a speed figure: a loaded 2-core machine took 19 s (README gives the quiet figure)
+  t.ok(first.readyMs < 30_000, `ready in ${first.readyMs} ms`)
   t.match(first.output(), /Demo logins/, 'prints the demo logins')
   t.equal((await fetch(`${base}/health`)).status, 200)
   t.equal((await fetch(`${base}/ready`)).status, 200)

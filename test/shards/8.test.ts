@@ -1,0 +1,3 @@
+import { runShard } from './shards.ts'
+
+await runShard(8)

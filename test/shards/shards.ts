@@ -1,0 +1,97 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/**
+ * The suite runs as a few processes that each import a group of test files, instead of one
+ * process per file: every process compiles PGlite's WebAssembly and the server's modules once,
+ * then each test file still builds its own apps on databases of its own. `npx tap FILE` runs one
+ * file alone; `npx tap test/shards/3.test.ts` runs one group.
+ */
+export const SHARD_COUNT = 8
+
+const TEST_ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** Browser tests run on their own (`npm run test:browser`); the shard entries are not test files of a group. */
+const NOT_GROUPED = ['e2e', 'shards']
+
+/**
+ * Seconds of wall time per file measured on the 2-core machine, to balance the groups; a file not
+ * listed counts as DEFAULT_WEIGHT. Only balance depends on these numbers, never a result.
+ */
+const WEIGHTS: Record<string, number> = {
+  'plugins/webhooks/processes.test.ts': 73,
+  'server/main.test.ts': 32,
+  'plugins/installations/uninstall.test.ts': 21,
+  'plugins/webhooks/retries.test.ts': 19,
+  'plugins/hooks/failures.test.ts': 19,
+  'plugins/app-api/auth.test.ts': 18,
+  'openapi/openapi.test.ts': 17,
+  'plugins/merchant/orders.test.ts': 16,
+  'plugins/app-api/catalog-cache.test.ts': 15,
+  'plugins/storefront/api.test.ts': 15,
+  'server/db.test.ts': 15,
+  'server/jobs.test.ts': 15,
+  'plugins/hooks/combine.test.ts': 15,
+  'plugins/merchant/business.test.ts': 13,
+  'plugins/installations/reconsent.test.ts': 13,
+  'plugins/app-api/payments.test.ts': 13,
+  'plugins/merchant/products.test.ts': 13,
+  'plugins/app-api/rate-limit.test.ts': 13,
+  'plugins/portal/apps.test.ts': 13,
+  'server/spa.test.ts': 12,
+  'plugins/app-api/orders.test.ts': 11,
+  'plugins/oauth/install.test.ts': 11,
+  'plugins/app-api/catalogue.test.ts': 10,
+  'plugins/portal/lifecycle.test.ts': 10,
+  'plugins/hooks/payments.test.ts': 10,
+  'plugins/app-api/products.test.ts': 10,
+  'plugins/installations/merchant.test.ts': 10,
+  'plugins/oauth/failures.test.ts': 10,
+  'plugins/auth/guards.test.ts': 10,
+  'plugins/merchant/checkout.test.ts': 10,
+  'plugins/webhooks/lifecycle.test.ts': 9,
+  'plugins/portal/credentials.test.ts': 9,
+  'plugins/merchant/reviews.test.ts': 9,
+  'plugins/marketplace/marketplace.test.ts': 9,
+  'sdk/build.test.ts': 8,
+  'plugins/auth/auth.test.ts': 8,
+  'plugins/app-api/guest-orders.test.ts': 8,
+  'plugins/portal/media.test.ts': 8,
+  'plugins/installations/token-cache.test.ts': 8,
+  'plugins/merchant/catalog-cache.test.ts': 8,
+  'plugins/manifest/manifest.test.ts': 7,
+  'plugins/webhooks/routes.test.ts': 7,
+  'plugins/webhooks/delivery.test.ts': 7,
+  'server/errors.test.ts': 7,
+  'plugins/merchant/pages.test.ts': 7,
+  'plugins/storefront/merchant-routes.test.ts': 7,
+  'plugins/review/review.test.ts': 7,
+  'plugins/storefront/pages.test.ts': 6
+}
+const DEFAULT_WEIGHT = 3
+
+function testFiles (folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name)
+    if (statSync(path).isDirectory()) return folder === TEST_ROOT && NOT_GROUPED.includes(name) ? [] : testFiles(path)
+    return name.endsWith('.test.ts') ? [relative(TEST_ROOT, path)] : []
+  }).sort()
+}
+
+/** Heaviest file first into the lightest group: the same files give the same groups on every machine. */
+export function groups (): string[][] {
+  const bins = Array.from({ length: SHARD_COUNT }, () => ({ files: [] as string[], load: 0 }))
+  const weighted = testFiles(TEST_ROOT).map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
+  weighted.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))
+  for (const { file, weight } of weighted) {
+    const lightest = bins.reduce((min, bin) => (bin.load < min.load ? bin : min))
+    lightest.files.push(file)
+    lightest.load += weight
+  }
+  return bins.map((bin) => bin.files.sort())
+}
+
+/** Imports group `n` (1-based) into this process; each file's tests register on the root test. */
+export async function runShard (n: number): Promise<void> {
+  for (const file of groups()[n - 1]) await import(pathToFileURL(join(TEST_ROOT, file)).href)
+}
