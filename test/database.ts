@@ -150,14 +150,15 @@ export function postgresTemplate (): Promise<string> {
 }
 
 /**
- * A fresh PostgreSQL database for this test, copied from the template; null on PGlite runs.
- * Dropped on teardown when the test passed, kept (and named on stderr) when it failed.
+ * A fresh PostgreSQL database for this test, copied from the template (`empty`: not migrated, for
+ * tests of migrating); null on PGlite runs. Dropped on teardown when the test passed, kept (and
+ * named on stderr) when it failed.
  */
-export async function testDatabaseUrl (t: Test): Promise<string | null> {
+export async function testDatabaseUrl (t: Test, options: { empty?: boolean } = {}): Promise<string | null> {
   if (SERVER_URL === null) return null
-  const template = await postgresTemplate()
+  const template = options.empty === true ? null : await postgresTemplate()
   const name = `t_${process.pid}_${randomBytes(4).toString('hex')}`
-  await withServer(async (admin) => { await admin.query(`create database "${name}" template "${template}"`) })
+  await withServer(async (admin) => { await admin.query(`create database "${name}"${template === null ? '' : ` template "${template}"`}`) })
   const url = databaseUrlFor(name)
   t.teardown(async () => {
     if (!t.passing()) {

@@ -9,7 +9,7 @@ import { buildApp } from '../../server/app.ts'
 import { testConfig, testDatabaseUrl, SERVER_URL, dropListenConnections, until } from '../helper.ts'
 
 t.test('migrations', async (t) => {
-  const url = await testDatabaseUrl(t)
+  const url = await testDatabaseUrl(t, { empty: true })
   const database = await openDatabase({ databaseUrl: url, dataDir: null })
   t.teardown(() => database.close())
   t.ok(await database.pendingMigrations() > 0, 'a new database has pending migrations')
@@ -22,7 +22,7 @@ t.test('migrations', async (t) => {
 })
 
 t.test('concurrent starts on one PostgreSQL server migrate once', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
-  const url = await testDatabaseUrl(t)
+  const url = await testDatabaseUrl(t, { empty: true })
   const a = await openDatabase({ databaseUrl: url, dataDir: null })
   const b = await openDatabase({ databaseUrl: url, dataDir: null })
   t.teardown(async () => { await a.close(); await b.close() })
