@@ -53,8 +53,9 @@ t.test('LISTEN/NOTIFY works on both engines', async (t) => {
   const url = await testDatabaseUrl(t)
   const database = await openDatabase({ databaseUrl: url, dataDir: null })
   t.teardown(() => database.close())
-  const received = new Promise<string>((resolve) => { void database.listen('platform_test', resolve) })
-  await new Promise((resolve) => setTimeout(resolve, 50))
+  let receive: (payload: string) => void = () => {}
+  const received = new Promise<string>((resolve) => { receive = resolve })
+  await database.listen('platform_test', (payload) => receive(payload))
   await database.notify('platform_test', 'hello')
   t.equal(await received, 'hello')
 })
@@ -88,7 +89,10 @@ t.test('unlisten stops the notifications', async (t) => {
   await database.notify('platform_test', 'one')
   await until(async () => received, (payloads) => payloads.length > 0)
   await unlisten()
+  // a listener that is still there hears 'two' no later than one that comes after it
+  const later: string[] = []
+  await database.listen('platform_test', (payload) => later.push(payload))
   await database.notify('platform_test', 'two')
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  await until(async () => later, (payloads) => payloads.includes('two'))
   t.same(received, ['one'])
 })

@@ -9,8 +9,9 @@ t.test('emitEvent', async (t) => {
   const app = await build(t, { env: { PROCESS_ROLE: 'web' } })
 
   t.test('writes the event with the change and wakes listeners after commit', async (t) => {
-    const woken = new Promise<string>((resolve) => { void app.database.listen(OUTBOX_CHANNEL, resolve) })
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    let wake: (payload: string) => void = () => {}
+    const woken = new Promise<string>((resolve) => { wake = resolve })
+    await app.database.listen(OUTBOX_CHANNEL, (payload) => wake(payload))
     const id = await app.db.transaction(async (tx) => emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
     const [row] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id))
     t.match(row, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' }, dispatchedAt: null })
