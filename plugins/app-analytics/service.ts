@@ -1,4 +1,5 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { rows } from '../../server/db/rows.ts'
 import { hookCalls, webhookDeliveries } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { pageWindow } from '../../server/schemas.ts'
@@ -7,8 +8,6 @@ import { deliveryPage, publicDelivery, type DeliveryFilter } from '../webhooks/s
 /** Days in the charts, today included (UTC days). */
 export const TREND_DAYS = 30
 const DAY_MS = 86_400_000
-
-const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
 const dayOf = (value: unknown): string => value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)
 
 /** The last TREND_DAYS UTC dates, oldest first. */
@@ -23,17 +22,17 @@ export function createAppAnalyticsService (db: Db) {
     const dates = trendDates(now)
     const from = new Date(`${dates[0]}T00:00:00.000Z`)
     const live = sql`i.app_id = ${appId} and not i.is_test_install`
-    const [totals] = rowsOf(await db.execute(sql`select count(*)::int as total, count(*) filter (where i.uninstalled_at is null)::int as active
+    const [totals] = (await rows(db, sql<any>`select count(*)::int as total, count(*) filter (where i.uninstalled_at is null)::int as active
       from installations i where ${live}`))
-    const installs = rowsOf(await db.execute(sql`select to_char(i.installed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+    const installs = (await rows(db, sql<any>`select to_char(i.installed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
       from installations i where ${live} and i.installed_at >= ${from} group by 1`))
-    const uninstalls = rowsOf(await db.execute(sql`select to_char(i.uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+    const uninstalls = (await rows(db, sql<any>`select to_char(i.uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
       from installations i where ${live} and i.uninstalled_at >= ${from} group by 1`))
-    const deliveries = rowsOf(await db.execute(sql`select to_char(d.completed_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    const deliveries = (await rows(db, sql<any>`select to_char(d.completed_at at time zone 'UTC', 'YYYY-MM-DD') as day,
         count(*) filter (where d.status = 'SUCCEEDED')::int as succeeded, count(*) filter (where d.status = 'FAILED')::int as failed
       from webhook_deliveries d join installations i on i.id = d.installation_id
       where ${live} and d.completed_at >= ${from} and d.event <> 'webhook.test' group by 1`))
-    const [latency] = rowsOf(await db.execute(sql`select avg(a.duration_ms)::float8 as avg
+    const [latency] = (await rows(db, sql<any>`select avg(a.duration_ms)::float8 as avg
       from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join installations i on i.id = d.installation_id
       where ${live} and a.created_at >= ${from} and d.event <> 'webhook.test'`))
 

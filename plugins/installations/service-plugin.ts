@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import { and, eq, gt, isNull } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import { emitEvent } from '../../server/events.ts'
-import { listenForCache } from '../../server/plugins/db.ts'
+import { listenForCache } from '../../server/db/listen.ts'
 import { createInstallationsService, DATA_ERASURE_JOB, INSTALLATION_CHANNEL, type ErasureJob } from './service.ts'
 import { createTokenCache } from './token-cache.ts'
 

@@ -5,7 +5,7 @@ import { apps, installations, users } from '../../server/db/schema/index.ts'
 import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { CategorySchema } from '../portal/schemas.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 const tags = ['marketplace']
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
-import { queryRows } from './db-helpers.ts'
+import { rows } from '../../server/db/rows.ts'
 import type { Dashboard, DashboardQuery } from './schemas.ts'
 
 export const DEFAULT_DASHBOARD_DAYS = 30
@@ -19,8 +19,8 @@ const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
  * ordersByStatus counts every status. Days without orders are zero-filled.
  */
 export async function dashboard (executor: Executor, businessId: string, query: DashboardQuery = {}): Promise<Dashboard> {
-  const [business] = await queryRows<{ timezone: string, today: string }>(executor,
-    sql`select timezone, (now() at time zone timezone)::date::text as today from businesses where id = ${businessId}`)
+  const [business] = await rows(executor,
+    sql<{ timezone: string, today: string }>`select timezone, (now() at time zone timezone)::date::text as today from businesses where id = ${businessId}`)
   if (business === undefined) throw notFound('Business')
   const tz = business.timezone
   const to = query.to ?? business.today
@@ -34,15 +34,15 @@ export async function dashboard (executor: Executor, businessId: string, query: 
     and o.created_at >= (${from}::date::timestamp at time zone ${tz})
     and o.created_at < ((${to}::date + 1)::timestamp at time zone ${tz})`
 
-  const byStatus = await queryRows<{ status: string, orders: number, revenue: string }>(executor, sql`
+  const byStatus = await rows(executor, sql<{ status: string, orders: number, revenue: string }>`
     select o.status, count(*)::int as orders, coalesce(sum(o.amount), 0)::bigint::text as revenue
     from orders o where ${inPeriod} group by o.status`)
-  const daily = await queryRows<{ date: string, revenue: string, orders: number }>(executor, sql`
+  const daily = await rows(executor, sql<{ date: string, revenue: string, orders: number }>`
     select d.day::date::text as date, coalesce(sum(o.amount), 0)::bigint::text as revenue, count(o.id)::int as orders
     from generate_series(${from}::date, ${to}::date, interval '1 day') as d(day)
     left join orders o on ${inPeriod} and o.status <> 'CANCELLED' and (o.created_at at time zone ${tz})::date = d.day::date
     group by d.day order by d.day`)
-  const top = await queryRows<{ productId: string, name: string, quantity: number, revenue: string }>(executor, sql`
+  const top = await rows(executor, sql<{ productId: string, name: string, quantity: number, revenue: string }>`
     select i.item->>'productId' as "productId", max(i.item->>'name') as name,
       sum((i.item->>'quantity')::int)::int as quantity, sum((i.item->>'total')::bigint)::text as revenue
     from orders o cross join lateral jsonb_array_elements(o.items) as i(item)

@@ -5,7 +5,7 @@ import { newId } from '../../server/db/ids.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import type { Business, BusinessPatchBody } from './schemas.ts'
 import { serializeBusiness } from './serializers.ts'
-import { queryRows } from './db-helpers.ts'
+import { rows } from '../../server/db/rows.ts'
 
 export function slugify (text: string): string {
   const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
@@ -55,7 +55,7 @@ export async function updateBusinessProfile (executor: Executor, id: string, pat
   if (patch.timezone !== undefined) {
     // Ask PostgreSQL itself (in a savepoint, so a refusal does not abort the caller's transaction)
     const timezone = patch.timezone
-    const known = await executor.transaction(async (tx) => await queryRows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
+    const known = await executor.transaction(async (tx) => await rows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
     if (!known) throw badRequest(`body/timezone ${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
   }
   const [row] = await executor.update(businesses)

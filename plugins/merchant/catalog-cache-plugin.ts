@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { listenForCache } from '../../server/plugins/db.ts'
+import { listenForCache } from '../../server/db/listen.ts'
 import { CATALOG_CHANNEL, createCatalogCache, type CatalogCache } from './catalog-cache.ts'
 
 declare module 'fastify' {

@@ -8,7 +8,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 /** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {

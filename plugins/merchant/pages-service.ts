@@ -4,10 +4,10 @@ import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { conflict, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
-import { isUniqueViolation } from './db-helpers.ts'
+import { isUniqueViolation } from '../../server/db/rows.ts'
 import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
 import { serializePage } from './serializers.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 const slugTaken = () => conflict('This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))

@@ -6,12 +6,12 @@ import { emitEvent } from '../../server/events.ts'
 import { conflict, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { slugify } from './businesses.ts'
-import { isUniqueViolation } from './db-helpers.ts'
+import { isUniqueViolation } from '../../server/db/rows.ts'
 import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 

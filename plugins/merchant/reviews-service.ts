@@ -7,7 +7,7 @@ import { notFound, unprocessable } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 export interface ReviewListQuery { page?: number, limit?: number, productId?: string }
 

@@ -8,7 +8,7 @@ import { outboundUrlProblem, redirectUrlProblem } from '../../server/url-policy.
 import { pageWindow } from '../../server/schemas.ts'
 import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
 import type { AppView, CreateApp, UpdateApp } from './schemas.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 export type AppRow = typeof apps.$inferSelect
 

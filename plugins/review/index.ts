@@ -6,7 +6,7 @@ import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../se
 import { conflict, notFound } from '../../server/http-errors.ts'
 import { AppIdParams, AppSchema } from '../portal/schemas.ts'
 import { addedScopes, publicApp } from '../portal/service.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']

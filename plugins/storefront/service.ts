@@ -7,7 +7,7 @@ import { createReview } from '../merchant/reviews-service.ts'
 import { PRODUCT_PAGE_LIMITS, type Review, type ReviewCreateBody } from '../merchant/schemas.ts'
 import type { BusinessRow, PageRow, ProductRow } from '../merchant/serializers.ts'
 import type { StoreProduct, StoreProductQuery } from './schemas.ts'
-import { countRows } from '../../server/db/count.ts'
+import { countRows } from '../../server/db/rows.ts'
 
 /** The page `GET /store/:businessSlug` shows when it is published. */
 export const HOME_SLUG = 'home'
