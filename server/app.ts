@@ -13,26 +13,25 @@ import spaPlugin from './plugins/spa.ts'
 import healthRoutes from './plugins/health.ts'
 import authGuards from '../plugins/auth/guards.ts'
 import authRoutes from '../plugins/auth/index.ts'
-import portalService from '../plugins/portal/service-plugin.ts'
-import portalRoutes from '../plugins/portal/index.ts'
-import { mediaRoutes } from '../plugins/portal/media.ts'
-import manifestRoutes from '../plugins/manifest/index.ts'
-import reviewRoutes from '../plugins/review/index.ts'
+import portalService from '../plugins/apps/service-plugin.ts'
+import portalRoutes from '../plugins/apps/routes.ts'
+import { mediaRoutes } from '../plugins/apps/media.ts'
+import manifestRoutes from '../plugins/apps/manifest/routes.ts'
+import reviewRoutes from '../plugins/apps/review-routes.ts'
 import marketplaceRoutes from '../plugins/marketplace/index.ts'
 import installationsService from '../plugins/installations/service-plugin.ts'
 import appAuth from '../plugins/installations/app-auth.ts'
 import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
-import testInstallRoutes from '../plugins/installations/developer-routes.ts'
+import testInstallRoutes from '../plugins/installations/test-install-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appScope from '../plugins/app-api/index.ts'
-import paymentExpiry from '../plugins/app-api/payment-expiry.ts'
-import merchantRoutes from '../plugins/merchant/index.ts'
-import catalogCache from '../plugins/merchant/catalog-cache-plugin.ts'
+import paymentExpiry from '../plugins/commerce/payment-expiry.ts'
+import commerceRoutes from '../plugins/commerce/index.ts'
+import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
 import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
-import hooksPlugin from '../plugins/hooks/index.ts'
-import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
+import checkoutHooksService from '../plugins/checkout-hooks/service.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
 import storefrontMerchantRoutes from '../plugins/storefront/merchant-routes.ts'
 
@@ -83,7 +82,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(catalogCache)
   await app.register(storefrontRateLimit)
   await app.register(paymentExpiry)
-  await app.register(hooksPlugin)
+  await app.register(checkoutHooksService)
   await app.register(webhookDelivery)
 
   // capabilities
@@ -99,8 +98,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(merchantInstallationRoutes, { prefix: '/merchant/installations' })
   await app.register(oauthRoutes, { prefix: '/oauth' })
   await app.register(appScope)
-  await app.register(merchantRoutes, { prefix: '/merchant' })
-  await app.register(checkoutRoutes, { prefix: '/store' })
+  await app.register(commerceRoutes, { prefix: '/merchant' })
   await app.register(storefrontMerchantRoutes, { prefix: '/merchant' })
   await app.register(storefrontRoutes, { prefix: '/store' })
 

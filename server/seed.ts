@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { users } from './db/schema/index.ts'
-import { seedSampleCommerce } from '../plugins/merchant/sample-data.ts'
+import { seedSampleCommerce } from '../plugins/commerce/sample-data.ts'
 
 export const DEMO_PASSWORD = 'demo-password'
 export const DEMO_ACCOUNTS = {

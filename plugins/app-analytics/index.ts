@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
-import { AppIdParams } from '../portal/schemas.ts'
+import { AppIdParams } from '../apps/schemas.ts'
 import { DeliverySchema } from '../webhooks/schemas.ts'
 import { AnalyticsSchema, AppDeliveryQuery, HookCallQuery, HookCallSchema } from './schemas.ts'
 import { createAppAnalyticsService } from './service.ts'

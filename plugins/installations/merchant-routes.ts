@@ -4,7 +4,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm'
 import { appExtensions, apps, installations } from '../../server/db/schema/index.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
-import { settingsValidator } from '../manifest/validate.ts'
+import { settingsValidator } from '../apps/manifest/validate.ts'
 import { publicInstallation } from './service.ts'
 
 const security = [{ developerJwt: [] }]

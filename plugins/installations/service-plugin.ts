@@ -45,4 +45,4 @@ export default fp(async function installationsService (fastify) {
     })
     fastify.log.info({ installationId }, 'data erasure requested')
   })
-}, { name: 'installations-service', dependencies: ['db', 'config', 'jobs', 'portal-service'] })
+}, { name: 'installations-service', dependencies: ['db', 'config', 'jobs', 'apps-service'] })

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret, randomSecret, sha256 } from '../../server
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { notFound } from '../../server/http-errors.ts'
 import type { Jobs } from '../../server/jobs.ts'
-import type { AppRow } from '../portal/service.ts'
+import type { AppRow } from '../apps/service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
 export const TOKEN_PREFIX = { live: 'fbat_', test: 'fbat_test_' } as const

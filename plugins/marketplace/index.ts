@@ -4,7 +4,7 @@ import { and, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm'
 import { apps, installations, users } from '../../server/db/schema/index.ts'
 import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { CategorySchema } from '../portal/schemas.ts'
+import { CategorySchema } from '../apps/schemas.ts'
 import { countRows } from '../../server/db/rows.ts'
 
 const tags = ['marketplace']

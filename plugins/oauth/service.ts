@@ -5,9 +5,9 @@ import type { Db } from '../../server/db/client.ts'
 import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
 import { forbidden } from '../../server/http-errors.ts'
 import type { SessionClaims } from '../auth/guards.ts'
-import type { PortalService, AppRow } from '../portal/service.ts'
+import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued } from '../installations/service.ts'
-import { findBusiness } from '../merchant/businesses.ts'
+import { findBusiness } from '../commerce/businesses.ts'
 import { authorizeError, oauthError } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType } from './schemas.ts'
 
@@ -28,7 +28,7 @@ function withParams (base: string, params: Record<string, string | undefined>): 
   return url.toString()
 }
 
-export function createOAuthService (deps: { db: Db, apps: PortalService, installations: InstallationsService }) {
+export function createOAuthService (deps: { db: Db, apps: AppsService, installations: InstallationsService }) {
   const { db } = deps
 
   /**

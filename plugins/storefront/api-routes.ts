@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { ReviewCreateBodySchema, ReviewSchema } from '../merchant/schemas.ts'
+import { ReviewCreateBodySchema, ReviewSchema } from '../commerce/schemas.ts'
 import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
 import { businessBySlug, createStoreReview, listStoreProducts } from './service.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'

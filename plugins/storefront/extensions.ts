@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import { appExtensions, installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { settingsValidator } from '../manifest/validate.ts'
+import { settingsValidator } from '../apps/manifest/validate.ts'
 
 export type Settings = Record<string, unknown>
 

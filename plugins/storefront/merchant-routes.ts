@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../server/schemas.ts'
-import { PageSchema, SlugParams } from '../merchant/schemas.ts'
-import { businessOf } from '../merchant/routes/common.ts'
+import { PageSchema, SlugParams } from '../commerce/schemas.ts'
+import { businessOf } from '../commerce/routes/common.ts'
 import { getEmbeds, putEmbeds, putPageBlocks } from './merchant-service.ts'
 import { EmbedsBodySchema, EmbedsResponseSchema, PageBlocksBodySchema } from './schemas.ts'
 

@@ -3,8 +3,8 @@ import { installations, pages, type BlockInstance } from '../../server/db/schema
 import type { Db, Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
-import { serializePage } from '../merchant/serializers.ts'
-import type { Page } from '../merchant/schemas.ts'
+import { serializePage } from '../commerce/serializers.ts'
+import type { Page } from '../commerce/schemas.ts'
 import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type Settings } from './extensions.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery } from '../../server/schemas.ts'
-import { PRODUCT_PAGE_LIMITS } from '../merchant/schemas.ts'
+import { PRODUCT_PAGE_LIMITS } from '../commerce/schemas.ts'
 
 /** At most this many block instances on one page. */
 export const MAX_PAGE_BLOCKS = 50

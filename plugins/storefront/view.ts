@@ -1,4 +1,4 @@
-import type { BusinessRow, PageRow } from '../merchant/serializers.ts'
+import type { BusinessRow, PageRow } from '../commerce/serializers.ts'
 import { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
 import { httpUrl } from './html.ts'
 import type { StoreProduct } from './schemas.ts'

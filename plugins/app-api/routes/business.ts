@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { dashboard } from '../../merchant/analytics-service.ts'
-import { getBusinessProfile } from '../../merchant/businesses.ts'
-import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../merchant/schemas.ts'
+import { dashboard } from '../../commerce/analytics-service.ts'
+import { getBusinessProfile } from '../../commerce/businesses.ts'
+import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

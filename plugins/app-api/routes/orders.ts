@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { getOrder, listOrders, updateOrderStatus } from '../../merchant/orders-service.ts'
-import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../merchant/schemas.ts'
+import { getOrder, listOrders, updateOrderStatus } from '../../commerce/orders-service.ts'
+import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -54,7 +54,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: OrderSchema, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
-    const { order } = await fastify.checkout.placeOrder(businessOf(request), request.body)
+    const { order } = await fastify.checkoutHooks.placeOrder(businessOf(request), request.body)
     return reply.code(201).send(order)
   })
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { getPage, listPages } from '../../merchant/pages-service.ts'
-import { PageListQuerySchema, PageSchema, SlugParams } from '../../merchant/schemas.ts'
+import { getPage, listPages } from '../../commerce/pages-service.ts'
+import { PageListQuerySchema, PageSchema, SlugParams } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

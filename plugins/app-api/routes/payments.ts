@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { forbidden } from '../../../server/http-errors.ts'
-import { findOrderRow } from '../../merchant/orders-service.ts'
-import { completePayment, failPayment } from '../../merchant/payments-service.ts'
-import { OrderSchema } from '../../merchant/schemas.ts'
+import { findOrderRow } from '../../commerce/orders-service.ts'
+import { completePayment, failPayment } from '../../commerce/payments-service.ts'
+import { OrderSchema } from '../../commerce/schemas.ts'
 import { PaymentOutcomeBodySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses, pageWindow } from '../../../server/schemas.ts'
-import { getProduct, getProductBySlug, listProducts } from '../../merchant/products-service.ts'
-import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, ProductSchema, SlugParams } from '../../merchant/schemas.ts'
+import { getProduct, getProductBySlug, listProducts } from '../../commerce/products-service.ts'
+import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, ProductSchema, SlugParams } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { listReviews, reviewStats } from '../../merchant/reviews-service.ts'
-import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../merchant/schemas.ts'
+import { listReviews, reviewStats } from '../../commerce/reviews-service.ts'
+import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../commerce/schemas.ts'
 import { ReviewStatsQuerySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
