@@ -1,9 +1,7 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
+import fp from 'fastify-plugin'
+import { sql } from 'drizzle-orm'
 import { rows } from '../../server/db/rows.ts'
-import { hookCalls, webhookDeliveries } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
-import { pageWindow } from '../../server/schemas.ts'
-import { deliveryPage, publicDelivery, type DeliveryFilter } from '../webhooks/service.ts'
 
 /** Days in the charts, today included (UTC days). */
 export const TREND_DAYS = 30
@@ -16,7 +14,16 @@ export function trendDates (now = new Date()): string[] {
   return Array.from({ length: TREND_DAYS }, (_, i) => new Date(today - (TREND_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10))
 }
 
-/** Analytics and logs of one app for its developer. Test installs are left out of the analytics. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    appAnalytics: ReturnType<typeof createAppAnalyticsService>
+  }
+}
+
+/**
+ * Analytics of one app for its developer, a read model over the installations and webhook logs
+ * (raw SQL reads only; it owns no table and writes nothing). Test installs are left out.
+ */
 export function createAppAnalyticsService (db: Db) {
   async function analytics (appId: string, now = new Date()) {
     const dates = trendDates(now)
@@ -53,31 +60,9 @@ export function createAppAnalyticsService (db: Db) {
     }
   }
 
-  async function deliveries (appId: string, query: DeliveryFilter) {
-    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
-    return { data: rows.map(publicDelivery), total, page, limit }
-  }
-
-  async function hookCallLog (appId: string, query: { page?: number, limit?: number, hookPoint?: string, success?: boolean }) {
-    const { page, limit, offset } = pageWindow(query)
-    const filters: SQL[] = [eq(hookCalls.appId, appId)]
-    if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
-    if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
-    const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(hookCalls).where(where)
-    ])
-    return {
-      data: rows.map((row) => ({
-        id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
-        durationMs: row.durationMs, error: row.error, success: row.success, createdAt: row.createdAt.toISOString()
-      })),
-      total,
-      page,
-      limit
-    }
-  }
-
-  return { analytics, deliveries, hookCallLog }
+  return { analytics }
 }
+
+export default fp(async function appAnalyticsService (fastify) {
+  fastify.decorate('appAnalytics', createAppAnalyticsService(fastify.db))
+}, { name: 'app-analytics', dependencies: ['db'] })

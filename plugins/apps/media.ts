@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { media } from '../../server/db/schema/index.ts'
@@ -33,8 +32,8 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Type.Unknown({ description: 'The image' }), ...errorResponses(404) }
     }
   }, async (request, reply) => {
-    const [row] = await fastify.db.select().from(media).where(eq(media.id, request.params.id)).limit(1)
-    if (row === undefined) throw notFound('Media')
+    const row = await fastify.apps.mediaById(request.params.id)
+    if (row === null) throw notFound('Media')
     return reply
       .header('content-type', row.contentType)
       .header('x-content-type-options', 'nosniff')

@@ -1,12 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { and, asc, eq } from 'drizzle-orm'
-import { apps } from '../../server/db/schema/index.ts'
-import { Paginated, PaginationQuery, errorResponses, pageWindow } from '../../server/schemas.ts'
-import { conflict, notFound } from '../../server/http-errors.ts'
+import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { notFound } from '../../server/http-errors.ts'
 import { AppIdParams, AppSchema } from './schemas.ts'
-import { addedScopes, publicApp } from './service.ts'
-import { countRows } from '../../server/db/rows.ts'
+import { addedScopes, publicApp, type AppRow } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']
@@ -20,24 +17,12 @@ const ReviewedApp = Type.Intersect([AppSchema, Type.Object({ addedScopes: Type.A
 /** /review/apps: the review queue, for REVIEWERs. Oldest submission first. */
 const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('REVIEWER'))
-  const withAdded = (row: typeof apps.$inferSelect) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
-
-  async function pending (tx: Parameters<Parameters<typeof fastify.db.transaction>[0]>[0], appId: string) {
-    const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update')
-    if (app === undefined) throw notFound('App')
-    if (app.status !== 'PENDING_REVIEW') throw conflict(`Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
-    return app
-  }
+  const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
 
   fastify.get('/apps', {
     schema: { tags, security, summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
   }, async (request) => {
-    const { page, limit, offset } = pageWindow(request.query)
-    const where = and(eq(apps.status, request.query.status ?? 'PENDING_REVIEW'))
-    const [rows, total] = await Promise.all([
-      fastify.db.select().from(apps).where(where).orderBy(asc(apps.submittedAt), asc(apps.id)).limit(limit).offset(offset),
-      countRows(fastify.db, apps, where)
-    ])
+    const { rows, total, page, limit } = await fastify.apps.reviewQueue(request.query)
     return { data: rows.map(withAdded), total, page, limit }
   })
 
@@ -58,17 +43,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const approved = await fastify.db.transaction(async (tx) => {
-      const app = await pending(tx, request.params.appId)
-      const now = new Date()
-      const [updated] = await tx.update(apps).set({
-        status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: request.body.notes ?? null,
-        publishedAt: app.publishedAt ?? now, updatedAt: now
-      }).where(eq(apps.id, app.id)).returning()
-      await fastify.apps.recordVersion(tx, updated, 'APPROVED', request.user.sub, [], request.body.notes ?? null)
-      for (const listener of fastify.onAppApproved) await listener(tx, updated, app.approvedScopes)
-      return updated
-    })
+    const approved = await fastify.apps.approve(request.user.sub, request.params.appId, request.body.notes ?? null, fastify.onAppApproved)
     request.log.info({ appId: approved.id }, 'app approved')
     return publicApp(approved)
   })
@@ -80,12 +55,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const rejected = await fastify.db.transaction(async (tx) => {
-      const app = await pending(tx, request.params.appId)
-      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: request.body.notes, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
-      await fastify.apps.recordVersion(tx, updated, 'REJECTED', request.user.sub, [], request.body.notes)
-      return updated
-    })
+    const rejected = await fastify.apps.reject(request.user.sub, request.params.appId, request.body.notes)
     request.log.info({ appId: rejected.id }, 'app rejected')
     return publicApp(rejected)
   })

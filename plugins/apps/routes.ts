@@ -1,12 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
-import { eq } from 'drizzle-orm'
-import { apps } from '../../server/db/schema/index.ts'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
 import { publicApp } from './service.ts'
-import { MAX_MEDIA_BYTES, sniffImage, storeMedia } from './media.ts'
+import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
   AppIdParams, AppSchema, CreateAppBody, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponse, UpdateAppBody, VersionSchema
 } from './schemas.ts'
@@ -83,10 +81,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (contentType === null) throw badRequest('The file is not a PNG, JPEG or WebP image')
     const kind = request.query.kind
     if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest(`An app has at most ${MAX_SCREENSHOTS} screenshots`)
-    const url = await storeMedia(fastify.db, app.id, contentType, bytes)
-    const [updated] = await fastify.db.update(apps)
-      .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...app.screenshots, url], updatedAt: new Date() })
-      .where(eq(apps.id, app.id)).returning()
+    const { url, app: updated } = await fastify.apps.addMedia(app, kind, contentType, bytes)
     return reply.code(201).send({ url, kind, app: publicApp(updated) })
   })
 }

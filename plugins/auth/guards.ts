@@ -40,7 +40,7 @@ async function verifySession (request: FastifyRequest): Promise<void> {
 /** Session JWTs for people (developers, merchants, reviewers) and the guards that check them. */
 export default fp(async function authGuards (fastify) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
-  fastify.decorate('auth', createAuthService(fastify.db))
+  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce))
   fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign(claims))
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
@@ -53,4 +53,4 @@ export default fp(async function authGuards (fastify) {
     const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
     fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')
   }
-}, { name: 'auth-guards', dependencies: ['db', 'config'] })
+}, { name: 'auth-guards', dependencies: ['db', 'config', 'commerce'] })

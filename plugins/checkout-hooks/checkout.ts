@@ -1,7 +1,6 @@
 import type { Db, Tx } from '../../server/db/client.ts'
 import { HttpError } from '../../server/http-errors.ts'
-import { checkoutContext, createOrder, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from '../commerce/checkout-service.ts'
-import { attachPaymentSession } from '../commerce/payments-service.ts'
+import { quoteCheckout, type CheckoutContext, type CheckoutPipeline, type CommerceService } from '../commerce/service.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../commerce/schemas.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
@@ -30,6 +29,7 @@ const okAnswers = <P extends Parameters<HookRunner['run']>[1]>(results: Array<Ho
  */
 export interface CheckoutDeps {
   db: Db
+  commerce: CommerceService
   runner: HookRunner
   /** Enqueues the expiry of an app payment inside the transaction that stores its session. */
   schedulePaymentExpiry: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void>
@@ -84,7 +84,7 @@ export function createCheckout (deps: CheckoutDeps) {
 
   /** Prices, fee, discounts and the payment methods on offer, without placing anything. */
   async function quote (businessId: string, input: QuoteInput) {
-    const [ctx, hooks] = await Promise.all([checkoutContext(db, businessId, { ...input, paymentMethod: 'CASH' }), runner.hooksOf(businessId)])
+    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }), runner.hooksOf(businessId)])
     const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId, hooks)), appPaymentMethods(businessId, hooks)])
     return {
       subtotal: quoted.subtotal,
@@ -116,7 +116,7 @@ export function createCheckout (deps: CheckoutDeps) {
     const expiresAt = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
     // the session and its expiry job commit together: an unpaid payment always expires
     await db.transaction(async (tx) => {
-      await attachPaymentSession(tx, businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
+      await deps.commerce.in(tx).attachPaymentSession(businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
       if (expiresAt !== undefined) await deps.schedulePaymentExpiry(tx, { businessId, orderId: order.id, expiresAt })
     })
     return answered.answer
@@ -124,7 +124,7 @@ export function createCheckout (deps: CheckoutDeps) {
 
   /** The same checkout for the storefront and POST /app-api/orders. */
   async function placeOrder (businessId: string, input: GuestOrderBody): Promise<{ order: Order, payment?: PaymentAnswer }> {
-    const order = await createOrder(db, businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId)))
+    const order = await deps.commerce.createOrder(businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId)))
     if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) return { order }
     return { order, payment: await createPayment(businessId, order) }
   }

@@ -1,9 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { request } from 'undici'
-import { and, eq, isNull, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import { appExtensions, apps, hookCalls, installations } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
+import { pageWindow } from '../../server/schemas.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signature, unixSeconds, USER_AGENT } from '../../server/signing.ts'
 import { outboundUrlProblem } from '../../server/url-policy.ts'
@@ -194,7 +195,35 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
     return results
   }
 
-  return { hooksOf, call, run, flush, close }
+  /** The hook call log of an app, newest first (the developer's console). */
+  async function callLog (appId: string, query: { page?: number, limit?: number, hookPoint?: string, success?: boolean }) {
+    const { page, limit, offset } = pageWindow(query)
+    const filters: SQL[] = [eq(hookCalls.appId, appId)]
+    if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
+    if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
+    const where = and(...filters)
+    const [rows, [{ total }]] = await Promise.all([
+      deps.db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
+      deps.db.select({ total: count() }).from(hookCalls).where(where)
+    ])
+    return {
+      data: rows.map((row) => ({
+        id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
+        durationMs: row.durationMs, error: row.error, success: row.success, createdAt: row.createdAt.toISOString()
+      })),
+      total,
+      page,
+      limit
+    }
+  }
+
+  /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
+  async function pruneCalls (retentionDays: number): Promise<number> {
+    const deleted = await deps.db.delete(hookCalls).where(lt(hookCalls.createdAt, sql`now() - ${retentionDays}::int * interval '1 day'`)).returning({ id: hookCalls.id })
+    return deleted.length
+  }
+
+  return { hooksOf, call, run, flush, close, callLog, pruneCalls }
 }
 
 export type HookRunner = ReturnType<typeof createHookRunner>

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { desc, eq } from 'drizzle-orm'
-import { webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
@@ -69,8 +67,8 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       return { installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null, webhooks: [], recentDeliveries: [] }
     }
     const [registrations, deliveries] = await Promise.all([
-      fastify.db.select().from(webhooks).where(eq(webhooks.installationId, installation.id)),
-      fastify.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.installationId, installation.id)).orderBy(desc(webhookDeliveries.createdAt)).limit(RECENT_DELIVERIES)
+      fastify.webhooks.registrationsOf(installation.id),
+      fastify.webhooks.recentDeliveriesOf(installation.id, RECENT_DELIVERIES)
     ])
     return {
       installed: true,

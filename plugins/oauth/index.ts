@@ -18,7 +18,7 @@ const tags = ['oauth']
 
 /** /oauth: consent (JWT, for the SPA's consent screen) and the code exchange (client credentials). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations })
+  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
   await fastify.register(formBody)
   fastify.decorateRequest('oauthClient', null)
   await fastify.register(basicAuth, {

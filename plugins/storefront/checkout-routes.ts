@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { eq } from 'drizzle-orm'
-import { businesses } from '../../server/db/schema/index.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { GuestOrderBodySchema, OrderSchema } from '../commerce/schemas.ts'
@@ -26,8 +24,8 @@ const PlacedSchema = Type.Object({ order: OrderSchema, payment: Type.Optional(Cr
 /** Customer checkout on a merchant's storefront: quote, then place the order. Public. */
 const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   async function businessIdOf (slug: string): Promise<string> {
-    const [business] = await fastify.db.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, slug)).limit(1)
-    if (business === undefined) throw notFound('Store')
+    const business = await fastify.commerce.businessBySlug(slug)
+    if (business === null) throw notFound('Store')
     return business.id
   }
 

@@ -81,14 +81,13 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
   }
 
-  /** Attempts and deliveries older than the retention (finished ones), and old hook calls. */
-  async function prune (): Promise<{ attempts: number, deliveries: number, hookCalls: number }> {
+  /** Attempts and deliveries older than the retention (finished ones). */
+  async function prune (): Promise<{ attempts: number, deliveries: number }> {
     const days = config.deliveryLogRetentionDays
     const cutoff = sql`now() - ${days}::int * interval '1 day'`
     const attempts = (await rows(fastify.db, sql<any>`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
     const deliveries = (await rows(fastify.db, sql<any>`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
-    const hookCalls = (await rows(fastify.db, sql<any>`delete from hook_calls where created_at < ${cutoff} returning 1`)).length
-    return { attempts, deliveries, hookCalls }
+    return { attempts, deliveries }
   }
 
   /** Stops dispatching, lets the running attempts finish, closes the connection pool. */

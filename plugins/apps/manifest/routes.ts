@@ -1,13 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { asc, eq } from 'drizzle-orm'
-import { apps, appExtensions } from '../../../server/db/schema/index.ts'
 import { errorResponses } from '../../../server/schemas.ts'
-import { badRequest } from '../../../server/http-errors.ts'
 import { AppIdParams } from '../schemas.ts'
-import { ManifestResponse, PutManifestBody, type Manifest } from './schemas.ts'
-import { validateManifest, describeProblems } from './validate.ts'
-import { syncExtensions } from './sync.ts'
+import { ManifestResponse, PutManifestBody } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['manifest']
@@ -36,19 +31,9 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const dryRun = request.query.dryRun === true
-    return await fastify.db.transaction(async (tx) => {
-      const app = await fastify.apps.ownedApp(tx, request.user.sub, request.params.appId, true)
-      fastify.apps.assertEditable(app)
-      const problems = validateManifest(request.body.manifest, { scopes: app.scopes, webhookUrl: app.webhookUrl, production: fastify.config.production })
-      if (problems.length > 0) throw badRequest(describeProblems(problems), { errors: problems })
-      const manifest = request.body.manifest as Manifest
-      const sync = await syncExtensions(tx, app.id, manifest, dryRun)
-      if (!dryRun) {
-        await tx.update(apps).set({ manifest, updatedAt: new Date() }).where(eq(apps.id, app.id))
-        request.log.info({ appId: app.id, sync }, 'manifest synced')
-      }
-      return { manifest, sync, dryRun }
-    })
+    const { appId, manifest, sync } = await fastify.apps.saveManifest(request.user.sub, request.params.appId, request.body.manifest, dryRun)
+    if (!dryRun) request.log.info({ appId, sync }, 'manifest synced')
+    return { manifest, sync, dryRun }
   })
 
   fastify.get('/:appId/extensions', {
@@ -57,8 +42,7 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: Type.Object({ data: Type.Array(ExtensionSchema) }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    const rows = await fastify.db.select().from(appExtensions).where(eq(appExtensions.appId, app.id)).orderBy(asc(appExtensions.kind), asc(appExtensions.key))
+    const rows = await fastify.apps.extensionsOf(request.user.sub, request.params.appId)
     return { data: rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, isActive: r.isActive, definition: r.definition, updatedAt: r.updatedAt.toISOString() })) }
   })
 }

@@ -1,7 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { dashboard } from '../analytics-service.ts'
-import { getBusinessProfile, updateBusinessProfile } from '../businesses.ts'
 import { BusinessPatchBodySchema, BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -16,7 +14,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       security: SECURITY,
       response: { 200: BusinessSchema, ...errorResponses(401, 403, 404) }
     }
-  }, async (request) => await getBusinessProfile(fastify.db, businessOf(request)))
+  }, async (request) => await fastify.commerce.getBusinessProfile(businessOf(request)))
 
   fastify.patch('/business', {
     onRequest,
@@ -27,7 +25,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: BusinessPatchBodySchema,
       response: { 200: BusinessSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await updateBusinessProfile(fastify.db, businessOf(request), request.body))
+  }, async (request) => await fastify.commerce.updateBusinessProfile(businessOf(request), request.body))
 
   fastify.get('/analytics/dashboard', {
     onRequest,
@@ -38,7 +36,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: DashboardQuerySchema,
       response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await dashboard(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.dashboard(businessOf(request), request.query))
 }
 
 export default businessRoutes

@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { getOrder, listOrders, updateOrderStatus } from '../orders-service.ts'
 import { OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -16,7 +15,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: OrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await listOrders(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listOrders(businessOf(request), request.query))
 
   fastify.get('/orders/:id', {
     onRequest,
@@ -27,7 +26,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await getOrder(fastify.db, businessOf(request), request.params.id))
+  }, async (request) => await fastify.commerce.getOrder(businessOf(request), request.params.id))
 
   fastify.patch('/orders/:id/status', {
     onRequest,
@@ -40,7 +39,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: OrderStatusBodySchema,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await updateOrderStatus(fastify.db, businessOf(request), request.params.id, request.body.status))
+  }, async (request) => await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status))
 }
 
 export default orderRoutes

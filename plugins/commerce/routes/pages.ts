@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { createPage, deletePage, getPage, listPages, updatePage } from '../pages-service.ts'
+import { PageBlocksBodySchema } from '../../installations/schemas.ts'
 import { PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -17,7 +17,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await listPages(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listPages(businessOf(request), request.query))
 
   fastify.post('/pages', {
     onRequest,
@@ -28,7 +28,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PageCreateBodySchema,
       response: { 201: PageSchema, ...errorResponses(400, 401, 403, 409) }
     }
-  }, async (request, reply) => reply.code(201).send(await createPage(fastify.db, businessOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createPage(businessOf(request), request.body)))
 
   fastify.get('/pages/:slug', {
     onRequest,
@@ -39,7 +39,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await getPage(fastify.db, businessOf(request), request.params.slug))
+  }, async (request) => await fastify.commerce.getPage(businessOf(request), request.params.slug))
 
   fastify.patch('/pages/:slug', {
     onRequest,
@@ -51,7 +51,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PagePatchBodySchema,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await updatePage(fastify.db, businessOf(request), request.params.slug, request.body))
+  }, async (request) => await fastify.commerce.updatePage(businessOf(request), request.params.slug, request.body))
 
   fastify.delete('/pages/:slug', {
     onRequest,
@@ -63,8 +63,26 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await deletePage(fastify.db, businessOf(request), request.params.slug)
+    await fastify.commerce.deletePage(businessOf(request), request.params.slug)
     return reply.code(204).send(null)
+  })
+
+  fastify.put('/pages/:slug/blocks', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Replace the blocks of a page, in display order',
+      description: 'Each block names an active installation of your business and an active block of its app; settings are validated against the block’s settingsSchema (defaultConfig when omitted). 400 lists every problem.',
+      security: SECURITY,
+      params: SlugParams,
+      body: PageBlocksBodySchema,
+      response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const businessId = businessOf(request)
+    await fastify.commerce.getPage(businessId, request.params.slug)
+    const blocks = await fastify.installations.checkBlocks(businessId, request.body)
+    return await fastify.commerce.setPageBlocks(businessId, request.params.slug, blocks)
   })
 }
 

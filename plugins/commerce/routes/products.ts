@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { createProduct, deleteProduct, getProduct, listProducts, updateProduct } from '../products-service.ts'
 import { ProductCreateBodySchema, ProductListQuerySchema, ProductPatchBodySchema, ProductSchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -17,7 +16,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await listProducts(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listProducts(businessOf(request), request.query))
 
   fastify.post('/products', {
     onRequest,
@@ -28,7 +27,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ProductCreateBodySchema,
       response: { 201: ProductSchema, ...errorResponses(400, 401, 403, 409) }
     }
-  }, async (request, reply) => reply.code(201).send(await createProduct(fastify.db, businessOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createProduct(businessOf(request), request.body)))
 
   fastify.get('/products/:id', {
     onRequest,
@@ -39,7 +38,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await getProduct(fastify.db, businessOf(request), request.params.id))
+  }, async (request) => await fastify.commerce.getProduct(businessOf(request), request.params.id))
 
   fastify.patch('/products/:id', {
     onRequest,
@@ -51,7 +50,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ProductPatchBodySchema,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await updateProduct(fastify.db, businessOf(request), request.params.id, request.body))
+  }, async (request) => await fastify.commerce.updateProduct(businessOf(request), request.params.id, request.body))
 
   fastify.delete('/products/:id', {
     onRequest,
@@ -63,7 +62,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await deleteProduct(fastify.db, businessOf(request), request.params.id)
+    await fastify.commerce.deleteProduct(businessOf(request), request.params.id)
     return reply.code(204).send(null)
   })
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import { appExtensions, installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { settingsValidator } from '../apps/manifest/validate.ts'
+import { settingsValidator } from '../apps/service.ts'
 
 export type Settings = Record<string, unknown>
 
@@ -27,33 +27,31 @@ export interface ActiveInstallation {
   embeds: Map<string, EmbedDefinition>
 }
 
+/** The active extensions of apps, as the apps service gives them. */
+export type ExtensionsOf = (appIds: string[], kinds: Array<'block' | 'embed'>) => Promise<Array<{ appId: string, kind: string, key: string, definition: Record<string, unknown> }>>
+
 /**
  * The active (not uninstalled) installations of a business with their apps' ACTIVE block and embed
  * extensions: what a storefront may show, and what a merchant may place. Optionally only some ids.
  */
-export async function activeInstallations (executor: Executor, businessId: string, ids?: string[]): Promise<Map<string, ActiveInstallation>> {
+export async function activeInstallations (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, ids?: string[]): Promise<Map<string, ActiveInstallation>> {
   const filters = [eq(installations.businessId, businessId), isNull(installations.uninstalledAt)]
   if (ids !== undefined) {
     if (ids.length === 0) return new Map()
     filters.push(inArray(installations.id, ids))
   }
-  const rows = await executor.select({
-    id: installations.id, appId: installations.appId, embedSettings: installations.embedSettings,
-    kind: appExtensions.kind, key: appExtensions.key, definition: appExtensions.definition
-  }).from(installations)
-    .leftJoin(appExtensions, and(eq(appExtensions.appId, installations.appId), eq(appExtensions.isActive, true), inArray(appExtensions.kind, ['block', 'embed'])))
-    .where(and(...filters))
-    .orderBy(asc(installations.installedAt), asc(installations.id), asc(appExtensions.kind), asc(appExtensions.key))
-
+  const rows = await executor.select({ id: installations.id, appId: installations.appId, embedSettings: installations.embedSettings })
+    .from(installations).where(and(...filters)).orderBy(asc(installations.installedAt), asc(installations.id))
+  const extensions = await extensionsOf([...new Set(rows.map((row) => row.appId))], ['block', 'embed'])
   const result = new Map<string, ActiveInstallation>()
   for (const row of rows) {
-    let entry = result.get(row.id)
-    if (entry === undefined) {
-      entry = { id: row.id, appId: row.appId, embedSettings: row.embedSettings, blocks: new Map(), embeds: new Map() }
-      result.set(row.id, entry)
+    const entry: ActiveInstallation = { id: row.id, appId: row.appId, embedSettings: row.embedSettings, blocks: new Map(), embeds: new Map() }
+    for (const extension of extensions) {
+      if (extension.appId !== row.appId) continue
+      if (extension.kind === 'block') entry.blocks.set(extension.key, extension.definition as unknown as BlockDefinition)
+      if (extension.kind === 'embed') entry.embeds.set(extension.key, extension.definition as unknown as EmbedDefinition)
     }
-    if (row.kind === 'block' && row.key !== null) entry.blocks.set(row.key, row.definition as unknown as BlockDefinition)
-    if (row.kind === 'embed' && row.key !== null) entry.embeds.set(row.key, row.definition as unknown as EmbedDefinition)
+    result.set(row.id, entry)
   }
   return result
 }
