@@ -28,6 +28,7 @@ import merchantInstallationRoutes from '../plugins/installations/merchant-routes
 import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
 import webhooksService from '../plugins/webhooks/service.ts'
 import webhookRoutes from '../plugins/webhooks/routes.ts'
+import appAnalyticsService from '../plugins/app-analytics/service.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import appApiRoutes from '../plugins/app-api/index.ts'
@@ -90,6 +91,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appAuth)
   await app.register(storefrontRateLimit)
   await app.register(checkoutHooksService)
+  await app.register(appAnalyticsService)
 
   // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)

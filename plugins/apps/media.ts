@@ -1,8 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { media } from '../../server/db/schema/index.ts'
-import type { Db } from '../../server/db/client.ts'
-import { newId } from '../../server/db/ids.ts'
 import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 
@@ -14,12 +11,6 @@ export function sniffImage (bytes: Buffer): 'image/png' | 'image/jpeg' | 'image/
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg'
   if (bytes.length >= 12 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP') return 'image/webp'
   return null
-}
-
-export async function storeMedia (db: Db, appId: string, contentType: string, bytes: Buffer): Promise<string> {
-  const id = newId('med')
-  await db.insert(media).values({ id, appId, contentType, size: bytes.length, bytes })
-  return `/media/${id}`
 }
 
 /** GET /media/:id — public, immutable, served with its sniffed type and no sniffing by browsers. */

@@ -12,7 +12,6 @@ import type { AppView, CreateApp, UpdateApp } from './schemas.ts'
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
 import { describeProblems, validateManifest } from './manifest/validate.ts'
-import { storeMedia } from './media.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
@@ -59,6 +58,13 @@ function checkEvents (events: string[], scopes: string[]): void {
   if (missing.length > 0) {
     throw badRequest(`body/webhookEvents needs scopes the app does not request: ${missing.map((e) => `${e} (${EVENT_SCOPES[e as EventName] as string})`).join(', ')}`)
   }
+}
+
+/** Uploaded images live in the database, so every process serves them. */
+async function storeMedia (db: Db, appId: string, contentType: string, bytes: Buffer): Promise<string> {
+  const id = newId('med')
+  await db.insert(media).values({ id, appId, contentType, size: bytes.length, bytes })
+  return `/media/${id}`
 }
 
 export interface Actor { id: string }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
-import { appExtensions, installations } from '../../server/db/schema/index.ts'
+import { installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { settingsValidator } from '../apps/service.ts'
 
