@@ -13,6 +13,7 @@ import spaPlugin from './plugins/spa.ts'
 import healthRoutes from './plugins/health.ts'
 import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
+import authService from '../plugins/auth/service.ts'
 import authRoutes from '../plugins/auth/index.ts'
 import appsService from '../plugins/apps/service.ts'
 import appsRoutes from '../plugins/apps/routes.ts'
@@ -84,6 +85,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(catalogCache)
   await app.register(paymentExpiry)
   await app.register(authGuards)
+  await app.register(authService)
   await app.register(appsService)
   await app.register(webhookDelivery)
   await app.register(webhooksService)

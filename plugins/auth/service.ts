@@ -1,3 +1,4 @@
+import fp from 'fastify-plugin'
 import { eq, inArray } from 'drizzle-orm'
 import { users, type Role } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
@@ -8,6 +9,13 @@ import { hashPassword, verifyPassword } from './passwords.ts'
 import type { RegisterBody, User } from './schemas.ts'
 
 type UserRow = typeof users.$inferSelect
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Accounts: registration (with the business), login, the reviewer account. The only writer of users. */
+    auth: AuthService
+  }
+}
 
 export function publicUser (row: UserRow): User {
   return { id: row.id, email: row.email, name: row.name, role: row.role, businessId: row.businessId, createdAt: row.createdAt.toISOString() }
@@ -87,3 +95,11 @@ export function createAuthService (db: Db, commerce: CommerceService) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
+
+export default fp(async function authService (fastify) {
+  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce))
+  if (fastify.config.reviewer !== null) {
+    const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
+    fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')
+  }
+}, { name: 'auth', dependencies: ['db', 'config', 'commerce'] })

@@ -69,11 +69,13 @@ export async function getEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
  * deactivated embeds (their data is kept until the app brings them back).
  */
 export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId: string, installationId: string, body: EmbedsBody) {
+  // the app's extension definitions first: on the embedded database a read outside the transaction would wait for it
+  const current = await installationOf(db, extensionsOf, businessId, installationId)
   return await db.transaction(async (tx) => {
-    const [locked] = await tx.select({ id: installations.id }).from(installations)
+    const [locked] = await tx.select({ id: installations.id, embedSettings: installations.embedSettings }).from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).for('update')
     if (locked === undefined) throw notFound('Installation')
-    const installation = await installationOf(tx, extensionsOf, businessId, installationId)
+    const installation: ActiveInstallation = { ...current, embedSettings: locked.embedSettings }
     const problems: string[] = []
     const next: Record<string, { enabled: boolean, settings: Settings }> = { ...installation.embedSettings }
     for (const [embedType, input] of Object.entries(body.embeds)) {
