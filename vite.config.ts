@@ -1,10 +1,11 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import preact from '@preact/preset-vite'
+import { DEV_PROXY_PATTERN } from './server/api-prefixes.ts'
 
 export default defineConfig({
   root: fileURLToPath(new URL('./admin-ui', import.meta.url)),
   plugins: [preact()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
-  server: { proxy: { '^/(auth|developer|review|marketplace|merchant|app-api|webhooks|oauth/token|oauth/authorize/info|media)': 'http://localhost:3000' } }
+  server: { proxy: { [DEV_PROXY_PATTERN]: 'http://localhost:3000' } }
 })

@@ -1,6 +1,6 @@
 import type { App } from '../server/app.ts'
-import { createBusiness } from '../plugins/merchant/businesses.ts'
-import { seedSampleCommerce } from '../plugins/merchant/sample-data.ts'
+import { createBusiness } from '../plugins/commerce/businesses.ts'
+import { seedSampleCommerce } from '../plugins/commerce/sample-data.ts'
 
 const BATCH = 100
 

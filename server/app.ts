@@ -11,30 +11,35 @@ import jobsPlugin from './plugins/jobs.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
 import healthRoutes from './plugins/health.ts'
+import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
+import authService from '../plugins/auth/service.ts'
 import authRoutes from '../plugins/auth/index.ts'
-import portalService from '../plugins/portal/service-plugin.ts'
-import portalRoutes from '../plugins/portal/index.ts'
-import { mediaRoutes } from '../plugins/portal/media.ts'
-import manifestRoutes from '../plugins/manifest/index.ts'
-import reviewRoutes from '../plugins/review/index.ts'
+import appsService from '../plugins/apps/service.ts'
+import appsRoutes from '../plugins/apps/routes.ts'
+import manifestRoutes from '../plugins/apps/manifest/routes.ts'
+import reviewRoutes from '../plugins/apps/review-routes.ts'
+import { mediaRoutes } from '../plugins/apps/media.ts'
 import marketplaceRoutes from '../plugins/marketplace/index.ts'
-import installationsService from '../plugins/installations/service-plugin.ts'
+import installationsService from '../plugins/installations/service.ts'
 import appAuth from '../plugins/installations/app-auth.ts'
-import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
-import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
-import testInstallRoutes from '../plugins/installations/developer-routes.ts'
+import { registerAppRateLimit } from '../plugins/installations/app-rate-limit.ts'
+import testInstallRoutes from '../plugins/installations/test-install-routes.ts'
 import merchantInstallationRoutes from '../plugins/installations/merchant-routes.ts'
+import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
+import webhooksService from '../plugins/webhooks/service.ts'
+import webhookRoutes from '../plugins/webhooks/routes.ts'
+import appAnalyticsService from '../plugins/app-analytics/service.ts'
+import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
-import appScope from '../plugins/app-api/index.ts'
-import paymentExpiry from '../plugins/app-api/payment-expiry.ts'
-import merchantRoutes from '../plugins/merchant/index.ts'
-import catalogCache from '../plugins/merchant/catalog-cache-plugin.ts'
+import appApiRoutes from '../plugins/app-api/index.ts'
+import commerceService from '../plugins/commerce/service.ts'
+import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
+import paymentExpiry from '../plugins/commerce/payment-expiry.ts'
+import commerceRoutes from '../plugins/commerce/index.ts'
+import checkoutHooksService from '../plugins/checkout-hooks/service.ts'
 import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
-import hooksPlugin from '../plugins/hooks/index.ts'
-import checkoutRoutes from '../plugins/hooks/checkout-routes.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
-import storefrontMerchantRoutes from '../plugins/storefront/merchant-routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -75,34 +80,42 @@ export async function buildApp (options: BuildOptions) {
   await app.register(jobsPlugin)
   await app.register(spaPlugin)
 
-  // shared services
+  // shared services, each after the ones it declares in `dependencies`
+  await app.register(commerceService)
+  await app.register(catalogCache)
+  await app.register(paymentExpiry)
   await app.register(authGuards)
-  await app.register(portalService)
+  await app.register(authService)
+  await app.register(appsService)
+  await app.register(webhookDelivery)
+  await app.register(webhooksService)
   await app.register(installationsService)
   await app.register(appAuth)
-  await app.register(catalogCache)
   await app.register(storefrontRateLimit)
-  await app.register(paymentExpiry)
-  await app.register(hooksPlugin)
-  await app.register(webhookDelivery)
+  await app.register(checkoutHooksService)
+  await app.register(appAnalyticsService)
 
-  // capabilities
+  // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)
-  await app.register(authRoutes, { prefix: '/auth' })
-  await app.register(portalRoutes, { prefix: '/developer/apps' })
-  await app.register(manifestRoutes, { prefix: '/developer/apps' })
-  await app.register(mediaRoutes, { prefix: '/media' })
-  await app.register(reviewRoutes, { prefix: '/review' })
-  await app.register(marketplaceRoutes, { prefix: '/marketplace' })
-  await app.register(testInstallRoutes, { prefix: '/developer/apps' })
-  await app.register(appAnalyticsRoutes, { prefix: '/developer/apps' })
-  await app.register(merchantInstallationRoutes, { prefix: '/merchant/installations' })
-  await app.register(oauthRoutes, { prefix: '/oauth' })
-  await app.register(appScope)
-  await app.register(merchantRoutes, { prefix: '/merchant' })
-  await app.register(checkoutRoutes, { prefix: '/store' })
-  await app.register(storefrontMerchantRoutes, { prefix: '/merchant' })
-  await app.register(storefrontRoutes, { prefix: '/store' })
+  await app.register(authRoutes, { prefix: PREFIX.auth })
+  await app.register(appsRoutes, { prefix: PREFIX.developerApps })
+  await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
+  await app.register(mediaRoutes, { prefix: PREFIX.media })
+  await app.register(reviewRoutes, { prefix: PREFIX.review })
+  await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
+  await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
+  await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
+  await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
+  await app.register(oauthRoutes, { prefix: PREFIX.oauth })
+  // What apps call with their access token: one token check and one rate-limit budget per installation cover both.
+  await app.register(async function appTokenScope (scope) {
+    scope.addHook('onRequest', scope.requireAppToken)
+    await registerAppRateLimit(scope)
+    await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
+    await scope.register(webhookRoutes, { prefix: PREFIX.webhooks })
+  })
+  await app.register(commerceRoutes, { prefix: PREFIX.merchant })
+  await app.register(storefrontRoutes, { prefix: PREFIX.store })
 
   return app
 }

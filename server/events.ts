@@ -1,7 +1,7 @@
 import { outboxEvents } from './db/schema/index.ts'
 import type { Executor } from './db/client.ts'
 import { newId } from './db/ids.ts'
-import { sql } from 'drizzle-orm'
+import { asc, inArray, isNull, sql } from 'drizzle-orm'
 
 /** Scopes of the platform (DESIGN §7). */
 export const SCOPES = ['read_products', 'write_products', 'read_orders', 'write_orders', 'read_reviews', 'read_analytics',
@@ -50,4 +50,20 @@ export async function emitEvent (executor: Executor, input: NewEvent): Promise<s
   await executor.insert(outboxEvents).values({ id, businessId: input.businessId, event: input.event, data: input.data, installationId: input.installationId ?? null })
   await executor.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${input.businessId})`)
   return id
+}
+
+export type OutboxRow = typeof outboxEvents.$inferSelect
+
+/**
+ * The oldest undispatched events, locked for the caller's transaction; SKIP LOCKED lets concurrent
+ * dispatchers take disjoint batches.
+ */
+export async function takeUndispatched (tx: Executor, limit: number): Promise<OutboxRow[]> {
+  return await tx.select().from(outboxEvents).where(isNull(outboxEvents.dispatchedAt))
+    .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
+}
+
+/** Stamps the events dispatched, in the transaction that wrote their deliveries. */
+export async function markDispatched (tx: Executor, events: OutboxRow[]): Promise<void> {
+  await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
 }

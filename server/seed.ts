@@ -1,7 +1,4 @@
-import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { users } from './db/schema/index.ts'
-import { seedSampleCommerce } from '../plugins/merchant/sample-data.ts'
 
 export const DEMO_PASSWORD = 'demo-password'
 export const DEMO_ACCOUNTS = {
@@ -14,8 +11,7 @@ export interface DemoLogin { role: string, email: string, password: string }
 
 /** On a database with no users: a reviewer, a developer (with sandbox) and a merchant with a stocked business. */
 export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | null> {
-  const [{ count }] = await app.db.select({ count: sql<number>`count(*)::int` }).from(users)
-  if (count > 0) return null
+  if (await app.auth.hasUsers()) return null
   const logins: DemoLogin[] = []
   if (app.config.reviewer === null) {
     await app.auth.ensureUser({ email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD, name: 'Demo Reviewer', role: 'REVIEWER' })
@@ -26,7 +22,7 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
   await app.auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' })
   logins.push({ role: 'developer', email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD })
   const merchant = await app.auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' })
-  await app.db.transaction(async (tx) => { await seedSampleCommerce(tx, merchant.businessId as string) })
+  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId as string) })
   logins.push({ role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD })
   return logins
 }

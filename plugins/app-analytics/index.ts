@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
-import { AppIdParams } from '../portal/schemas.ts'
+import { AppIdParams } from '../apps/schemas.ts'
 import { DeliverySchema } from '../webhooks/schemas.ts'
 import { AnalyticsSchema, AppDeliveryQuery, HookCallQuery, HookCallSchema } from './schemas.ts'
-import { createAppAnalyticsService } from './service.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -11,7 +10,6 @@ const security = [{ developerJwt: [] }]
 /** The developer's view of one app in production: installs, delivery health, and the call logs. */
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const service = createAppAnalyticsService(fastify.db)
 
   fastify.get('/:appId/analytics', {
     schema: {
@@ -20,7 +18,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    return await service.analytics(app.id)
+    return await fastify.appAnalytics.analytics(app.id)
   })
 
   fastify.get('/:appId/deliveries', {
@@ -30,7 +28,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    return await service.deliveries(app.id, request.query)
+    return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
   })
 
   fastify.get('/:appId/hook-calls', {
@@ -40,7 +38,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    return await service.hookCallLog(app.id, request.query)
+    return await fastify.checkoutHooks.callLog(app.id, request.query)
   })
 }
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { PaginationQuery } from '../../server/schemas.ts'
 import { DELIVERY_STATUSES } from '../../server/db/schema/index.ts'
-import { HOOK_POINTS } from '../manifest/schemas.ts'
+import { HOOK_POINTS } from '../apps/manifest/schemas.ts'
 
 const Day = Type.String({ format: 'date', examples: ['2025-01-31'] })
 

@@ -1,14 +1,11 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm'
-import { hookCalls, webhookDeliveries } from '../../server/db/schema/index.ts'
+import fp from 'fastify-plugin'
+import { sql } from 'drizzle-orm'
+import { rows } from '../../server/db/rows.ts'
 import type { Db } from '../../server/db/client.ts'
-import { pageWindow } from '../../server/schemas.ts'
-import { deliveryPage, publicDelivery, type DeliveryFilter } from '../webhooks/service.ts'
 
 /** Days in the charts, today included (UTC days). */
 export const TREND_DAYS = 30
 const DAY_MS = 86_400_000
-
-const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
 const dayOf = (value: unknown): string => value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)
 
 /** The last TREND_DAYS UTC dates, oldest first. */
@@ -17,23 +14,32 @@ export function trendDates (now = new Date()): string[] {
   return Array.from({ length: TREND_DAYS }, (_, i) => new Date(today - (TREND_DAYS - 1 - i) * DAY_MS).toISOString().slice(0, 10))
 }
 
-/** Analytics and logs of one app for its developer. Test installs are left out of the analytics. */
+declare module 'fastify' {
+  interface FastifyInstance {
+    appAnalytics: ReturnType<typeof createAppAnalyticsService>
+  }
+}
+
+/**
+ * Analytics of one app for its developer, a read model over the installations and webhook logs
+ * (raw SQL reads only; it owns no table and writes nothing). Test installs are left out.
+ */
 export function createAppAnalyticsService (db: Db) {
   async function analytics (appId: string, now = new Date()) {
     const dates = trendDates(now)
     const from = new Date(`${dates[0]}T00:00:00.000Z`)
     const live = sql`i.app_id = ${appId} and not i.is_test_install`
-    const [totals] = rowsOf(await db.execute(sql`select count(*)::int as total, count(*) filter (where i.uninstalled_at is null)::int as active
+    const [totals] = (await rows(db, sql<any>`select count(*)::int as total, count(*) filter (where i.uninstalled_at is null)::int as active
       from installations i where ${live}`))
-    const installs = rowsOf(await db.execute(sql`select to_char(i.installed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+    const installs = (await rows(db, sql<any>`select to_char(i.installed_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
       from installations i where ${live} and i.installed_at >= ${from} group by 1`))
-    const uninstalls = rowsOf(await db.execute(sql`select to_char(i.uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
+    const uninstalls = (await rows(db, sql<any>`select to_char(i.uninstalled_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as n
       from installations i where ${live} and i.uninstalled_at >= ${from} group by 1`))
-    const deliveries = rowsOf(await db.execute(sql`select to_char(d.completed_at at time zone 'UTC', 'YYYY-MM-DD') as day,
+    const deliveries = (await rows(db, sql<any>`select to_char(d.completed_at at time zone 'UTC', 'YYYY-MM-DD') as day,
         count(*) filter (where d.status = 'SUCCEEDED')::int as succeeded, count(*) filter (where d.status = 'FAILED')::int as failed
       from webhook_deliveries d join installations i on i.id = d.installation_id
       where ${live} and d.completed_at >= ${from} and d.event <> 'webhook.test' group by 1`))
-    const [latency] = rowsOf(await db.execute(sql`select avg(a.duration_ms)::float8 as avg
+    const [latency] = (await rows(db, sql<any>`select avg(a.duration_ms)::float8 as avg
       from webhook_attempts a join webhook_deliveries d on d.id = a.delivery_id join installations i on i.id = d.installation_id
       where ${live} and a.created_at >= ${from} and d.event <> 'webhook.test'`))
 
@@ -54,31 +60,9 @@ export function createAppAnalyticsService (db: Db) {
     }
   }
 
-  async function deliveries (appId: string, query: DeliveryFilter) {
-    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
-    return { data: rows.map(publicDelivery), total, page, limit }
-  }
-
-  async function hookCallLog (appId: string, query: { page?: number, limit?: number, hookPoint?: string, success?: boolean }) {
-    const { page, limit, offset } = pageWindow(query)
-    const filters: SQL[] = [eq(hookCalls.appId, appId)]
-    if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
-    if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
-    const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
-      db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
-      db.select({ total: count() }).from(hookCalls).where(where)
-    ])
-    return {
-      data: rows.map((row) => ({
-        id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
-        durationMs: row.durationMs, error: row.error, success: row.success, createdAt: row.createdAt.toISOString()
-      })),
-      total,
-      page,
-      limit
-    }
-  }
-
-  return { analytics, deliveries, hookCallLog }
+  return { analytics }
 }
+
+export default fp(async function appAnalyticsService (fastify) {
+  fastify.decorate('appAnalytics', createAppAnalyticsService(fastify.db))
+}, { name: 'app-analytics', dependencies: ['db'] })

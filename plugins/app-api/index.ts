@@ -1,17 +1,19 @@
-import type { FastifyPluginAsync } from 'fastify'
-import { registerAppRateLimit } from './rate-limit.ts'
-import appApiRoutes from './routes.ts'
-import webhookRoutes from '../webhooks/routes.ts'
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import businessRoutes from './routes/business.ts'
+import orderRoutes from './routes/orders.ts'
+import pageRoutes from './routes/pages.ts'
+import paymentRoutes from './routes/payments.ts'
+import productRoutes from './routes/products.ts'
+import reviewRoutes from './routes/reviews.ts'
 
-/**
- * Everything an app calls with its access token: /app-api and /webhooks share this context, so one
- * token check and one rate-limit budget per installation cover both.
- */
-const appScope: FastifyPluginAsync = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireAppToken)
-  await registerAppRateLimit(fastify)
-  await fastify.register(appApiRoutes, { prefix: '/app-api' })
-  await fastify.register(webhookRoutes, { prefix: '/webhooks' })
+/** The App API: data of the token's business only, each route behind its scope (DESIGN §7). */
+const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  await fastify.register(productRoutes)
+  await fastify.register(orderRoutes)
+  await fastify.register(paymentRoutes)
+  await fastify.register(reviewRoutes)
+  await fastify.register(businessRoutes)
+  await fastify.register(pageRoutes)
 }
 
-export default appScope
+export default appApiRoutes

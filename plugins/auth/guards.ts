@@ -3,7 +3,6 @@ import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Role } from '../../server/db/schema/index.ts'
 import { forbidden, unauthorized } from '../../server/http-errors.ts'
-import { createAuthService } from './service.ts'
 
 export const TOKEN_LIFETIME = '12h'
 
@@ -18,7 +17,6 @@ declare module '@fastify/jwt' {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    auth: ReturnType<typeof createAuthService>
     /** preHandler: a valid session JWT of one of these roles (401 without one, 403 for another role). */
     requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler
     /** preHandler: any valid session JWT. */
@@ -40,7 +38,6 @@ async function verifySession (request: FastifyRequest): Promise<void> {
 /** Session JWTs for people (developers, merchants, reviewers) and the guards that check them. */
 export default fp(async function authGuards (fastify) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
-  fastify.decorate('auth', createAuthService(fastify.db))
   fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign(claims))
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
@@ -49,8 +46,4 @@ export default fp(async function authGuards (fastify) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden(`This endpoint requires the ${roles.join(' or ')} role`)
   })
-  if (fastify.config.reviewer !== null) {
-    const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
-    fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')
-  }
-}, { name: 'auth-guards', dependencies: ['db', 'config'] })
+}, { name: 'auth-guards', dependencies: ['config'] })

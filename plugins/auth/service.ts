@@ -1,20 +1,27 @@
-import { eq } from 'drizzle-orm'
+import fp from 'fastify-plugin'
+import { eq, inArray } from 'drizzle-orm'
 import { users, type Role } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { conflict, badRequest, unauthorized } from '../../server/http-errors.ts'
-import { createBusiness, findBusiness } from '../merchant/businesses.ts'
-import { seedSampleCommerce } from '../merchant/sample-data.ts'
+import type { CommerceService } from '../commerce/service.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import type { RegisterBody, User } from './schemas.ts'
 
 type UserRow = typeof users.$inferSelect
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Accounts: registration (with the business), login, the reviewer account. The only writer of users. */
+    auth: AuthService
+  }
+}
+
 export function publicUser (row: UserRow): User {
   return { id: row.id, email: row.email, name: row.name, role: row.role, businessId: row.businessId, createdAt: row.createdAt.toISOString() }
 }
 
-export function createAuthService (db: Db) {
+export function createAuthService (db: Db, commerce: CommerceService) {
   async function findByEmail (email: string): Promise<UserRow | null> {
     const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
     return row ?? null
@@ -36,13 +43,13 @@ export function createAuthService (db: Db) {
       const [inserted] = await tx.insert(users).values({ id, email, passwordHash, name: input.name.trim(), role: input.role })
         .onConflictDoNothing({ target: users.email }).returning()
       if (inserted === undefined) throw conflict('An account with this email already exists')
-      const business = await createBusiness(tx, {
+      const business = await commerce.in(tx).createBusiness({
         name: input.role === 'MERCHANT' ? businessName as string : `${input.name.trim()}'s sandbox`,
         ownerId: id,
         email,
         isSandbox: input.role === 'DEVELOPER'
       })
-      if (input.role === 'DEVELOPER') await seedSampleCommerce(tx, business.id)
+      if (input.role === 'DEVELOPER') await commerce.in(tx).seedSample(business.id)
       const [updated] = await tx.update(users).set({ businessId: business.id }).where(eq(users.id, id)).returning()
       return updated
     })
@@ -71,7 +78,28 @@ export function createAuthService (db: Db) {
     return publicUser(row)
   }
 
-  return { register, login, findById, findByEmail, ensureUser, findBusiness: (id: string) => findBusiness(db, id) }
+  /** Display names by user id (the developer names of marketplace listings). */
+  async function namesOf (ids: string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map()
+    const rows = await db.select({ id: users.id, name: users.name }).from(users).where(inArray(users.id, [...new Set(ids)]))
+    return new Map(rows.map((row) => [row.id, row.name]))
+  }
+
+  /** True once any account exists (the demo seed runs only on an empty database). */
+  async function hasUsers (): Promise<boolean> {
+    const [row] = await db.select({ id: users.id }).from(users).limit(1)
+    return row !== undefined
+  }
+
+  return { register, login, findById, findByEmail, ensureUser, namesOf, hasUsers, findBusiness: async (id: string) => await commerce.findBusiness(id) }
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
+
+export default fp(async function authService (fastify) {
+  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce))
+  if (fastify.config.reviewer !== null) {
+    const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
+    fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')
+  }
+}, { name: 'auth', dependencies: ['db', 'config', 'commerce'] })

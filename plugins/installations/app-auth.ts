@@ -45,4 +45,4 @@ export default fp(async function appAuth (fastify) {
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)
   })
-}, { name: 'app-auth', dependencies: ['installations-service'] })
+}, { name: 'app-auth', dependencies: ['installations'] })

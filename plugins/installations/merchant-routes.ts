@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { and, asc, eq, inArray } from 'drizzle-orm'
-import { appExtensions, apps, installations } from '../../server/db/schema/index.ts'
-import { errorResponses } from '../../server/schemas.ts'
-import { badRequest } from '../../server/http-errors.ts'
-import { settingsValidator } from '../manifest/validate.ts'
+import { IdParams, errorResponses } from '../../server/schemas.ts'
 import { publicInstallation } from './service.ts'
+import { EmbedsBodySchema, EmbedsResponseSchema } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']
@@ -30,24 +27,11 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.addHook('onRequest', fastify.requireRole('MERCHANT'))
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
-  async function adminPagesOf (appIds: string[]) {
-    const byApp = new Map<string, Array<{ pageId: string, title: string, iconName: string | null, renderUrl: string }>>()
-    if (appIds.length === 0) return byApp
-    const rows = await fastify.db.select().from(appExtensions)
-      .where(and(inArray(appExtensions.appId, appIds), eq(appExtensions.kind, 'admin_page'), eq(appExtensions.isActive, true)))
-      .orderBy(asc(appExtensions.createdAt))
-    for (const row of rows) {
-      const page = row.definition as { pageId: string, title: string, iconName?: string, renderUrl: string }
-      byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), { pageId: page.pageId, title: page.title, iconName: page.iconName ?? null, renderUrl: page.renderUrl }])
-    }
-    return byApp
-  }
-
   fastify.get('/', {
     schema: { tags, security, summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
   }, async (request) => {
     const rows = await fastify.installations.listForBusiness(businessOf(request))
-    const pagesByApp = await adminPagesOf(rows.map(({ app }) => app.id))
+    const pagesByApp = await fastify.apps.adminPagesOf(rows.map(({ app }) => app.id))
     return {
       data: rows.map(({ installation, app }) => ({
         ...publicInstallation(installation),
@@ -77,36 +61,36 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
     schema: { tags, security, summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
   }, async (request) => publicInstallation(await fastify.installations.consent(businessOf(request), request.params.id)))
 
-  const settingsSchemaOf = async (appId: string) => {
-    const [app] = await fastify.db.select({ manifest: apps.manifest }).from(apps).where(eq(apps.id, appId))
-    const schema = app?.manifest?.settingsSchema
-    return typeof schema === 'object' && schema !== null ? schema as Record<string, unknown> : null
-  }
-
   fastify.get('/:id/settings', {
     schema: { tags, security, summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
-  }, async (request) => {
-    const installation = await fastify.installations.getForBusiness(fastify.db, businessOf(request), request.params.id)
-    return { settings: installation.settings, settingsSchema: await settingsSchemaOf(installation.appId) }
-  })
+  }, async (request) => await fastify.installations.settingsOf(businessOf(request), request.params.id))
 
   fastify.put('/:id/settings', {
     schema: {
       tags, security, summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
       params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: { 200: SettingsResponse, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => {
-    const installation = await fastify.installations.getForBusiness(fastify.db, businessOf(request), request.params.id)
-    const schema = await settingsSchemaOf(installation.appId)
-    if (schema === null) throw badRequest('This app has no settings')
-    const validate = settingsValidator(schema)
-    if (!validate(request.body.settings)) {
-      const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
-      throw badRequest(`Invalid settings: ${problems.join('; ')}`)
+  }, async (request) => await fastify.installations.putSettings(businessOf(request), request.params.id, request.body.settings))
+
+  fastify.get('/:id/embeds', {
+    schema: {
+      tags, security,
+      summary: 'The app’s embeds and how this installation configures them',
+      params: IdParams,
+      response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
     }
-    await fastify.db.update(installations).set({ settings: request.body.settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
-    return { settings: request.body.settings, settingsSchema: schema }
-  })
+  }, async (request) => await fastify.installations.getEmbeds(businessOf(request), request.params.id))
+
+  fastify.put('/:id/embeds', {
+    schema: {
+      tags, security,
+      summary: 'Enable, disable and configure embeds',
+      description: 'Keyed by embedType; settings are validated against each embed’s settingsSchema. An unknown or inactive embedType is a 400; embeds not named keep their configuration.',
+      params: IdParams,
+      body: EmbedsBodySchema,
+      response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => await fastify.installations.putEmbeds(businessOf(request), request.params.id, request.body))
 }
 
 export default merchantInstallationRoutes

@@ -1,16 +1,34 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
-import { apps, installations, pages, webhooks } from '../../server/db/schema/index.ts'
+import fp from 'fastify-plugin'
+import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import { installations } from '../../server/db/schema/index.ts'
 import { txExecutor, type Db, type Executor, type Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
+import { listenForCache } from '../../server/db/listen.ts'
 import { decryptSecret, encryptSecret, randomSecret, sha256 } from '../../server/crypto.ts'
-import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
+import { badRequest, notFound } from '../../server/http-errors.ts'
 import type { Jobs } from '../../server/jobs.ts'
-import type { AppRow } from '../portal/service.ts'
-import type { CachedInstallation } from './token-cache.ts'
+import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
+import type { CommerceService } from '../commerce/service.ts'
+import { WEBHOOK_SECRET_PREFIX, type Webhooks } from '../webhooks/service.ts'
+import { activeInstallations, type ExtensionsOf } from './extensions.ts'
+import { checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
+import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
+import { createTokenCache, type CachedInstallation } from './token-cache.ts'
+
+// What other capabilities may use without reaching into installations' files
+export { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
+export type { CachedInstallation } from './token-cache.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Installations, their tokens, settings and embeds: the only writer of the installations table. */
+    installations: InstallationsService
+    tokenCache: ReturnType<typeof createTokenCache>
+  }
+}
 
 export const TOKEN_PREFIX = { live: 'fbat_', test: 'fbat_test_' } as const
-export const WEBHOOK_SECRET_PREFIX = { live: 'whsec_', test: 'whsec_test_' } as const
 export const DATA_ERASURE_JOB = 'installation.data-erasure'
 /** Channel on which every process hears that an installation's token or scopes changed. */
 export const INSTALLATION_CHANNEL = 'installation_changed'
@@ -54,10 +72,14 @@ export interface InstallationsDeps {
   dataErasureDelaySeconds: number
   /** Drop cached tokens of an installation in this process (NOTIFY reaches the others). */
   evict: (installationId: string) => void
+  apps: AppsService
+  webhooks: Webhooks
+  commerce: CommerceService
 }
 
 export function createInstallationsService (deps: InstallationsDeps) {
   const { db, encryptionKey } = deps
+  const extensionsOf: ExtensionsOf = async (appIds, kinds) => await deps.apps.activeExtensionsOf(appIds, kinds)
 
   async function announce (executor: Executor, installationId: string): Promise<void> {
     deps.evict(installationId)
@@ -85,8 +107,7 @@ export function createInstallationsService (deps: InstallationsDeps) {
       const [updated] = await tx.update(installations).set({
         accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: new Date()
       }).where(eq(installations.id, existing.id)).returning()
-      await tx.update(webhooks).set({ events: allowedEvents(input.app.webhookEvents, input.scopes), updatedAt: new Date() })
-        .where(and(eq(webhooks.installationId, existing.id), eq(webhooks.isAppWebhook, true)))
+      await deps.webhooks.in(tx).setAppWebhookEvents(existing.id, allowedEvents(input.app.webhookEvents, input.scopes))
       await announce(tx, existing.id)
       return { installation: updated, accessToken, webhookSecret: decryptSecret(existing.webhookSecretEncrypted, encryptionKey) }
     }
@@ -103,9 +124,9 @@ export function createInstallationsService (deps: InstallationsDeps) {
       installedBy: input.userId
     }).returning()
     if (input.app.webhookUrl !== null) {
-      await tx.insert(webhooks).values({
-        id: newId('wh'), installationId: installation.id, appId: input.app.id, businessId: input.businessId, url: input.app.webhookUrl,
-        secretEncrypted, events: allowedEvents(input.app.webhookEvents, input.scopes), description: 'App webhook (from the app settings)', isAppWebhook: true
+      await deps.webhooks.in(tx).createForInstallation({
+        installationId: installation.id, appId: input.app.id, businessId: input.businessId, url: input.app.webhookUrl,
+        secretEncrypted, events: allowedEvents(input.app.webhookEvents, input.scopes)
       })
     }
     return { installation, accessToken, webhookSecret }
@@ -119,11 +140,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
     const now = new Date()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
-    await tx.update(webhooks).set({ isActive: false, disabledReason: 'App uninstalled', updatedAt: now }).where(eq(webhooks.installationId, installation.id))
-    await tx.update(pages).set({
-      blocks: sql`coalesce((select jsonb_agg(b) from jsonb_array_elements(${pages.blocks}) b where b->>'installationId' <> ${installation.id}), '[]'::jsonb)`,
-      updatedAt: now
-    }).where(and(eq(pages.businessId, installation.businessId), sql`${pages.blocks} @> ${JSON.stringify([{ installationId: installation.id }])}::jsonb`))
+    await deps.webhooks.in(tx).deactivateFor(installation.id)
+    await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
     const job: ErasureJob = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, uninstalledAt: now.toISOString() }
     await deps.jobs.ensureQueue(DATA_ERASURE_JOB)
     await deps.jobs.boss.send(DATA_ERASURE_JOB, job, {
@@ -149,10 +167,14 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   async function listForBusiness (businessId: string) {
-    return await db.select({ installation: installations, app: { id: apps.id, name: apps.name, slug: apps.slug, iconUrl: apps.iconUrl, manifest: apps.manifest } })
-      .from(installations).innerJoin(apps, eq(apps.id, installations.appId))
+    const rows = await db.select().from(installations)
       .where(and(eq(installations.businessId, businessId), isNull(installations.uninstalledAt)))
       .orderBy(desc(installations.installedAt))
+    const apps = new Map((await deps.apps.findByIds(rows.map((row) => row.appId))).map((app) => [app.id, app]))
+    return rows.flatMap((installation) => {
+      const app = apps.get(installation.appId)
+      return app === undefined ? [] : [{ installation, app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, manifest: app.manifest } }]
+    })
   }
 
   /** An active installation of this business; another business's is a 404. */
@@ -171,9 +193,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
       const grantedScopes = [...new Set([...row.grantedScopes, ...row.pendingScopes])]
       const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: new Date() })
         .where(eq(installations.id, row.id)).returning()
-      const [app] = await tx.select().from(apps).where(eq(apps.id, row.appId))
-      await tx.update(webhooks).set({ events: allowedEvents(app.webhookEvents, grantedScopes), updatedAt: new Date() })
-        .where(and(eq(webhooks.installationId, row.id), eq(webhooks.isAppWebhook, true)))
+      const app = await deps.apps.findById(tx, row.appId) as AppRow
+      await deps.webhooks.in(tx).setAppWebhookEvents(row.id, allowedEvents(app.webhookEvents, grantedScopes))
       await announce(tx, row.id)
       return updated
     })
@@ -201,7 +222,86 @@ export function createInstallationsService (deps: InstallationsDeps) {
     return row ?? null
   }
 
-  return { install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor }
+  /** The manifest's top-level settingsSchema of the installation's app, or null when it declares none. */
+  async function settingsOf (businessId: string, installationId: string) {
+    const installation = await getForBusiness(db, businessId, installationId)
+    return { settings: installation.settings, settingsSchema: await deps.apps.settingsSchemaOf(installation.appId) }
+  }
+
+  /** Replaces the app settings, validated against the settingsSchema (400 lists every problem). */
+  async function putSettings (businessId: string, installationId: string, settings: Record<string, unknown>) {
+    const installation = await getForBusiness(db, businessId, installationId)
+    const schema = await deps.apps.settingsSchemaOf(installation.appId)
+    if (schema === null) throw badRequest('This app has no settings')
+    const validate = settingsValidator(schema)
+    if (!validate(settings)) {
+      const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
+      throw badRequest(`Invalid settings: ${problems.join('; ')}`)
+    }
+    await db.update(installations).set({ settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
+    return { settings, settingsSchema: schema }
+  }
+
+  /** Live (not test, not uninstalled) installs per app, for the marketplace. */
+  async function liveInstallCounts (appIds: string[]): Promise<Map<string, number>> {
+    if (appIds.length === 0) return new Map()
+    const rows = await db.select({ appId: installations.appId, n: sql<number>`count(*)::int` }).from(installations)
+      .where(and(inArray(installations.appId, appIds), eq(installations.isTestInstall, false), isNull(installations.uninstalledAt)))
+      .groupBy(installations.appId)
+    return new Map(rows.map((row) => [row.appId, row.n]))
+  }
+
+  /** True when the app was installed again on the business after `since` (a pending data erasure is void). */
+  async function reinstalledSince (appId: string, businessId: string, since: Date): Promise<string | null> {
+    const [row] = await db.select({ id: installations.id }).from(installations)
+      .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt), gt(installations.installedAt, since)))
+      .limit(1)
+    return row?.id ?? null
+  }
+
+  return {
+    install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
+    settingsOf, putSettings, liveInstallCounts, reinstalledSince,
+    activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
+    checkBlocks: async (businessId: string, body: PageBlocksBody) => await checkBlocks(db, extensionsOf, businessId, body),
+    getEmbeds: async (businessId: string, installationId: string) => await getEmbeds(db, extensionsOf, businessId, installationId),
+    putEmbeds: async (businessId: string, installationId: string, body: EmbedsBody) => await putEmbeds(db, extensionsOf, businessId, installationId, body)
+  }
 }
 
 export type InstallationsService = ReturnType<typeof createInstallationsService>
+
+/** Installations, the token cache every process keeps coherent, and the delayed data-erasure job. */
+export default fp(async function installationsService (fastify) {
+  const tokenCache = createTokenCache()
+  fastify.decorate('tokenCache', tokenCache)
+  const service = createInstallationsService({
+    db: fastify.db,
+    jobs: fastify.jobs,
+    encryptionKey: fastify.config.encryptionKey,
+    dataErasureDelaySeconds: fastify.config.dataErasureDelaySeconds,
+    evict: (id) => tokenCache.evictInstallation(id),
+    apps: fastify.apps,
+    webhooks: fastify.webhooks,
+    commerce: fastify.commerce
+  })
+  fastify.decorate('installations', service)
+  fastify.onAppApproved.push(service.onAppApproved)
+
+  // while revocations from other processes cannot arrive, every token is checked in the database
+  await listenForCache(fastify, INSTALLATION_CHANNEL, 'token cache', tokenCache, (installationId) => tokenCache.evictInstallation(installationId))
+
+  // 48 h after an uninstall (unless the merchant reinstalled), the app is told to erase the merchant's data.
+  await fastify.jobs.work<ErasureJob>(DATA_ERASURE_JOB, async (job) => {
+    const { installationId, appId, businessId, uninstalledAt } = job.data
+    const reinstalledAs = await service.reinstalledSince(appId, businessId, new Date(uninstalledAt))
+    if (reinstalledAs !== null) {
+      fastify.log.info({ installationId, reinstalledAs }, 'data erasure skipped: the merchant reinstalled')
+      return
+    }
+    await fastify.db.transaction(async (tx) => {
+      await emitEvent(tx, { businessId, event: 'business.data_erasure', data: { appId, businessId, uninstalledAt }, installationId })
+    })
+    fastify.log.info({ installationId }, 'data erasure requested')
+  })
+}, { name: 'installations', dependencies: ['db', 'config', 'jobs', 'apps', 'webhooks', 'commerce'] })

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import basicAuth from '@fastify/basic-auth'
 import formBody from '@fastify/formbody'
 import { errorResponses } from '../../server/schemas.ts'
-import type { AppRow } from '../portal/service.ts'
+import type { AppRow } from '../apps/service.ts'
 import { oauthError } from './errors.ts'
 import { createOAuthService } from './service.ts'
 import { AuthorizeBody, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, TokenBody, TokenSchema } from './schemas.ts'
@@ -18,7 +18,7 @@ const tags = ['oauth']
 
 /** /oauth: consent (JWT, for the SPA's consent screen) and the code exchange (client credentials). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations })
+  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
   await fastify.register(formBody)
   fastify.decorateRequest('oauthClient', null)
   await fastify.register(basicAuth, {

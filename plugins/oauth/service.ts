@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto'
 import { eq } from 'drizzle-orm'
-import { oauthCodes, users } from '../../server/db/schema/index.ts'
+import { oauthCodes } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
 import { forbidden } from '../../server/http-errors.ts'
 import type { SessionClaims } from '../auth/guards.ts'
-import type { PortalService, AppRow } from '../portal/service.ts'
+import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued } from '../installations/service.ts'
-import { findBusiness } from '../merchant/businesses.ts'
+import type { CommerceService } from '../commerce/service.ts'
+import type { AuthService } from '../auth/service.ts'
 import { authorizeError, oauthError } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType } from './schemas.ts'
 
@@ -28,7 +29,7 @@ function withParams (base: string, params: Record<string, string | undefined>): 
   return url.toString()
 }
 
-export function createOAuthService (deps: { db: Db, apps: PortalService, installations: InstallationsService }) {
+export function createOAuthService (deps: { db: Db, apps: AppsService, installations: InstallationsService, commerce: CommerceService, auth: AuthService }) {
   const { db } = deps
 
   /**
@@ -57,13 +58,13 @@ export function createOAuthService (deps: { db: Db, apps: PortalService, install
 
   async function info (user: SessionClaims, params: { client_id: string, redirect_uri: string, scope?: string }) {
     const resolved = await resolve(user, params)
-    const found = await findBusiness(db, resolved.businessId)
+    const found = await deps.commerce.findBusiness(resolved.businessId)
     const business = { id: resolved.businessId, name: found?.name ?? '', isSandbox: found?.isSandbox ?? false }
-    const [developer] = await db.select({ name: users.name }).from(users).where(eq(users.id, resolved.app.developerId))
+    const developerName = (await deps.auth.namesOf([resolved.app.developerId])).get(resolved.app.developerId)
     const installed = await deps.installations.activeFor(db, resolved.app.id, resolved.businessId)
     const { app } = resolved
     return {
-      app: { id: app.id, name: app.name, slug: app.slug, description: app.description, iconUrl: app.iconUrl, developerName: developer?.name ?? '', status: app.status },
+      app: { id: app.id, name: app.name, slug: app.slug, description: app.description, iconUrl: app.iconUrl, developerName: developerName ?? '', status: app.status },
       scopes: resolved.scopes.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name as keyof typeof SCOPE_DESCRIPTIONS] ?? name })),
       business,
       isTestInstall: resolved.isTestInstall,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { ReviewCreateBodySchema, ReviewSchema } from '../merchant/schemas.ts'
+import { ReviewCreateBodySchema, ReviewSchema } from '../commerce/schemas.ts'
 import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
-import { businessBySlug, createStoreReview, listStoreProducts } from './service.ts'
+import { storeProductPage } from './service.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
 
 const tags = ['storefront']
@@ -12,7 +12,7 @@ const security: Array<Record<string, string[]>> = []
 /** The public customer API of a storefront: no credentials, one business per slug. */
 const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const business = async (slug: string) => {
-    const row = await businessBySlug(fastify.db, slug)
+    const row = await fastify.commerce.businessBySlug(slug)
     if (row === null) throw notFound('Store')
     return row
   }
@@ -25,7 +25,10 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: StoreProductQuerySchema,
       response: { 200: Paginated(StoreProductSchema), ...errorResponses(400, 404) }
     }
-  }, async (request) => await listStoreProducts(fastify.db, await business(request.params.businessSlug), request.query))
+  }, async (request) => {
+    const store = await business(request.params.businessSlug)
+    return storeProductPage(await fastify.commerce.listVisibleProducts(store.id, request.query), store.currency)
+  })
 
   fastify.post('/:businessSlug/api/reviews', {
     config: STOREFRONT_WRITE_LIMIT,
@@ -36,7 +39,7 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ReviewCreateBodySchema,
       response: { 201: ReviewSchema, ...errorResponses(400, 404, 429) }
     }
-  }, async (request, reply) => reply.code(201).send(await createStoreReview(fastify.db, await business(request.params.businessSlug), request.body)))
+  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createStoreReview((await business(request.params.businessSlug)).id, request.body)))
 }
 
 export default storefrontApiRoutes

@@ -3,9 +3,8 @@ import type { FastifyReply } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { loadAssets } from './assets.ts'
 import { contentSecurityPolicy, securityHeaders } from './csp.ts'
-import { activeInstallations } from './extensions.ts'
 import { renderNotFound, renderStorefront } from './render.ts'
-import { HOME_SLUG, businessBySlug, listStoreProducts, publishedPages } from './service.ts'
+import { HOME_SLUG, storeProductPage } from './service.ts'
 import { storefrontView } from './view.ts'
 
 /** Slugs are lowercase words and dashes; anything else cannot name a business or a page. */
@@ -34,16 +33,16 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   async function page (params: { businessSlug: string, pageSlug?: string }, preview: boolean, reply: FastifyReply) {
     if (!isSlug(params.businessSlug) || (params.pageSlug !== undefined && !isSlug(params.pageSlug))) return await notFound(reply, null)
-    const business = await businessBySlug(fastify.db, params.businessSlug)
+    const business = await fastify.commerce.businessBySlug(params.businessSlug)
     if (business === null) return await notFound(reply, null)
-    const pages = await publishedPages(fastify.db, business.id)
+    const pages = await fastify.commerce.publishedPages(business.id)
     const current = params.pageSlug === undefined
       ? pages.find((p) => p.slug === HOME_SLUG) ?? pages[0] ?? null
       : pages.find((p) => p.slug === params.pageSlug) ?? null
     if (params.pageSlug !== undefined && current === null) return await notFound(reply, business)
     const [products, installations] = await Promise.all([
-      listStoreProducts(fastify.db, business),
-      activeInstallations(fastify.db, business.id)
+      fastify.commerce.listVisibleProducts(business.id).then((page) => storeProductPage(page, business.currency)),
+      fastify.installations.activeExtensions(business.id)
     ])
     const view = storefrontView({ business, page: current, pages, products, installations, previewOrigin: preview ? adminOrigin : null })
     return await reply.headers(securityHeaders(contentSecurityPolicy(view, [adminOrigin]))).send(renderStorefront(view))

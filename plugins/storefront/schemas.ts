@@ -1,51 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery } from '../../server/schemas.ts'
-import { PRODUCT_PAGE_LIMITS } from '../merchant/schemas.ts'
-
-/** At most this many block instances on one page. */
-export const MAX_PAGE_BLOCKS = 50
-
-const SettingsSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Values for the extension’s settingsSchema' })
-const BlockId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Kept when sent; generated when omitted' })
-
-// ---- merchant: page blocks
-
-export const PageBlocksBodySchema = Type.Object({
-  blocks: Type.Array(Type.Object({
-    id: Type.Optional(BlockId),
-    installationId: Type.String({ minLength: 1, maxLength: 64 }),
-    blockType: Type.String({ minLength: 1, maxLength: 64 }),
-    settings: Type.Optional({ ...SettingsSchema, description: 'Validated against the block’s settingsSchema; the block’s defaultConfig when omitted' })
-  }, { additionalProperties: false }), { maxItems: MAX_PAGE_BLOCKS, description: 'The page’s blocks, in display order' })
-}, { additionalProperties: false })
-export type PageBlocksBody = Static<typeof PageBlocksBodySchema>
-
-// ---- merchant: installation embeds
-
-export const EmbedStateSchema = Type.Object({
-  embedType: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  kind: Type.Union([Type.Literal('GLOBAL_SCRIPT'), Type.Literal('FLOATING_WIDGET')]),
-  position: Type.Union([Type.Literal('head'), Type.Literal('body_end'), Type.Literal('bottom_right'), Type.Literal('bottom_left')]),
-  enabled: Type.Boolean({ description: 'False until the merchant enables it' }),
-  settings: SettingsSchema,
-  settingsSchema: Type.Union([SettingsSchema, Type.Null()]),
-  defaultConfig: SettingsSchema
-})
-
-export const EmbedsResponseSchema = Type.Object({
-  installationId: Type.String(),
-  embeds: Type.Array(EmbedStateSchema, { description: 'The app’s active embeds with this installation’s configuration' })
-})
-
-export const EmbedsBodySchema = Type.Object({
-  embeds: Type.Record(Type.String({ minLength: 1, maxLength: 64 }), Type.Object({
-    enabled: Type.Boolean(),
-    settings: Type.Optional({ ...SettingsSchema, description: 'Validated against the embed’s settingsSchema; the current settings when omitted' })
-  }, { additionalProperties: false }), { description: 'Keyed by embedType; embeds not named keep their configuration', maxProperties: 20 })
-}, { additionalProperties: false })
-export type EmbedsBody = Static<typeof EmbedsBodySchema>
+import { PRODUCT_PAGE_LIMITS } from '../commerce/schemas.ts'
 
 // ---- customer API
 

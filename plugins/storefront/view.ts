@@ -1,5 +1,5 @@
-import type { BusinessRow, PageRow } from '../merchant/serializers.ts'
-import { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
+import type { BusinessRow, PageRow } from '../commerce/service.ts'
+import { embedState, type ActiveInstallation, type Settings } from '../installations/service.ts'
 import { httpUrl } from './html.ts'
 import type { StoreProduct } from './schemas.ts'
 

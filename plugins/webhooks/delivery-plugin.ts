@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
+import { rows } from '../../server/db/rows.ts'
 import { OUTBOX_CHANNEL } from '../../server/events.ts'
 import { createSender } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
@@ -24,8 +25,6 @@ const SWEEP_BATCH = 500
 export const PRUNE_JOB = 'webhooks.prune'
 /** Daily, at a quiet minute. */
 const PRUNE_CRON = '17 3 * * *'
-
-const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
 
 function createWebhookDelivery (fastify: FastifyInstance) {
   const { config } = fastify
@@ -75,21 +74,20 @@ function createWebhookDelivery (fastify: FastifyInstance) {
   /** Deliveries nobody is attempting although they are due: their process died, or their job was lost. */
   async function sweep (): Promise<void> {
     await dispatch()
-    const stale = rowsOf(await fastify.db.execute(sql`select id from webhook_deliveries
+    const stale = (await rows(fastify.db, sql<any>`select id from webhook_deliveries
       where status = 'PENDING' and next_attempt_at < now() - ${SWEEP_GRACE_SECONDS}::int * interval '1 second'
         and (locked_until is null or locked_until < now())
       order by next_attempt_at limit ${SWEEP_BATCH}`))
     queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
   }
 
-  /** Attempts and deliveries older than the retention (finished ones), and old hook calls. */
-  async function prune (): Promise<{ attempts: number, deliveries: number, hookCalls: number }> {
+  /** Attempts and deliveries older than the retention (finished ones). */
+  async function prune (): Promise<{ attempts: number, deliveries: number }> {
     const days = config.deliveryLogRetentionDays
     const cutoff = sql`now() - ${days}::int * interval '1 day'`
-    const attempts = rowsOf(await fastify.db.execute(sql`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
-    const deliveries = rowsOf(await fastify.db.execute(sql`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
-    const hookCalls = rowsOf(await fastify.db.execute(sql`delete from hook_calls where created_at < ${cutoff} returning 1`)).length
-    return { attempts, deliveries, hookCalls }
+    const attempts = (await rows(fastify.db, sql<any>`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
+    const deliveries = (await rows(fastify.db, sql<any>`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
+    return { attempts, deliveries }
   }
 
   /** Stops dispatching, lets the running attempts finish, closes the connection pool. */

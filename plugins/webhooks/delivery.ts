@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { rows } from '../../server/db/rows.ts'
 import type { Db } from '../../server/db/client.ts'
 import { txExecutor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -41,8 +42,6 @@ export interface Claimed {
   appWebhookUrl: string | null
 }
 
-const rowsOf = (result: unknown): any[] => (result as { rows: any[] }).rows
-
 /**
  * One attempt of one delivery. Claiming is a conditional UPDATE that takes a lease on the row, so a
  * delivery is never attempted twice at once, whichever processes, jobs or sweeps ask for it.
@@ -70,7 +69,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     const condition = item.reserved !== undefined
       ? sql`d.attempts = ${item.reserved}`
       : sql`d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`
-    const result = await db.execute(sql`
+    const [row] = await rows(db, sql<any>`
       with c as (
         update webhook_deliveries d set attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
           locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
@@ -79,7 +78,6 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       )
       select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url
       from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id`)
-    const row = rowsOf(result)[0]
     if (row === undefined) return null
     return {
       id: row.id,
@@ -168,21 +166,21 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     await db.transaction(async (tx) => {
       await tx.execute(logAttempt(claimed, result))
       if (delay !== undefined) {
-        const updated = await tx.execute(sql`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
+        const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
           last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
           where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-        if (rowsOf(updated).length === 0) return
+        if (updated.length === 0) return
         await deps.jobs.ensureQueue(DELIVER_JOB)
         await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
         return
       }
-      const updated = await tx.execute(sql`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
+      const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
         last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
         where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-      if (rowsOf(updated).length === 0 || !retry) return
+      if (updated.length === 0 || !retry) return
       // consecutive failed deliveries (not attempts) switch the registration off
       const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries`
-      const [webhook] = rowsOf(await tx.execute(sql`update webhooks set consecutive_failures = consecutive_failures + 1,
+      const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
           is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
           disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
           updated_at = now()

@@ -1,15 +1,14 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import { apps, installations, outboxEvents, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import { apps, installations, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Db, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
+import { EVENT_SCOPES, markDispatched, takeUndispatched, type EventName, type OutboxRow } from '../../server/events.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 
 /** Outbox events taken per transaction. */
 export const DISPATCH_BATCH = 200
 
-type OutboxRow = typeof outboxEvents.$inferSelect
 type NewDelivery = typeof webhookDeliveries.$inferInsert
 interface Target {
   id: string
@@ -102,8 +101,7 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
  */
 export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_BATCH): Promise<{ events: number, items: AttemptItem[] }> {
   return await db.transaction(async (tx) => {
-    const events = await tx.select().from(outboxEvents).where(isNull(outboxEvents.dispatchedAt))
-      .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
+    const events = await takeUndispatched(tx, limit)
     if (events.length === 0) return { events: 0, items: [] }
     const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
     const planned: Array<{ row: NewDelivery, target: Target }> = []
@@ -137,7 +135,7 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
       ? []
       : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row)).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
-    await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+    await markDispatched(tx, events)
     const written = new Set(inserted.map(({ id }) => id))
     return {
       events: events.length,

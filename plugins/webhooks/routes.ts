@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { createWebhookService, publicWebhook } from './service.ts'
+import { publicWebhook } from './service.ts'
 import {
   DeliveryParams, DeliveryQuery, DeliveryWithAttemptsSchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema,
   WebhookCreateSchema, WebhookCreatedSchema, WebhookParams, WebhookPatchSchema, WebhookSchema
@@ -15,9 +15,7 @@ const security = [{ appToken: [] }]
  * token check and the per-installation rate limit are the App API's.
  */
 const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const service = createWebhookService({
-    db: fastify.db, encryptionKey: fastify.config.encryptionKey, production: fastify.config.production, delivery: fastify.webhookDelivery
-  })
+  const service = fastify.webhooks
 
   fastify.post('/', {
     schema: {

@@ -7,13 +7,20 @@ import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { outboundUrlProblem } from '../../server/url-policy.ts'
-import { WEBHOOK_SECRET_PREFIX } from '../installations/service.ts'
-import type { CachedInstallation } from '../installations/token-cache.ts'
+import fp from 'fastify-plugin'
+import { bindExecutor } from '../../server/db/bind.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
 
 /** Registrations one installation may hold (the spec leaves it open). */
+/** Webhook signing secrets; an installation's own secret (its app webhook and hooks) uses the same prefixes. */
+export const WEBHOOK_SECRET_PREFIX = { live: 'whsec_', test: 'whsec_test_' } as const
 export const MAX_WEBHOOKS_PER_INSTALLATION = 50
+
+/** The calling installation, as the app-token check caches it. */
+export interface CallingInstallation { id: string, appId: string, businessId: string, scopes: string[], pendingScopes: string[], isTestInstall: boolean }
 /** Deliveries one replay may re-send. */
 export const MAX_REPLAY = 10_000
 
@@ -53,7 +60,7 @@ export function publicDelivery (row: DeliveryRow) {
 }
 
 /** Unknown event → 400; an event whose scope the installation lacks → 403 naming the scope. */
-export function checkEvents (events: string[], installation: CachedInstallation): string[] {
+export function checkEvents (events: string[], installation: CallingInstallation): string[] {
   const unknown = events.filter((event) => !(event in EVENT_SCOPES))
   if (unknown.length > 0) throw badRequest(`Unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
   for (const event of events) {
@@ -77,18 +84,24 @@ export interface WebhookServiceDeps {
 export function createWebhookService (deps: WebhookServiceDeps) {
   const { db } = deps
 
+  /** The delivery log across every installation of an app (the developer's console). */
+  async function deliveriesOfApp (appId: string, query: DeliveryFilter) {
+    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
+    return { data: rows.map(publicDelivery), total, page, limit }
+  }
+
   async function checkUrl (url: string): Promise<void> {
     const problem = await outboundUrlProblem(url, deps.production)
     if (problem !== null) throw badRequest(`body/url ${problem}`)
   }
 
-  async function get (installation: CachedInstallation, id: string): Promise<WebhookRow> {
+  async function get (installation: CallingInstallation, id: string): Promise<WebhookRow> {
     const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.installationId, installation.id))).limit(1)
     if (row === undefined) throw notFound('Webhook')
     return row
   }
 
-  async function create (installation: CachedInstallation, input: WebhookCreate) {
+  async function create (installation: CallingInstallation, input: WebhookCreate) {
     const events = checkEvents(input.events, installation)
     await checkUrl(input.url)
     const secret = randomSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
@@ -104,7 +117,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { ...publicWebhook(row), secret }
   }
 
-  async function list (installation: CachedInstallation, query: { page?: number, limit?: number }) {
+  async function list (installation: CallingInstallation, query: { page?: number, limit?: number }) {
     const { page, limit, offset } = pageWindow(query)
     const where = eq(webhooks.installationId, installation.id)
     const [rows, [{ total }]] = await Promise.all([
@@ -114,7 +127,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { data: rows.map(publicWebhook), total, page, limit }
   }
 
-  async function update (installation: CachedInstallation, id: string, patch: WebhookPatch) {
+  async function update (installation: CallingInstallation, id: string, patch: WebhookPatch) {
     const current = await get(installation, id)
     const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: new Date() }
     if (patch.events !== undefined) set.events = checkEvents(patch.events, installation)
@@ -130,7 +143,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   /** The log is kept; deliveries still waiting end as failed. */
-  async function remove (installation: CachedInstallation, id: string): Promise<void> {
+  async function remove (installation: CallingInstallation, id: string): Promise<void> {
     const current = await get(installation, id)
     await db.transaction(async (tx) => {
       await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: new Date() })
@@ -139,7 +152,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     })
   }
 
-  async function deliveries (installation: CachedInstallation, id: string, query: DeliveryQueryType) {
+  async function deliveries (installation: CallingInstallation, id: string, query: DeliveryQueryType) {
     const webhook = await get(installation, id)
     const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.webhookId, webhook.id), query)
     const attempts = rows.length === 0
@@ -170,7 +183,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return rows.length
   }
 
-  async function redeliver (installation: CachedInstallation, id: string, deliveryId: string) {
+  async function redeliver (installation: CallingInstallation, id: string, deliveryId: string) {
     const webhook = await get(installation, id)
     if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
     const where = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id)) as SQL
@@ -180,7 +193,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { deliveryId, status: 'PENDING' as const }
   }
 
-  async function replay (installation: CachedInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
+  async function replay (installation: CallingInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
     const webhook = await get(installation, id)
     if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
     const since = new Date(input.since)
@@ -191,7 +204,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   /** Sends webhook.test now and answers with the result; logged like any delivery, never retried. */
-  async function test (installation: CachedInstallation, id: string) {
+  async function test (installation: CallingInstallation, id: string) {
     const webhook = await get(installation, id)
     const deliveryId = newId('dlv')
     await db.insert(webhookDeliveries).values({
@@ -204,5 +217,30 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error !== null ? { error: result.error } : {}) }
   }
 
-  return { get, create, list, update, remove, deliveries, redeliver, replay, test }
+  return { get, create, list, update, remove, deliveries, deliveriesOfApp, redeliver, replay, test }
 }
+
+const installationFunctions = { createForInstallation, setAppWebhookEvents, deactivateFor, registrationsOf, recentDeliveriesOf }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Webhook registrations and their delivery log: the only writer of webhooks, deliveries and attempts. */
+    webhooks: ReturnType<typeof createWebhooks>
+  }
+}
+
+/** The app-facing service, plus what installations ask of it (over the database, or a transaction with `in(tx)`). */
+export function createWebhooks (deps: WebhookServiceDeps) {
+  return {
+    ...createWebhookService(deps),
+    ...bindExecutor(deps.db, installationFunctions),
+    in: (tx: Executor) => bindExecutor(tx, installationFunctions)
+  }
+}
+
+export default fp(async function webhooksService (fastify) {
+  fastify.decorate('webhooks', createWebhooks({
+    db: fastify.db, encryptionKey: fastify.config.encryptionKey, production: fastify.config.production, delivery: fastify.webhookDelivery
+  }))
+}, { name: 'webhooks', dependencies: ['db', 'config', 'webhook-delivery'] })
+export type Webhooks = ReturnType<typeof createWebhooks>

@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
+import { createPgListener, type ListenEvents } from './listen.ts'
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */
@@ -44,10 +45,6 @@ export interface Database extends SqlExecutor {
   dumpDataDir?: () => Promise<Blob>
 }
 
-export interface ListenEvents { onLost?: () => void, onRestored?: () => void }
-
-/** Delays between attempts to listen again after the connection dropped (the last one repeats). */
-const RELISTEN_DELAYS_MS = [100, 500, 1000, 2000, 5000]
 
 export interface DatabaseOptions {
   /** postgres://… for a server; otherwise embedded PGlite. */
@@ -109,8 +106,7 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
-  /** Stop functions of the live LISTEN connections, released on close. */
-  const listeners = new Set<() => Promise<void>>()
+  const listener = createPgListener(pool)
   const database: Database = {
     kind: 'postgres',
     db,
@@ -131,66 +127,10 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
     },
     pendingMigrations: async () => journalLength() - await countApplied(database),
     close: async () => {
-      await Promise.all([...listeners].map(async (stop) => { await stop() }))
+      await listener.stopAll()
       if (!pool.ended) await pool.end()
     },
-    listen: async (channel, onMessage, events = {}) => {
-      const statement = `"${channel.replace(/"/g, '')}"`
-      let client: pg.PoolClient | null = null
-      let stopped = false
-      let retry: NodeJS.Timeout | null = null
-
-      async function connect (): Promise<pg.PoolClient> {
-        const connection = await pool.connect()
-        connection.on('notification', (message) => { if (message.channel === channel) onMessage(message.payload ?? '') })
-        // a checked-out client's error would otherwise be an unhandled 'error' event
-        connection.on('error', () => { lost(connection) })
-        try {
-          await connection.query(`listen ${statement}`)
-        } catch (error) {
-          connection.release(true)
-          throw error
-        }
-        return connection
-      }
-
-      function lost (connection: pg.PoolClient): void {
-        if (client !== connection) return
-        client = null
-        connection.release(true)
-        if (stopped) return
-        events.onLost?.()
-        relisten(0)
-      }
-
-      function relisten (attempt: number): void {
-        retry = setTimeout(() => {
-          retry = null
-          connect().then((connection) => {
-            if (stopped) { connection.release(true); return }
-            client = connection
-            events.onRestored?.()
-          }, () => { if (!stopped) relisten(attempt + 1) })
-        }, RELISTEN_DELAYS_MS[Math.min(attempt, RELISTEN_DELAYS_MS.length - 1)])
-        retry.unref()
-      }
-
-      async function stop (): Promise<void> {
-        if (stopped) return
-        stopped = true
-        listeners.delete(stop)
-        if (retry !== null) clearTimeout(retry)
-        const connection = client
-        client = null
-        if (connection === null) return
-        await connection.query(`unlisten ${statement}`).catch(() => {})
-        connection.release()
-      }
-
-      client = await connect()
-      listeners.add(stop)
-      return stop
-    },
+    listen: listener.listen,
     notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) }
   }
   return database

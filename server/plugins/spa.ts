@@ -3,16 +3,14 @@ import { fileURLToPath } from 'node:url'
 import fp from 'fastify-plugin'
 import fastifyStatic from '@fastify/static'
 import { errorBody } from '../http-errors.ts'
+import { API_ROOTS } from '../api-prefixes.ts'
 
 export const SPA_ROOT = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url))
 
-/** Paths that belong to the API: an unknown one is a JSON 404, never the SPA (DESIGN §6). */
-export const API_ROOTS = ['/auth', '/developer', '/review', '/marketplace', '/merchant', '/app-api', '/webhooks', '/store',
-  '/oauth/token', '/oauth/authorize/info', '/docs', '/media', '/health', '/ready', '/openapi.json']
-
+/** Under one of the API roots: an unknown path there is a JSON 404, never the SPA (DESIGN §6). */
 export function isApiPath (url: string): boolean {
   const path = url.split('?')[0]
-  return API_ROOTS.some((root) => path === root || path.startsWith(`${root}/`))
+  return API_ROOTS.some(({ path: root }) => path === root || path.startsWith(`${root}/`))
 }
 
 /** Serves the Vite build at `/`; GET requests for client-side routes get index.html. */

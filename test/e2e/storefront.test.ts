@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { build as esbuild } from 'esbuild'
 import { build, listen, registerUser, REVIEWER_ENV } from '../helper.ts'
 import { businessSlug, createPage, installApp, putBlocks, putEmbeds } from '../plugins/storefront/fixtures.ts'
-import { createProduct } from '../plugins/merchant/fixtures.ts'
+import { createProduct } from '../plugins/commerce/fixtures.ts'
 import { launch, screenshot } from './browser.ts'
 
 /** The SDK's connectBlock as a browser global, the way an app would bundle it. */

@@ -1,8 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { dashboard } from '../../merchant/analytics-service.ts'
-import { getBusinessProfile } from '../../merchant/businesses.ts'
-import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../merchant/schemas.ts'
+import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -14,7 +12,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       security: SECURITY,
       response: { 200: BusinessSchema, ...errorResponses(401, 403, 404, 429) }
     }
-  }, async (request) => await getBusinessProfile(fastify.db, businessOf(request)))
+  }, async (request) => await fastify.commerce.getBusinessProfile(businessOf(request)))
 
   fastify.get('/analytics/dashboard', {
     preValidation: fastify.requireScope('read_analytics'),
@@ -26,7 +24,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: DashboardQuerySchema,
       response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await dashboard(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.dashboard(businessOf(request), request.query))
 }
 
 export default businessRoutes

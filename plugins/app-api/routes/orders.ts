@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { getOrder, listOrders, updateOrderStatus } from '../../merchant/orders-service.ts'
-import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../merchant/schemas.ts'
+import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -17,7 +16,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: OrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await listOrders(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listOrders(businessOf(request), request.query))
 
   fastify.get('/orders/:id', {
     preValidation: canRead,
@@ -28,7 +27,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await getOrder(fastify.db, businessOf(request), request.params.id))
+  }, async (request) => await fastify.commerce.getOrder(businessOf(request), request.params.id))
 
   fastify.patch('/orders/:id/status', {
     preValidation: canWrite,
@@ -41,7 +40,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: OrderStatusBodySchema,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
-  }, async (request) => await updateOrderStatus(fastify.db, businessOf(request), request.params.id, request.body.status))
+  }, async (request) => await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status))
 
   fastify.post('/orders', {
     preValidation: canWrite,
@@ -54,7 +53,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: OrderSchema, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
-    const { order } = await fastify.checkout.placeOrder(businessOf(request), request.body)
+    const { order } = await fastify.checkoutHooks.placeOrder(businessOf(request), request.body)
     return reply.code(201).send(order)
   })
 }

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { getPage, listPages } from '../../merchant/pages-service.ts'
-import { PageListQuerySchema, PageSchema, SlugParams } from '../../merchant/schemas.ts'
+import { PageListQuerySchema, PageSchema, SlugParams } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -16,7 +15,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await listPages(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listPages(businessOf(request), request.query))
 
   fastify.get('/pages/:slug', {
     preValidation,
@@ -27,7 +26,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await getPage(fastify.db, businessOf(request), request.params.slug))
+  }, async (request) => await fastify.commerce.getPage(businessOf(request), request.params.slug))
 }
 
 export default pageRoutes

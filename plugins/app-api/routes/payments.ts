@@ -1,9 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { forbidden } from '../../../server/http-errors.ts'
-import { findOrderRow } from '../../merchant/orders-service.ts'
-import { completePayment, failPayment } from '../../merchant/payments-service.ts'
-import { OrderSchema } from '../../merchant/schemas.ts'
+import { OrderSchema } from '../../commerce/schemas.ts'
 import { PaymentOutcomeBodySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -20,13 +18,14 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request) => {
-    const order = await findOrderRow(fastify.db, businessOf(request), request.params.id)
+    const order = await fastify.commerce.findOrderRow(businessOf(request), request.params.id)
     // app method ids are `<installationId>:<id>`: only the installation that offered it settles it
     if (order.paymentMethodId !== null && !order.paymentMethodId.startsWith(`${request.installation.id}:`)) {
       throw forbidden('This order is paid with another app’s payment method')
     }
-    const settle = request.body.status === 'COMPLETED' ? completePayment : failPayment
-    return await settle(fastify.db, businessOf(request), request.params.id)
+    return request.body.status === 'COMPLETED'
+      ? await fastify.commerce.completePayment(businessOf(request), request.params.id)
+      : await fastify.commerce.failPayment(businessOf(request), request.params.id)
   })
 }
 

@@ -1,8 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses, pageWindow } from '../../../server/schemas.ts'
-import { getProduct, getProductBySlug, listProducts } from '../../merchant/products-service.ts'
-import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, ProductSchema, SlugParams } from '../../merchant/schemas.ts'
+import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, ProductSchema, SlugParams } from '../../commerce/schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -29,7 +28,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
     return await cached(reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,
-      async () => await listProducts(fastify.db, businessOf(request), { page, limit, category }))
+      async () => await fastify.commerce.listProducts(businessOf(request), { page, limit, category }))
   })
 
   fastify.get('/products/:id', {
@@ -42,7 +41,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => await cached(reply, businessOf(request), `id:${request.params.id}`,
-    async () => await getProduct(fastify.db, businessOf(request), request.params.id)))
+    async () => await fastify.commerce.getProduct(businessOf(request), request.params.id)))
 
   fastify.get('/products/slug/:slug', {
     preValidation,
@@ -54,7 +53,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => await cached(reply, businessOf(request), `slug:${request.params.slug}`,
-    async () => await getProductBySlug(fastify.db, businessOf(request), request.params.slug)))
+    async () => await fastify.commerce.getProductBySlug(businessOf(request), request.params.slug)))
 }
 
 export default productRoutes

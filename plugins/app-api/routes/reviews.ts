@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { listReviews, reviewStats } from '../../merchant/reviews-service.ts'
-import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../merchant/schemas.ts'
+import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../commerce/schemas.ts'
 import { ReviewStatsQuerySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
@@ -17,7 +16,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ReviewListQuerySchema,
       response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await listReviews(fastify.db, businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.listReviews(businessOf(request), request.query))
 
   fastify.get('/reviews/stats', {
     preValidation,
@@ -28,7 +27,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ReviewStatsQuerySchema,
       response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await reviewStats(fastify.db, businessOf(request), request.query.productId))
+  }, async (request) => await fastify.commerce.reviewStats(businessOf(request), request.query.productId))
 }
 
 export default reviewRoutes

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { createProduct, deleteProduct, updateProduct } from '../../../plugins/merchant/products-service.ts'
+import { createProduct, deleteProduct, updateProduct } from '../../../plugins/commerce/products-service.ts'
 import { buildApp } from '../../../server/app.ts'
 import { build, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
-import { CATALOG_CHANNEL } from '../../../plugins/merchant/catalog-cache.ts'
+import { CATALOG_CHANNEL } from '../../../plugins/commerce/catalog-cache.ts'
 import { NO_RATE_LIMIT, call, installApp, type Installed } from './fixtures.ts'
 import type { App } from '../../../server/app.ts'
 

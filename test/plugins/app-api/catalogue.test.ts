@@ -1,7 +1,7 @@
 import t from 'tap'
-import { PAGE_PAGE_LIMITS, REVIEW_PAGE_LIMITS } from '../../../plugins/merchant/schemas.ts'
+import { PAGE_PAGE_LIMITS, REVIEW_PAGE_LIMITS } from '../../../plugins/commerce/schemas.ts'
 import { build, registerUser } from '../../helper.ts'
-import { createProduct } from '../merchant/fixtures.ts'
+import { createProduct } from '../commerce/fixtures.ts'
 import { NO_RATE_LIMIT, call, checkPagination, firstOf, installApp } from './fixtures.ts'
 
 t.test('App API reviews, pages, business and dashboard', async (t) => {

@@ -3,7 +3,7 @@ import type { App } from '../../../server/app.ts'
 import { SCOPES } from '../../../server/events.ts'
 import { createApp, registerUser, type Session } from '../../helper.ts'
 
-export { eventsOf } from '../merchant/fixtures.ts'
+export { eventsOf } from '../commerce/fixtures.ts'
 
 export interface Installed {
   developer: Session

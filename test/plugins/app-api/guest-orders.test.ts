@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build, registerUser } from '../../helper.ts'
-import { createProduct } from '../merchant/fixtures.ts'
+import { createProduct } from '../commerce/fixtures.ts'
 import { NO_RATE_LIMIT, call, eventsOf, installApp } from './fixtures.ts'
 
 t.test('POST /app-api/orders (guest order)', async (t) => {

@@ -1,9 +1,9 @@
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { orders, type OrderStatus } from '../../../server/db/schema/index.ts'
-import { createOrder } from '../../../plugins/merchant/checkout-service.ts'
-import { ORDER_TRANSITIONS } from '../../../plugins/merchant/orders-service.ts'
-import { ORDER_PAGE_LIMITS } from '../../../plugins/merchant/schemas.ts'
+import { createOrder } from '../../../plugins/commerce/checkout-service.ts'
+import { ORDER_TRANSITIONS } from '../../../plugins/commerce/orders-service.ts'
+import { ORDER_PAGE_LIMITS } from '../../../plugins/commerce/schemas.ts'
 import { build } from '../../helper.ts'
 import { NO_RATE_LIMIT, call, checkPagination, eventsOf, firstOf, installApp, type Installed } from './fixtures.ts'
 

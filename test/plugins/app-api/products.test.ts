@@ -1,8 +1,8 @@
 import t from 'tap'
-import { PRODUCT_PAGE_LIMITS } from '../../../plugins/merchant/schemas.ts'
-import { createProduct as createProductRow } from '../../../plugins/merchant/products-service.ts'
+import { PRODUCT_PAGE_LIMITS } from '../../../plugins/commerce/schemas.ts'
+import { createProduct as createProductRow } from '../../../plugins/commerce/products-service.ts'
 import { build, registerUser } from '../../helper.ts'
-import { createProduct } from '../merchant/fixtures.ts'
+import { createProduct } from '../commerce/fixtures.ts'
 import { NO_RATE_LIMIT, call, checkPagination, firstOf, installApp } from './fixtures.ts'
 
 const PRODUCT_KEYS = ['category', 'createdAt', 'description', 'id', 'imageUrl', 'isAvailable', 'lowStockThreshold', 'name', 'price', 'slug', 'status', 'stock', 'updatedAt']

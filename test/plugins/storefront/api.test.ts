@@ -2,7 +2,7 @@ import t from 'tap'
 import { randomBytes } from 'node:crypto'
 import { buildApp } from '../../../server/app.ts'
 import { build, registerUser, testConfig, REDIS_URL, redisReachable } from '../../helper.ts'
-import { createProduct, eventsOf } from '../merchant/fixtures.ts'
+import { createProduct, eventsOf } from '../commerce/fixtures.ts'
 import { businessSlug } from './fixtures.ts'
 
 t.test('GET /store/:businessSlug/api/products', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
-import { createProduct } from '../merchant/fixtures.ts'
+import { createProduct } from '../commerce/fixtures.ts'
 import { analyticsScript, businessSlug, chatWidget, createPage, faqBlock, heroBlock, installApp, putBlocks, putEmbeds } from './fixtures.ts'
 
 const cspOf = (header: unknown) => Object.fromEntries(String(header).split('; ').map((d) => { const [name, ...values] = d.split(' '); return [name, values] }))

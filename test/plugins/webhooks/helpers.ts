@@ -2,8 +2,8 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import type { App } from '../../../server/app.ts'
-import { createProduct } from '../../../plugins/merchant/products-service.ts'
-import { createOrder } from '../../../plugins/merchant/checkout-service.ts'
+import { createProduct } from '../../../plugins/commerce/products-service.ts'
+import { createOrder } from '../../../plugins/commerce/checkout-service.ts'
 import { createApp, registerUser, type Session } from '../../helper.ts'
 
 export interface Received { headers: IncomingHttpHeaders, body: string, at: number }

@@ -1,0 +1,168 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { addFormats } from '../../../server/validation.ts'
+import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
+
+export interface Problem { path: string, message: string }
+
+const EMBED_POSITIONS: Record<string, readonly string[]> = {
+  GLOBAL_SCRIPT: ['head', 'body_end'],
+  FLOATING_WIDGET: ['bottom_right', 'bottom_left']
+}
+const SETTING_TYPES = ['string', 'number', 'integer', 'boolean']
+
+/** Ajv that checks the manifest's structure, reporting every error. */
+const structure = new Ajv({ allErrors: true, strict: false })
+const checkStructure = structure.compile(ManifestSchema)
+
+/** Ajv for merchant settings: the formats the admin panel can render, with `color` as #rgb/#rrggbb. */
+export function createSettingsAjv (): Ajv {
+  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false })
+  addFormats(ajv, ['date-time', 'uri'])
+  ajv.addFormat('color', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
+  return ajv
+}
+let settingsAjv = createSettingsAjv()
+const MAX_CACHED_VALIDATORS = 500
+const validators = new Map<string, ValidateFunction>()
+
+/**
+ * The compiled validator of a settings schema, cached by the schema's JSON. Schemas arrive as fresh
+ * objects from the database on every request and Ajv caches by object identity, so compiling each one
+ * would grow without bound; past the cap the cache and its Ajv start over.
+ */
+export function settingsValidator (schema: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(schema)
+  let validate = validators.get(key)
+  if (validate === undefined) {
+    if (validators.size >= MAX_CACHED_VALIDATORS) {
+      validators.clear()
+      settingsAjv = createSettingsAjv()
+    }
+    validate = settingsAjv.compile(schema)
+    validators.set(key, validate)
+  }
+  return validate
+}
+
+function ajvProblems (errors: ErrorObject[] | null | undefined, prefix: string): Problem[] {
+  return (errors ?? []).map((error) => ({
+    path: `${prefix}${error.instancePath}` || '/',
+    message: error.keyword === 'additionalProperties'
+      ? `unknown property "${(error.params as { additionalProperty: string }).additionalProperty}"`
+      : error.message ?? 'is invalid'
+  }))
+}
+
+/** A settings schema must compile, be an object of supported field types and formats. */
+function checkSettingsSchema (schema: Record<string, unknown>, path: string): Problem[] {
+  const problems: Problem[] = []
+  if (schema.type !== 'object') problems.push({ path, message: 'settingsSchema must have type "object"' })
+  const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>
+  for (const [name, property] of Object.entries(properties)) {
+    if (typeof property !== 'object' || property === null) continue
+    if (typeof property.type === 'string' && !SETTING_TYPES.includes(property.type)) {
+      problems.push({ path: `${path}/properties/${name}`, message: `type must be one of ${SETTING_TYPES.join(', ')}` })
+    }
+    if (property.format !== undefined && !(SETTING_FORMATS as readonly unknown[]).includes(property.format)) {
+      problems.push({ path: `${path}/properties/${name}`, message: `format must be one of ${SETTING_FORMATS.join(', ')}` })
+    }
+  }
+  try {
+    settingsValidator(schema)
+  } catch (error) {
+    problems.push({ path, message: `is not a valid JSON Schema: ${(error as Error).message}` })
+  }
+  return problems
+}
+
+function checkSettings (item: { settingsSchema?: Record<string, unknown>, defaultConfig?: Record<string, unknown> }, path: string): Problem[] {
+  if (item.settingsSchema === undefined) {
+    return item.defaultConfig !== undefined && Object.keys(item.defaultConfig).length > 0
+      ? [{ path: `${path}/defaultConfig`, message: 'needs a settingsSchema to validate against' }]
+      : []
+  }
+  const problems = checkSettingsSchema(item.settingsSchema, `${path}/settingsSchema`)
+  if (problems.length > 0 || item.defaultConfig === undefined) return problems
+  const validate = settingsValidator(item.settingsSchema)
+  if (!validate(item.defaultConfig)) problems.push(...ajvProblems(validate.errors, `${path}/defaultConfig`).map((p) => ({ ...p, message: `does not match settingsSchema: ${p.message}` })))
+  return problems
+}
+
+function isUrl (value: string, production: boolean): boolean {
+  try {
+    const url = new URL(value)
+    return production ? url.protocol === 'https:' : url.protocol === 'https:' || url.protocol === 'http:'
+  } catch {
+    return false
+  }
+}
+
+function duplicates<T> (items: T[] | undefined, key: (item: T) => string, path: string, name: string): Problem[] {
+  const seen = new Map<string, number>()
+  const problems: Problem[] = []
+  for (const [index, item] of (items ?? []).entries()) {
+    const value = key(item)
+    if (seen.has(value)) problems.push({ path: `${path}/${index}/${name}`, message: `duplicate ${name} "${value}" (also at index ${seen.get(value) as number})` })
+    else seen.set(value, index)
+  }
+  return problems
+}
+
+export interface AppContext { scopes: string[], webhookUrl: string | null, production: boolean }
+
+/** Every problem of a manifest at once; empty means valid. */
+export function validateManifest (input: unknown, app: AppContext): Problem[] {
+  if (!checkStructure(input)) return ajvProblems(checkStructure.errors, '')
+  const manifest = input as Manifest
+  const problems: Problem[] = []
+  const url = (value: string | undefined, path: string) => {
+    if (value !== undefined && !isUrl(value, app.production)) problems.push({ path, message: app.production ? 'must be an https:// URL' : 'must be an http(s):// URL' })
+  }
+
+  if (manifest.settingsSchema !== undefined) problems.push(...checkSettingsSchema(manifest.settingsSchema, '/settingsSchema'))
+
+  problems.push(...duplicates(manifest.blocks, (b) => b.blockType, '/blocks', 'blockType'))
+  for (const [i, block] of (manifest.blocks ?? []).entries()) {
+    url(block.renderUrl, `/blocks/${i}/renderUrl`)
+    problems.push(...checkSettings(block, `/blocks/${i}`))
+  }
+
+  problems.push(...duplicates(manifest.embeds, (e) => e.embedType, '/embeds', 'embedType'))
+  for (const [i, embed] of (manifest.embeds ?? []).entries()) {
+    const path = `/embeds/${i}`
+    const positions = EMBED_POSITIONS[embed.kind]
+    if (positions === undefined) {
+      problems.push({ path: `${path}/kind`, message: 'must be GLOBAL_SCRIPT or FLOATING_WIDGET' })
+    } else if (!positions.includes(embed.position)) {
+      problems.push({ path: `${path}/position`, message: `must be ${positions.join(' or ')} for ${embed.kind}` })
+    }
+    if (embed.kind === 'GLOBAL_SCRIPT' && embed.scriptUrl === undefined) problems.push({ path: `${path}/scriptUrl`, message: 'is required for GLOBAL_SCRIPT' })
+    if (embed.kind === 'FLOATING_WIDGET' && embed.renderUrl === undefined) problems.push({ path: `${path}/renderUrl`, message: 'is required for FLOATING_WIDGET' })
+    url(embed.scriptUrl, `${path}/scriptUrl`)
+    url(embed.renderUrl, `${path}/renderUrl`)
+    problems.push(...checkSettings(embed, path))
+  }
+
+  problems.push(...duplicates(manifest.hooks, (h) => h.hookPoint, '/hooks', 'hookPoint'))
+  for (const [i, hook] of (manifest.hooks ?? []).entries()) {
+    const path = `/hooks/${i}`
+    if (!(HOOK_POINTS as readonly string[]).includes(hook.hookPoint)) {
+      problems.push({ path: `${path}/hookPoint`, message: `"${hook.hookPoint}" is not a hook point; use one of ${HOOK_POINTS.join(', ')}` })
+    } else if (!app.scopes.includes(HOOK_SCOPES[hook.hookPoint as HookPoint])) {
+      problems.push({ path: `${path}/hookPoint`, message: `${hook.hookPoint} needs the ${HOOK_SCOPES[hook.hookPoint as HookPoint]} scope` })
+    }
+    if (!hook.url.startsWith('/') || hook.url.startsWith('//')) problems.push({ path: `${path}/url`, message: 'must be a path starting with "/"' })
+    if (app.webhookUrl === null) problems.push({ path: `${path}/url`, message: 'the app needs a webhookUrl for hooks to be called' })
+    if (hook.failurePolicy !== undefined && hook.hookPoint !== 'order.validate') problems.push({ path: `${path}/failurePolicy`, message: 'applies to order.validate only' })
+  }
+
+  problems.push(...duplicates(manifest.adminPages, (p) => p.pageId, '/adminPages', 'pageId'))
+  for (const [i, page] of (manifest.adminPages ?? []).entries()) url(page.renderUrl, `/adminPages/${i}/renderUrl`)
+
+  return problems
+}
+
+/** Problems as one readable message: "/hooks/0/hookPoint: …; /embeds/1/scriptUrl: …" */
+export function describeProblems (problems: Problem[]): string {
+  return `Invalid manifest: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`
+}

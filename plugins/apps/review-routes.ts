@@ -1,0 +1,64 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { notFound } from '../../server/http-errors.ts'
+import { AppIdParams, AppSchema } from './schemas.ts'
+import { addedScopes, publicApp, type AppRow } from './service.ts'
+
+const security = [{ developerJwt: [] }]
+const tags = ['review']
+
+const ReviewQueueQuery = Type.Intersect([
+  PaginationQuery(),
+  Type.Object({ status: Type.Optional(Type.Union([Type.Literal('PENDING_REVIEW'), Type.Literal('APPROVED'), Type.Literal('DRAFT')], { default: 'PENDING_REVIEW' })) })
+])
+const ReviewedApp = Type.Intersect([AppSchema, Type.Object({ addedScopes: Type.Array(Type.String(), { description: 'Scopes this submission adds to the approved set' }) })])
+
+/** /review/apps: the review queue, for REVIEWERs. Oldest submission first. */
+const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('REVIEWER'))
+  const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
+
+  fastify.get('/apps', {
+    schema: { tags, security, summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
+  }, async (request) => {
+    const { rows, total, page, limit } = await fastify.apps.reviewQueue(request.query)
+    return { data: rows.map(withAdded), total, page, limit }
+  })
+
+  fastify.get('/apps/:appId', {
+    schema: { tags, security, summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
+  }, async (request) => {
+    const app = await fastify.apps.findById(fastify.db, request.params.appId)
+    if (app === null) throw notFound('App')
+    return withAdded(app)
+  })
+
+  fastify.post('/apps/:appId/approve', {
+    // notes are optional, so a bare POST with no body is an approval too
+    preValidation: async (request) => { request.body ??= {} },
+    schema: {
+      tags, security, summary: 'Approve: publish, snapshot approvedScopes, convert test installs, flag re-consent when scopes grew',
+      params: AppIdParams, body: Type.Object({ notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false }),
+      response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request) => {
+    const approved = await fastify.apps.approve(request.user.sub, request.params.appId, request.body.notes ?? null, fastify.onAppApproved)
+    request.log.info({ appId: approved.id }, 'app approved')
+    return publicApp(approved)
+  })
+
+  fastify.post('/apps/:appId/reject', {
+    schema: {
+      tags, security, summary: 'Reject with notes (back to DRAFT; a published app stays published)',
+      params: AppIdParams, body: Type.Object({ notes: Type.String({ minLength: 1, maxLength: 5000, description: 'What the developer must change' }) }, { additionalProperties: false }),
+      response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request) => {
+    const rejected = await fastify.apps.reject(request.user.sub, request.params.appId, request.body.notes)
+    request.log.info({ appId: rejected.id }, 'app rejected')
+    return publicApp(rejected)
+  })
+}
+
+export default reviewRoutes

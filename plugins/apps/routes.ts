@@ -1,0 +1,89 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import multipart from '@fastify/multipart'
+import { Type } from '@sinclair/typebox'
+import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { badRequest } from '../../server/http-errors.ts'
+import { publicApp } from './service.ts'
+import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
+import {
+  AppIdParams, AppSchema, CreateAppBody, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponse, UpdateAppBody, VersionSchema
+} from './schemas.ts'
+
+const security = [{ developerJwt: [] }]
+const tags = ['portal']
+
+/** /developer/apps: a developer's own apps. Another developer's app is a 404. */
+const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
+
+  fastify.post('/', {
+    schema: {
+      tags, security, summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response.',
+      body: CreateAppBody, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
+    }
+  }, async (request, reply) => {
+    const { app, clientSecret } = await fastify.apps.create(request.user.sub, request.body)
+    request.log.info({ appId: app.id }, 'app created')
+    return reply.code(201).send({ app: publicApp(app), clientSecret })
+  })
+
+  fastify.get('/', {
+    schema: { tags, security, summary: 'List my apps', querystring: PaginationQuery(), response: { 200: Paginated(AppSchema), ...errorResponses(400, 401, 403) } }
+  }, async (request) => await fastify.apps.list(request.user.sub, request.query))
+
+  fastify.get('/:appId', {
+    schema: { tags, security, summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
+  }, async (request) => publicApp(await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)))
+
+  fastify.patch('/:appId', {
+    schema: {
+      tags, security, summary: 'Edit an app',
+      description: '409 while PENDING_REVIEW; 400 when slug is sent. On a published app, adding scopes moves it to DRAFT (submit it for review) while the listing keeps its approved scopes; other edits apply at once and are recorded in the version history.',
+      params: AppIdParams, body: UpdateAppBody, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
+
+  fastify.post('/:appId/submit', {
+    schema: { tags, security, summary: 'Submit for review (DRAFT → PENDING_REVIEW)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
+  }, async (request) => publicApp(await fastify.apps.submit(request.user.sub, request.params.appId)))
+
+  fastify.post('/:appId/client-secret', {
+    schema: {
+      tags, security, summary: 'Regenerate the client secret', description: 'The old secret stops working at once.',
+      params: AppIdParams, response: { 200: Type.Object({ clientSecret: Type.String() }), ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    const clientSecret = await fastify.apps.regenerateSecret(request.user.sub, request.params.appId)
+    request.log.info({ appId: request.params.appId }, 'client secret regenerated')
+    return { clientSecret }
+  })
+
+  fastify.get('/:appId/versions', {
+    schema: { tags, security, summary: 'Version history', params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(VersionSchema), ...errorResponses(400, 401, 403, 404) } }
+  }, async (request) => await fastify.apps.versions(request.user.sub, request.params.appId, request.query))
+
+  fastify.post('/:appId/media', {
+    schema: {
+      tags, security, summary: 'Upload the icon or a screenshot',
+      description: `multipart/form-data with one file: PNG, JPEG or WebP (sniffed), at most 1 MB; at most ${MAX_SCREENSHOTS} screenshots.`,
+      params: AppIdParams, querystring: MediaQuery, consumes: ['multipart/form-data'],
+      response: { 201: MediaResponse, ...errorResponses(400, 401, 403, 404, 409, 413) }
+    }
+  }, async (request, reply) => {
+    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
+    fastify.apps.assertEditable(app)
+    if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data')
+    const file = await request.file()
+    if (file === undefined) throw badRequest('No file in the upload')
+    const bytes = await file.toBuffer()
+    const contentType = sniffImage(bytes)
+    if (contentType === null) throw badRequest('The file is not a PNG, JPEG or WebP image')
+    const kind = request.query.kind
+    if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest(`An app has at most ${MAX_SCREENSHOTS} screenshots`)
+    const { url, app: updated } = await fastify.apps.addMedia(app, kind, contentType, bytes)
+    return reply.code(201).send({ url, kind, app: publicApp(updated) })
+  })
+}
+
+export default portalRoutes

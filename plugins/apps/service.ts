@@ -1,0 +1,331 @@
+import fp from 'fastify-plugin'
+import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
+import { apps, appExtensions, appVersions, media } from '../../server/db/schema/index.ts'
+import type { Db, Executor, Tx } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
+import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
+import { outboundUrlProblem, redirectUrlProblem } from '../../server/url-policy.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
+import type { AppView, CreateApp, UpdateApp } from './schemas.ts'
+import type { Manifest } from './manifest/schemas.ts'
+import { syncExtensions } from './manifest/sync.ts'
+import { describeProblems, validateManifest } from './manifest/validate.ts'
+
+// What other capabilities may use without reaching into the apps' files
+export { settingsValidator } from './manifest/validate.ts'
+
+export type AppApprovedListener = (tx: Tx, app: AppRow, previouslyApproved: string[]) => Promise<void>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Apps: ownership, edits, credentials, review, manifest, media. The only writer of the apps' tables. */
+    apps: AppsService
+    /** Run inside the approval transaction (installations: convert test installs, flag re-consent). */
+    onAppApproved: AppApprovedListener[]
+  }
+}
+
+/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+import { countRows } from '../../server/db/rows.ts'
+
+export type AppRow = typeof apps.$inferSelect
+
+export function publicApp (row: AppRow): AppView {
+  return {
+    id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
+    scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, webhookUrl: row.webhookUrl,
+    webhookEvents: row.webhookEvents, iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
+    isPublished: row.isPublished, reviewNotes: row.reviewNotes, manifest: row.manifest,
+    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
+  }
+}
+
+/** Scopes requested but not approved yet: non-empty means the change needs a review. */
+export const addedScopes = (app: Pick<AppRow, 'scopes' | 'approvedScopes'>): string[] => app.scopes.filter((s) => !app.approvedScopes.includes(s))
+
+async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null }, production: boolean): Promise<void> {
+  const redirect = input.redirectUrl === undefined ? null : redirectUrlProblem(input.redirectUrl, production)
+  if (redirect !== null) throw badRequest(`body/redirectUrl ${redirect}`)
+  const webhook = input.webhookUrl === undefined || input.webhookUrl === null ? null : await outboundUrlProblem(input.webhookUrl, production)
+  if (webhook !== null) throw badRequest(`body/webhookUrl ${webhook}`)
+}
+
+function checkEvents (events: string[], scopes: string[]): void {
+  const missing = events.filter((e) => { const scope = EVENT_SCOPES[e as EventName]; return scope !== null && !scopes.includes(scope) })
+  if (missing.length > 0) {
+    throw badRequest(`body/webhookEvents needs scopes the app does not request: ${missing.map((e) => `${e} (${EVENT_SCOPES[e as EventName] as string})`).join(', ')}`)
+  }
+}
+
+/** Uploaded images live in the database, so every process serves them. */
+async function storeMedia (db: Db, appId: string, contentType: string, bytes: Buffer): Promise<string> {
+  const id = newId('med')
+  await db.insert(media).values({ id, appId, contentType, size: bytes.length, bytes })
+  return `/media/${id}`
+}
+
+export interface Actor { id: string }
+
+export function createAppsService (db: Db, options: { production: boolean }) {
+  async function ownedApp (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
+    const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
+    const [row] = lock ? await query.for('update') : await query
+    if (row === undefined) throw notFound('App')
+    return row
+  }
+
+  function assertEditable (app: AppRow): void {
+    if (app.status === 'PENDING_REVIEW') throw conflict('The app is pending review and cannot be edited until the review ends')
+  }
+
+  async function recordVersion (executor: Executor, app: AppRow, kind: string, actorId: string, changes: string[] = [], notes: string | null = null) {
+    await executor.insert(appVersions).values({
+      id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId
+    })
+  }
+
+  async function create (developerId: string, input: CreateApp) {
+    await checkUrls(input, options.production)
+    checkEvents(input.webhookEvents ?? [], input.scopes)
+    const clientSecret = newClientSecret()
+    const [row] = await db.insert(apps).values({
+      id: newId('app'),
+      developerId,
+      clientId: newClientId(),
+      clientSecretHash: hashSecret(clientSecret),
+      name: input.name.trim(),
+      slug: input.slug,
+      description: input.description.trim(),
+      category: input.category,
+      scopes: input.scopes,
+      redirectUrl: input.redirectUrl,
+      webhookUrl: input.webhookUrl ?? null,
+      webhookEvents: input.webhookEvents ?? [],
+      screenshots: input.screenshots ?? [],
+      version: input.version ?? '1.0.0'
+    }).onConflictDoNothing({ target: apps.slug }).returning()
+    if (row === undefined) throw conflict(`The slug "${input.slug}" is taken`)
+    return { app: row, clientSecret }
+  }
+
+  async function list (developerId: string, query: { page?: number, limit?: number }) {
+    const { page, limit, offset } = pageWindow(query)
+    const where = eq(apps.developerId, developerId)
+    const [rows, total] = await Promise.all([
+      db.select().from(apps).where(where).orderBy(desc(apps.createdAt), desc(apps.id)).limit(limit).offset(offset),
+      countRows(db, apps, where)
+    ])
+    return { data: rows.map(publicApp), total, page, limit }
+  }
+
+  /**
+   * Edits apply at once, except on a published app where added scopes need a review:
+   * the status goes back to DRAFT (to be submitted) while the listing keeps approvedScopes.
+   */
+  async function update (developerId: string, appId: string, patch: UpdateApp): Promise<AppRow> {
+    if (patch.slug !== undefined) throw badRequest('body/slug is immutable after creation')
+    await checkUrls(patch, options.production)
+    return await db.transaction(async (tx) => {
+      const app = await ownedApp(tx, developerId, appId, true)
+      assertEditable(app)
+      const scopes = patch.scopes ?? app.scopes
+      checkEvents(patch.webhookEvents ?? app.webhookEvents, scopes)
+      const { slug: _slug, ...fields } = patch
+      const changes = Object.entries(fields).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(app[key as keyof AppRow])).map(([key]) => key)
+      const status = app.isPublished ? (addedScopes({ scopes, approvedScopes: app.approvedScopes }).length > 0 ? 'DRAFT' : 'APPROVED') : app.status
+      const [updated] = await tx.update(apps).set({ ...fields, status, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      if (app.isPublished && status === 'APPROVED' && changes.length > 0) await recordVersion(tx, updated, 'UPDATED', developerId, changes)
+      return updated
+    })
+  }
+
+  async function submit (developerId: string, appId: string): Promise<AppRow> {
+    return await db.transaction(async (tx) => {
+      const app = await ownedApp(tx, developerId, appId, true)
+      if (app.status !== 'DRAFT') throw conflict(`Only a DRAFT app can be submitted; this one is ${app.status}`)
+      const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', submittedAt: new Date(), updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
+      return updated
+    })
+  }
+
+  async function regenerateSecret (developerId: string, appId: string): Promise<string> {
+    const app = await ownedApp(db, developerId, appId)
+    const clientSecret = newClientSecret()
+    await db.update(apps).set({ clientSecretHash: hashSecret(clientSecret), updatedAt: new Date() }).where(eq(apps.id, app.id))
+    return clientSecret
+  }
+
+  async function versions (developerId: string, appId: string, query: { page?: number, limit?: number }) {
+    await ownedApp(db, developerId, appId)
+    const { page, limit, offset } = pageWindow(query)
+    const where = eq(appVersions.appId, appId)
+    const [rows, total] = await Promise.all([
+      db.select().from(appVersions).where(where).orderBy(desc(appVersions.createdAt), desc(appVersions.id)).limit(limit).offset(offset),
+      countRows(db, appVersions, where)
+    ])
+    return {
+      data: rows.map((v) => ({ id: v.id, version: v.version, kind: v.kind, changes: v.changes, scopes: v.scopes, approvedScopes: v.approvedScopes, notes: v.notes, createdAt: v.createdAt.toISOString() })),
+      total, page, limit
+    }
+  }
+
+  /** For the OAuth token exchange: the app whose client id and secret match, or null. Constant-time on the secret. */
+  async function verifyClientCredentials (clientId: string, clientSecret: string): Promise<AppRow | null> {
+    const [app] = await db.select().from(apps).where(eq(apps.clientId, clientId)).limit(1)
+    const ok = secretMatches(clientSecret, app?.clientSecretHash ?? hashSecret('no-such-app'))
+    return app !== undefined && ok ? app : null
+  }
+
+  async function findByClientId (clientId: string): Promise<AppRow | null> {
+    const [app] = await db.select().from(apps).where(eq(apps.clientId, clientId)).limit(1)
+    return app ?? null
+  }
+
+  async function findById (executor: Executor, appId: string): Promise<AppRow | null> {
+    const [app] = await executor.select().from(apps).where(eq(apps.id, appId)).limit(1)
+    return app ?? null
+  }
+
+  async function findByIds (appIds: string[]): Promise<AppRow[]> {
+    return appIds.length === 0 ? [] : await db.select().from(apps).where(inArray(apps.id, appIds))
+  }
+
+  /** The manifest's top-level settingsSchema, or null when the app declares none. */
+  async function settingsSchemaOf (appId: string): Promise<Record<string, unknown> | null> {
+    const [app] = await db.select({ manifest: apps.manifest }).from(apps).where(eq(apps.id, appId))
+    const schema = app?.manifest?.settingsSchema
+    return typeof schema === 'object' && schema !== null ? schema as Record<string, unknown> : null
+  }
+
+  /** Active extensions of these apps, by kind then key. */
+  async function activeExtensionsOf (appIds: string[], kinds: Array<'block' | 'embed' | 'hook' | 'admin_page'>) {
+    if (appIds.length === 0) return []
+    return await db.select({ appId: appExtensions.appId, kind: appExtensions.kind, key: appExtensions.key, definition: appExtensions.definition, createdAt: appExtensions.createdAt })
+      .from(appExtensions)
+      .where(and(inArray(appExtensions.appId, appIds), inArray(appExtensions.kind, kinds), eq(appExtensions.isActive, true)))
+      .orderBy(asc(appExtensions.kind), asc(appExtensions.key))
+  }
+
+  /** Active admin pages per app, in the order they were first declared: the sidebar items of the admin panel. */
+  async function adminPagesOf (appIds: string[]) {
+    const byApp = new Map<string, Array<{ pageId: string, title: string, iconName: string | null, renderUrl: string }>>()
+    const rows = (await activeExtensionsOf(appIds, ['admin_page'])).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
+    for (const row of rows) {
+      const page = row.definition as { pageId: string, title: string, iconName?: string, renderUrl: string }
+      byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), { pageId: page.pageId, title: page.title, iconName: page.iconName ?? null, renderUrl: page.renderUrl }])
+    }
+    return byApp
+  }
+
+  /** Synced extensions of one of the developer's apps, active and deactivated. */
+  async function extensionsOf (developerId: string, appId: string) {
+    const app = await ownedApp(db, developerId, appId)
+    return await db.select().from(appExtensions).where(eq(appExtensions.appId, app.id)).orderBy(asc(appExtensions.kind), asc(appExtensions.key))
+  }
+
+  /** Validates everything, then syncs the extensions and stores the manifest in one transaction; dryRun writes nothing. */
+  async function saveManifest (developerId: string, appId: string, input: unknown, dryRun: boolean) {
+    return await db.transaction(async (tx) => {
+      const app = await ownedApp(tx, developerId, appId, true)
+      assertEditable(app)
+      const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production: options.production })
+      if (problems.length > 0) throw badRequest(describeProblems(problems), { errors: problems })
+      const manifest = input as Manifest
+      const sync = await syncExtensions(tx, app.id, manifest, dryRun)
+      if (!dryRun) await tx.update(apps).set({ manifest, updatedAt: new Date() }).where(eq(apps.id, app.id))
+      return { appId: app.id, manifest, sync, dryRun }
+    })
+  }
+
+  /** Stores an uploaded icon or screenshot and points the app at it. */
+  async function addMedia (app: AppRow, kind: 'icon' | 'screenshot', contentType: string, bytes: Buffer) {
+    const url = await storeMedia(db, app.id, contentType, bytes)
+    const [updated] = await db.update(apps)
+      .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...app.screenshots, url], updatedAt: new Date() })
+      .where(eq(apps.id, app.id)).returning()
+    return { url, app: updated }
+  }
+
+  async function mediaById (id: string) {
+    const [row] = await db.select().from(media).where(eq(media.id, id)).limit(1)
+    return row ?? null
+  }
+
+  /** The review queue: oldest submission first. */
+  async function reviewQueue (query: { page?: number, limit?: number, status?: 'PENDING_REVIEW' | 'APPROVED' | 'DRAFT' }) {
+    const { page, limit, offset } = pageWindow(query)
+    const where = eq(apps.status, query.status ?? 'PENDING_REVIEW')
+    const [rows, total] = await Promise.all([
+      db.select().from(apps).where(where).orderBy(asc(apps.submittedAt), asc(apps.id)).limit(limit).offset(offset),
+      countRows(db, apps, where)
+    ])
+    return { rows, total, page, limit }
+  }
+
+  async function pendingReview (tx: Executor, appId: string): Promise<AppRow> {
+    const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update')
+    if (app === undefined) throw notFound('App')
+    if (app.status !== 'PENDING_REVIEW') throw conflict(`Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
+    return app
+  }
+
+  /** Publishes, snapshots approvedScopes, and runs the approval listeners in the same transaction. */
+  async function approve (reviewerId: string, appId: string, notes: string | null, listeners: AppApprovedListener[]): Promise<AppRow> {
+    return await db.transaction(async (tx) => {
+      const app = await pendingReview(tx, appId)
+      const now = new Date()
+      const [updated] = await tx.update(apps).set({
+        status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: notes, publishedAt: app.publishedAt ?? now, updatedAt: now
+      }).where(eq(apps.id, app.id)).returning()
+      await recordVersion(tx, updated, 'APPROVED', reviewerId, [], notes)
+      for (const listener of listeners) await listener(tx, updated, app.approvedScopes)
+      return updated
+    })
+  }
+
+  /** Back to DRAFT with the reviewer's notes; a published app stays published. */
+  async function reject (reviewerId: string, appId: string, notes: string): Promise<AppRow> {
+    return await db.transaction(async (tx) => {
+      const app = await pendingReview(tx, appId)
+      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: notes, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      await recordVersion(tx, updated, 'REJECTED', reviewerId, [], notes)
+      return updated
+    })
+  }
+
+  /** Published apps for the marketplace, newest first; `q` searches name and description. */
+  async function listPublished (query: { page?: number, limit?: number, category?: string, q?: string }) {
+    const { page, limit, offset } = pageWindow(query)
+    const filters: SQL[] = [eq(apps.isPublished, true)]
+    if (query.category !== undefined) filters.push(eq(apps.category, query.category as AppRow['category']))
+    if (query.q !== undefined) filters.push(or(ilike(apps.name, likePattern(query.q)), ilike(apps.description, likePattern(query.q))) as SQL)
+    const where = and(...filters)
+    const [rows, total] = await Promise.all([
+      db.select().from(apps).where(where).orderBy(desc(apps.publishedAt), desc(apps.id)).limit(limit).offset(offset),
+      countRows(db, apps, where)
+    ])
+    return { rows, total, page, limit }
+  }
+
+  async function publishedBySlug (slug: string): Promise<AppRow | null> {
+    const [row] = await db.select().from(apps).where(and(eq(apps.slug, slug), eq(apps.isPublished, true))).limit(1)
+    return row ?? null
+  }
+
+  return {
+    ownedApp, assertEditable, recordVersion, create, list, update, submit, regenerateSecret, versions, verifyClientCredentials, findByClientId, findById,
+    findByIds, settingsSchemaOf, activeExtensionsOf, adminPagesOf, extensionsOf, saveManifest, addMedia, mediaById, reviewQueue, approve, reject,
+    listPublished, publishedBySlug
+  }
+}
+
+export default fp(async function appsService (fastify) {
+  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production }))
+  fastify.decorate('onAppApproved', [] as AppApprovedListener[])
+}, { name: 'apps', dependencies: ['db', 'config'] })
+
+export type AppsService = ReturnType<typeof createAppsService>

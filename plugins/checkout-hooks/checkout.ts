@@ -1,0 +1,135 @@
+import type { Db, Tx } from '../../server/db/client.ts'
+import { HttpError } from '../../server/http-errors.ts'
+import { quoteCheckout, type CheckoutContext, type CheckoutPipeline, type CommerceService } from '../commerce/service.ts'
+import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../commerce/schemas.ts'
+import type { HookPoint } from '../apps/manifest/schemas.ts'
+import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
+import type { HookAnswer, PaymentMethod } from './schemas.ts'
+
+const BUILT_IN_METHOD_NAMES: Record<string, string> = { CASH: 'Cash', CARD: 'Card' }
+/** App payment method ids are namespaced by installation, so two apps can both call a method "card". */
+export const appMethodId = (installationId: string, methodId: string): string => `${installationId}:${methodId}`
+export function parseAppMethodId (id: string): { installationId: string, methodId: string } | null {
+  const at = id.indexOf(':')
+  return at <= 0 ? null : { installationId: id.slice(0, at), methodId: id.slice(at + 1) }
+}
+export const CLOSED_VALIDATION_REASON = 'This order cannot be checked right now. Please try again in a moment.'
+
+export type QuoteInput = Omit<GuestOrderBody, 'customer' | 'paymentMethod'>
+export type PaymentAnswer = HookAnswer<'checkout.create_payment'>
+
+const okAnswers = <P extends Parameters<HookRunner['run']>[1]>(results: Array<HookResult<P>>) =>
+  results.flatMap((result) => result.ok ? [{ hook: result.hook, answer: result.answer }] : [])
+
+/**
+ * The checkout as DESIGN §10 combines hooks: shipping rates chain (each sees the fee so far, the last
+ * answer wins, a failure keeps the fee so far), discounts add up (capped at the subtotal), payment
+ * methods are a union (a failing app's methods are dropped), order.validate must pass everywhere (fails
+ * open unless the hook says failurePolicy closed), create_payment goes to the method's app only.
+ */
+export interface CheckoutDeps {
+  db: Db
+  commerce: CommerceService
+  runner: HookRunner
+  /** Enqueues the expiry of an app payment inside the transaction that stores its session. */
+  schedulePaymentExpiry: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void>
+}
+
+export function createCheckout (deps: CheckoutDeps) {
+  const { db, runner } = deps
+
+  async function appPaymentMethods (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): Promise<PaymentMethod[]> {
+    const results = await runner.run(businessId, 'checkout.payment_methods', { hooks, data: () => ({ businessId }) })
+    return okAnswers(results).flatMap(({ hook, answer }) => {
+      const unique = new Map(answer.methods.map((m) => [m.id, m]))
+      return [...unique.values()].map((m) => ({
+        id: appMethodId(hook.installationId, m.id), name: m.name, description: m.description, icon: m.icon, provider: 'app' as const, appId: hook.appId
+      }))
+    })
+  }
+
+  /** `hooks`: the business's hooks loaded once for the whole checkout operation. */
+  function pipelineFor (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): CheckoutPipeline {
+    return {
+      quote: async (ctx: Readonly<CheckoutContext>) => {
+        const rates = await runner.run(businessId, 'checkout.shipping_rates', {
+          hooks,
+          data: (previous) => ({ deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal, builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee })
+        })
+        const deliveryFee = okAnswers(rates).at(-1)?.answer.fee ?? ctx.deliveryFee
+        const discounts = okAnswers(await runner.run(businessId, 'order.calculate_discounts', {
+          hooks,
+          data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, promoDiscount: ctx.discount, deliveryFee })
+        }))
+        return {
+          deliveryFee,
+          discount: discounts.reduce((sum, { answer }) => sum + answer.discount, 0),
+          reasons: discounts.filter(({ answer }) => answer.discount > 0 && answer.reason !== undefined).map(({ answer }) => answer.reason as string)
+        }
+      },
+      paymentMethods: async () => (await appPaymentMethods(businessId, hooks)).map((method) => method.id),
+      validate: async (ctx: Readonly<CheckoutContext>) => {
+        const results = await runner.run(businessId, 'order.validate', {
+          hooks,
+          data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, deliveryMethod: ctx.deliveryMethod }),
+          stop: (result) => result.ok ? !result.answer.valid : result.hook.failurePolicy === 'closed'
+        })
+        const last = results.at(-1)
+        if (last === undefined) return { valid: true }
+        if (last.ok) return last.answer.valid ? { valid: true } : { valid: false, reason: last.answer.reason ?? 'The order was refused' }
+        return last.hook.failurePolicy === 'closed' ? { valid: false, reason: CLOSED_VALIDATION_REASON } : { valid: true }
+      }
+    }
+  }
+
+  /** Prices, fee, discounts and the payment methods on offer, without placing anything. */
+  async function quote (businessId: string, input: QuoteInput) {
+    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }), runner.hooksOf(businessId)])
+    const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId, hooks)), appPaymentMethods(businessId, hooks)])
+    return {
+      subtotal: quoted.subtotal,
+      deliveryFee: quoted.deliveryFee,
+      promoDiscount: 0,
+      appDiscount: quoted.discount,
+      discountReasons: quoted.discountReasons,
+      total: quoted.amount,
+      currency: ctx.currency,
+      paymentMethods: [
+        ...BUILT_IN_PAYMENT_METHODS.map((id) => ({ id, name: BUILT_IN_METHOD_NAMES[id] ?? id, provider: 'platform' as const })),
+        ...methods
+      ]
+    }
+  }
+
+  /** Asks the method's app for a payment session; the order stays unpaid (502) when it cannot answer. */
+  async function createPayment (businessId: string, order: Order): Promise<PaymentAnswer> {
+    const method = parseAppMethodId(order.paymentMethod)
+    if (method === null) throw new HttpError(500, 'not an app payment method')
+    const results = await runner.run(businessId, 'checkout.create_payment', {
+      only: (hook) => hook.installationId === method.installationId,
+      data: () => ({ orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: method.methodId, businessId, description: `Order ${order.orderNumber}` })
+    })
+    const answered = okAnswers(results)[0]
+    if (answered === undefined) {
+      throw new HttpError(502, `The payment provider did not answer (${results[0]?.ok === false ? results[0].error : 'not reachable'}); the order is saved and unpaid`, { orderId: order.id, orderNumber: order.orderNumber })
+    }
+    const expiresAt = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
+    // the session and its expiry job commit together: an unpaid payment always expires
+    await db.transaction(async (tx) => {
+      await deps.commerce.in(tx).attachPaymentSession(businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
+      if (expiresAt !== undefined) await deps.schedulePaymentExpiry(tx, { businessId, orderId: order.id, expiresAt })
+    })
+    return answered.answer
+  }
+
+  /** The same checkout for the storefront and POST /app-api/orders. */
+  async function placeOrder (businessId: string, input: GuestOrderBody): Promise<{ order: Order, payment?: PaymentAnswer }> {
+    const order = await deps.commerce.createOrder(businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId)))
+    if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) return { order }
+    return { order, payment: await createPayment(businessId, order) }
+  }
+
+  return { pipelineFor, quote, placeOrder, appPaymentMethods }
+}
+
+export type Checkout = ReturnType<typeof createCheckout>

@@ -1,0 +1,229 @@
+import { Ajv, type ValidateFunction } from 'ajv'
+import { request } from 'undici'
+import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { appExtensions, apps, hookCalls, installations } from '../../server/db/schema/index.ts'
+import type { Db } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { decryptSecret } from '../../server/crypto.ts'
+import { signature, unixSeconds, USER_AGENT } from '../../server/signing.ts'
+import { outboundUrlProblem } from '../../server/url-policy.ts'
+import { addFormats } from '../../server/validation.ts'
+import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
+import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
+
+/** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
+const MAX_ANSWER_BYTES = 64 * 1024
+const LOG_FLUSH_MS = 250
+const LOG_BATCH = 200
+
+export interface ActiveHook {
+  appId: string
+  installationId: string
+  url: string
+  timeout: number
+  priority: number
+  failurePolicy: 'open' | 'closed'
+  secretEncrypted: string
+}
+
+export type HookResult<P extends HookPoint> =
+  | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number }
+  | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number }
+
+const ajv = addFormats(new Ajv({ allErrors: false, strict: false }))
+const validators = Object.fromEntries(Object.entries(HOOK_ANSWERS).map(([point, schema]) => [point, ajv.compile(schema)])) as Record<HookPoint, ValidateFunction>
+
+/** A hook's URL: the app's webhook URL with the hook's path appended. */
+export function hookUrl (webhookUrl: string, path: string): string {
+  return `${webhookUrl.replace(/\/+$/, '')}${path}`
+}
+
+/**
+ * Calls apps synchronously during checkout: finds the active hooks of a business's active
+ * installations (with the scope the hook point needs), calls them in ascending priority (ties: earlier
+ * install first), each signed with its installation's webhook secret and bounded by its own timeout,
+ * and checks each answer against the hook point's schema. Every call is logged for the developer.
+ */
+export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, production: boolean, onLogError: (error: unknown) => void }) {
+  /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
+  async function hooksOf (businessId: string): Promise<Map<HookPoint, ActiveHook[]>> {
+    const rows = await deps.db.select({
+      appId: apps.id, installationId: installations.id, webhookUrl: apps.webhookUrl, definition: appExtensions.definition,
+      hookPoint: appExtensions.key, grantedScopes: installations.grantedScopes, secretEncrypted: installations.webhookSecretEncrypted
+    })
+      .from(appExtensions)
+      .innerJoin(installations, eq(installations.appId, appExtensions.appId))
+      .innerJoin(apps, eq(apps.id, appExtensions.appId))
+      .where(and(
+        eq(installations.businessId, businessId), isNull(installations.uninstalledAt),
+        eq(appExtensions.kind, 'hook'), eq(appExtensions.isActive, true)
+      ))
+      .orderBy(sql`coalesce((${appExtensions.definition}->>'priority')::int, ${HOOK_DEFAULTS.priority})`, installations.installedAt)
+    const byPoint = new Map<HookPoint, ActiveHook[]>()
+    for (const row of rows) {
+      const hookPoint = row.hookPoint as HookPoint
+      // the installation must hold the scope the hook point needs (a pending re-consent does not count)
+      if (row.webhookUrl === null || !row.grantedScopes.includes(HOOK_SCOPES[hookPoint])) continue
+      const definition = row.definition as { url: string, timeout?: number, priority?: number, failurePolicy?: 'open' | 'closed' }
+      byPoint.set(hookPoint, [...(byPoint.get(hookPoint) ?? []), {
+        appId: row.appId,
+        installationId: row.installationId,
+        url: hookUrl(row.webhookUrl as string, definition.url),
+        timeout: Math.min(definition.timeout ?? HOOK_DEFAULTS.timeout, HOOK_DEFAULTS.maxTimeout),
+        priority: definition.priority ?? HOOK_DEFAULTS.priority,
+        failurePolicy: definition.failurePolicy ?? 'open',
+        secretEncrypted: row.secretEncrypted
+      }])
+    }
+    return byPoint
+  }
+
+  async function post (hook: ActiveHook, body: string, headers: Record<string, string>): Promise<{ statusCode: number, text: string }> {
+    const response = await request(hook.url, {
+      method: 'POST', body, headers, headersTimeout: hook.timeout, bodyTimeout: hook.timeout, signal: AbortSignal.timeout(hook.timeout)
+    })
+    let text = ''
+    for await (const chunk of response.body) {
+      text += chunk
+      if (text.length > MAX_ANSWER_BYTES) {
+        response.body.destroy()
+        throw new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`)
+      }
+    }
+    return { statusCode: response.statusCode, text }
+  }
+
+  async function call<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
+    const started = performance.now()
+    const elapsed = () => Math.round(performance.now() - started)
+    const timestamp = new Date()
+    const body = JSON.stringify({ hookPoint, businessId, timestamp: timestamp.toISOString(), data })
+    const unix = unixSeconds(timestamp)
+    try {
+      if (deps.production) {
+        const problem = await outboundUrlProblem(hook.url, true)
+        if (problem !== null) return { ok: false, hook, error: `hook URL ${problem}`, statusCode: null, durationMs: elapsed() }
+      }
+      const secret = decryptSecret(hook.secretEncrypted, deps.encryptionKey)
+      const { statusCode, text } = await post(hook, body, {
+        'content-type': 'application/json',
+        'user-agent': USER_AGENT,
+        'x-webhook-timestamp': String(unix),
+        'x-webhook-signature': signature(secret, unix, body)
+      })
+      if (statusCode < 200 || statusCode > 299) return { ok: false, hook, error: `answered HTTP ${statusCode}`, statusCode, durationMs: elapsed() }
+      let answer: unknown
+      try {
+        answer = JSON.parse(text)
+      } catch {
+        return { ok: false, hook, error: 'answer is not JSON', statusCode, durationMs: elapsed() }
+      }
+      const validate = validators[hookPoint]
+      if (!validate(answer)) {
+        const first = validate.errors?.[0]
+        return { ok: false, hook, error: `answer does not match ${hookPoint}: ${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`.trim(), statusCode, durationMs: elapsed() }
+      }
+      return { ok: true, hook, answer: answer as HookAnswer<P>, statusCode, durationMs: elapsed() }
+    } catch (error) {
+      const name = (error as Error).name
+      const message = name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(String((error as Error).message))
+        ? `no answer within ${hook.timeout} ms`
+        : `request failed: ${(error as Error).message}`
+      return { ok: false, hook, error: message, statusCode: null, durationMs: elapsed() }
+    }
+  }
+
+  /**
+   * Call logs are buffered and written in batches, off the checkout's path: on the embedded database
+   * every write would otherwise queue in front of the next customer's queries. A lost log line must
+   * never fail an order.
+   */
+  let pending: Array<typeof hookCalls.$inferInsert> = []
+  let flushing: Promise<void> = Promise.resolve()
+  function flush (): Promise<void> {
+    if (pending.length === 0) return flushing
+    const rows = pending
+    pending = []
+    flushing = flushing.then(async () => { await deps.db.insert(hookCalls).values(rows) }).catch(deps.onLogError)
+    return flushing
+  }
+  const timer = setInterval(() => { void flush() }, LOG_FLUSH_MS)
+  timer.unref()
+
+  function log (businessId: string, hookPoint: HookPoint, results: Array<HookResult<HookPoint>>): void {
+    pending.push(...results.map((result) => ({
+      id: newId('hkc'),
+      appId: result.hook.appId,
+      installationId: result.hook.installationId,
+      businessId,
+      hookPoint,
+      url: result.hook.url,
+      success: result.ok,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      error: result.ok ? null : result.error
+    })))
+    if (pending.length >= LOG_BATCH) void flush()
+  }
+
+  async function close (): Promise<void> {
+    clearInterval(timer)
+    await flush()
+  }
+
+  /**
+   * Calls the point's hooks one after another in priority order; `data` sees the results so far
+   * (shipping rates chain), `stop` ends early (a failed validation), `only` picks hooks (the app
+   * that owns a payment method).
+   */
+  async function run<P extends HookPoint> (businessId: string, hookPoint: P, options: {
+    /** Preloaded with hooksOf, when one checkout step calls several points. */
+    hooks?: Map<HookPoint, ActiveHook[]>
+    data: (previous: Array<HookResult<P>>) => Record<string, unknown>
+    stop?: (result: HookResult<P>) => boolean
+    only?: (hook: ActiveHook) => boolean
+  }): Promise<Array<HookResult<P>>> {
+    const hooks = ((options.hooks ?? await hooksOf(businessId)).get(hookPoint) ?? []).filter((hook) => options.only?.(hook) ?? true)
+    const results: Array<HookResult<P>> = []
+    for (const hook of hooks) {
+      const result = await call(hook, businessId, hookPoint, options.data(results))
+      results.push(result)
+      if (options.stop?.(result) === true) break
+    }
+    log(businessId, hookPoint, results as Array<HookResult<HookPoint>>)
+    return results
+  }
+
+  /** The hook call log of an app, newest first (the developer's console). */
+  async function callLog (appId: string, query: { page?: number, limit?: number, hookPoint?: string, success?: boolean }) {
+    const { page, limit, offset } = pageWindow(query)
+    const filters: SQL[] = [eq(hookCalls.appId, appId)]
+    if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
+    if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
+    const where = and(...filters)
+    const [rows, [{ total }]] = await Promise.all([
+      deps.db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
+      deps.db.select({ total: count() }).from(hookCalls).where(where)
+    ])
+    return {
+      data: rows.map((row) => ({
+        id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
+        durationMs: row.durationMs, error: row.error, success: row.success, createdAt: row.createdAt.toISOString()
+      })),
+      total,
+      page,
+      limit
+    }
+  }
+
+  /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
+  async function pruneCalls (retentionDays: number): Promise<number> {
+    const deleted = await deps.db.delete(hookCalls).where(lt(hookCalls.createdAt, sql`now() - ${retentionDays}::int * interval '1 day'`)).returning({ id: hookCalls.id })
+    return deleted.length
+  }
+
+  return { hooksOf, call, run, flush, close, callLog, pruneCalls }
+}
+
+export type HookRunner = ReturnType<typeof createHookRunner>

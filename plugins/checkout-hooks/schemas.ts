@@ -1,0 +1,41 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import type { HookPoint } from '../apps/manifest/schemas.ts'
+
+/** What each hook point must answer; extra fields are allowed and ignored. */
+export const PaymentMethodsAnswer = Type.Object({
+  methods: Type.Array(Type.Object({
+    id: Type.String({ minLength: 1, maxLength: 64 }),
+    name: Type.String({ minLength: 1, maxLength: 100 }),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+    icon: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 }))
+  }), { maxItems: 20 })
+})
+export const CreatePaymentAnswer = Type.Object({
+  paymentUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  qrCode: Type.Optional(Type.String({ maxLength: 8192 })),
+  invoiceId: Type.Optional(Type.String({ maxLength: 200 })),
+  expiresAt: Type.Optional(Type.String({ format: 'date-time' }))
+})
+export const ShippingRatesAnswer = Type.Object({ fee: Type.Integer({ minimum: 0, maximum: 100_000_000 }) })
+export const ValidateAnswer = Type.Object({ valid: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })) })
+export const DiscountsAnswer = Type.Object({ discount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), reason: Type.Optional(Type.String({ maxLength: 500 })) })
+
+export const HOOK_ANSWERS = {
+  'checkout.payment_methods': PaymentMethodsAnswer,
+  'checkout.create_payment': CreatePaymentAnswer,
+  'checkout.shipping_rates': ShippingRatesAnswer,
+  'order.validate': ValidateAnswer,
+  'order.calculate_discounts': DiscountsAnswer
+} satisfies Record<HookPoint, TSchema>
+
+export type HookAnswer<P extends HookPoint> = Static<(typeof HOOK_ANSWERS)[P]>
+
+export const PaymentMethodSchema = Type.Object({
+  id: Type.String({ description: 'CASH, CARD, or <installationId>:<app method id> for app methods' }),
+  name: Type.String(),
+  description: Type.Optional(Type.String()),
+  icon: Type.Optional(Type.String()),
+  provider: Type.Union([Type.Literal('platform'), Type.Literal('app')]),
+  appId: Type.Optional(Type.String())
+})
+export type PaymentMethod = Static<typeof PaymentMethodSchema>

@@ -1,0 +1,41 @@
+import fp from 'fastify-plugin'
+import { createHookRunner } from './runner.ts'
+import { createCheckout } from './checkout.ts'
+
+export const PRUNE_JOB = 'checkout-hooks.prune'
+/** Daily, at a quiet minute, beside the webhook log's. */
+const PRUNE_CRON = '19 3 * * *'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The hook runner (hooksOf, run, call, flush) and the checkout with the installed apps' hooks
+     * (quote, placeOrder), used by the storefront and POST /app-api/orders.
+     */
+    checkoutHooks: ReturnType<typeof createCheckoutHooks>
+  }
+}
+
+export function createCheckoutHooks (deps: Parameters<typeof createHookRunner>[0] & Omit<Parameters<typeof createCheckout>[0], 'runner'>) {
+  const runner = createHookRunner(deps)
+  return { ...runner, ...createCheckout({ ...deps, runner }) }
+}
+
+export default fp(async function checkoutHooksService (fastify) {
+  const checkoutHooks = createCheckoutHooks({
+    db: fastify.db,
+    encryptionKey: fastify.config.encryptionKey,
+    production: fastify.config.production,
+    onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
+    schedulePaymentExpiry: fastify.schedulePaymentExpiry,
+    commerce: fastify.commerce
+  })
+  fastify.decorate('checkoutHooks', checkoutHooks)
+  fastify.addHook('onClose', async () => { await checkoutHooks.close() })
+  if (fastify.config.processRole !== 'web') {
+    await fastify.jobs.work(PRUNE_JOB, async () => {
+      fastify.log.info({ hookCalls: await checkoutHooks.pruneCalls(fastify.config.deliveryLogRetentionDays) }, 'hook call log pruned')
+    })
+    await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
+  }
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'jobs', 'commerce', 'payment-expiry'] })

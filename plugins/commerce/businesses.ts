@@ -1,0 +1,66 @@
+import { eq, sql } from 'drizzle-orm'
+import { businesses } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { badRequest, notFound } from '../../server/http-errors.ts'
+import type { Business, BusinessPatchBody } from './schemas.ts'
+import { serializeBusiness } from './serializers.ts'
+import { rows } from '../../server/db/rows.ts'
+
+export function slugify (text: string): string {
+  const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48)
+  return slug === '' ? 'item' : slug
+}
+
+/** First free slug among `base`, `base-2`, `base-3`, … then a random suffix. */
+async function freeBusinessSlug (executor: Executor, name: string): Promise<string> {
+  const base = slugify(name)
+  for (let n = 1; n <= 5; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`
+    const [taken] = await executor.select({ id: businesses.id }).from(businesses).where(eq(businesses.slug, candidate)).limit(1)
+    if (taken === undefined) return candidate
+  }
+  return `${base}-${newId('b').slice(2, 8)}`
+}
+
+export interface NewBusiness { name: string, ownerId: string, email: string, isSandbox: boolean }
+
+export async function createBusiness (executor: Executor, input: NewBusiness) {
+  const [business] = await executor.insert(businesses).values({
+    id: newId('biz'),
+    name: input.name,
+    slug: await freeBusinessSlug(executor, input.name),
+    ownerId: input.ownerId,
+    email: input.email,
+    isSandbox: input.isSandbox
+  }).returning()
+  return business
+}
+
+export async function findBusiness (executor: Executor, id: string) {
+  const [business] = await executor.select().from(businesses).where(eq(businesses.id, id)).limit(1)
+  return business ?? null
+}
+
+/** The public business profile (App API GET /business, merchant GET /merchant/business). */
+export async function getBusinessProfile (executor: Executor, id: string): Promise<Business> {
+  const business = await findBusiness(executor, id)
+  if (business === null) throw notFound('Business')
+  return serializeBusiness(business)
+}
+
+/** The slug stays: storefront URLs are built from it. An unknown time zone is a 400 (analytics groups days in it). */
+export async function updateBusinessProfile (executor: Executor, id: string, patch: BusinessPatchBody): Promise<Business> {
+  if (patch.timezone !== undefined) {
+    // Ask PostgreSQL itself (in a savepoint, so a refusal does not abort the caller's transaction)
+    const timezone = patch.timezone
+    const known = await executor.transaction(async (tx) => await rows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
+    if (!known) throw badRequest(`body/timezone ${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
+  }
+  const [row] = await executor.update(businesses)
+    .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })
+    .where(eq(businesses.id, id)).returning()
+  if (row === undefined) throw notFound('Business')
+  return serializeBusiness(row)
+}

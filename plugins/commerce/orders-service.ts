@@ -1,0 +1,94 @@
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { orders, products, ORDER_STATUSES, type OrderItem, type OrderStatus } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { emitEvent } from '../../server/events.ts'
+import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { emitStockEvents } from './inventory.ts'
+import { catalogChanged } from './catalog-cache.ts'
+import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
+import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
+import { countRows } from '../../server/db/rows.ts'
+
+/** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
+export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
+  PENDING: ['CONFIRMED', 'CANCELLED'],
+  CONFIRMED: ['PREPARING', 'CANCELLED'],
+  PREPARING: ['READY', 'CANCELLED'],
+  READY: ['IN_DELIVERY', 'DELIVERED', 'CANCELLED'],
+  IN_DELIVERY: ['DELIVERED', 'CANCELLED'],
+  DELIVERED: [],
+  CANCELLED: []
+}
+
+export function isOrderStatus (value: string): value is OrderStatus {
+  return (ORDER_STATUSES as readonly string[]).includes(value)
+}
+
+export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus }
+
+export async function listOrders (executor: Executor, businessId: string, query: OrderListQuery = {}) {
+  const { page, limit, offset } = pageWindow(query, ORDER_PAGE_LIMITS)
+  const filters: SQL[] = [eq(orders.businessId, businessId)]
+  if (query.status !== undefined) filters.push(eq(orders.status, query.status))
+  const where = and(...filters)
+  const total = await countRows(executor, orders, where)
+  const rows = await executor.select().from(orders).where(where)
+    .orderBy(desc(orders.createdAt), asc(orders.id)).limit(limit).offset(offset)
+  return { data: rows.map(serializeOrder), total, page, limit }
+}
+
+/** The order row of this business, optionally locked (select … for update) for the caller's transaction. */
+export async function findOrderRow (executor: Executor, businessId: string, id: string, lock = false): Promise<OrderRow> {
+  const query = executor.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id))).limit(1)
+  const [row] = lock ? await query.for('update') : await query
+  if (row === undefined) throw notFound('Order')
+  return row
+}
+
+export async function getOrder (executor: Executor, businessId: string, id: string): Promise<Order> {
+  return serializeOrder(await findOrderRow(executor, businessId, id))
+}
+
+/** Puts the items of a cancelled order back on the shelf (products deleted since are skipped). */
+async function restock (executor: Executor, businessId: string, items: OrderItem[]): Promise<void> {
+  const sorted = [...items].sort((a, b) => a.productId.localeCompare(b.productId))
+  for (const item of sorted) {
+    const [row] = await executor.update(products)
+      .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: new Date() })
+      .where(and(eq(products.businessId, businessId), eq(products.id, item.productId)))
+      .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
+    if (row !== undefined) await emitStockEvents(executor, businessId, row.stock - item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
+  }
+  await catalogChanged(executor, businessId)
+}
+
+/**
+ * Moves an order along ORDER_TRANSITIONS under a row lock, so two concurrent moves cannot both win.
+ * Unknown status → 400; illegal move → 409 and nothing written. Emits order.status_changed, plus
+ * order.delivered or order.cancelled. Built-in payments (no app method) complete on delivery;
+ * a pending payment is cancelled with the order, and the items are restocked.
+ */
+export async function updateOrderStatus (executor: Executor, businessId: string, id: string, status: string): Promise<Order> {
+  if (!isOrderStatus(status)) throw badRequest(`Unknown order status ${JSON.stringify(status)}; one of ${ORDER_STATUSES.join(', ')}`)
+  return await executor.transaction(async (tx) => {
+    const before = await findOrderRow(tx, businessId, id, true)
+    if (!ORDER_TRANSITIONS[before.status].includes(status)) {
+      throw conflict(`An order cannot move from ${before.status} to ${status}`)
+    }
+    const paymentStatus = status === 'DELIVERED' && before.paymentMethodId === null && before.paymentStatus === 'PENDING'
+      ? 'COMPLETED' as const
+      : status === 'CANCELLED' && before.paymentStatus === 'PENDING' ? 'CANCELLED' as const : before.paymentStatus
+    const [row] = await tx.update(orders).set({ status, paymentStatus, updatedAt: new Date() })
+      .where(and(eq(orders.businessId, businessId), eq(orders.id, id), eq(orders.status, before.status))).returning()
+    if (row === undefined) throw conflict('The order changed meanwhile; reload it and retry')
+    const data = orderEventData(row)
+    await emitEvent(tx, { businessId, event: 'order.status_changed', data: { ...data, previousStatus: before.status } })
+    if (status === 'DELIVERED') await emitEvent(tx, { businessId, event: 'order.delivered', data })
+    if (status === 'CANCELLED') {
+      await emitEvent(tx, { businessId, event: 'order.cancelled', data })
+      await restock(tx, businessId, row.items)
+    }
+    return serializeOrder(row)
+  })
+}

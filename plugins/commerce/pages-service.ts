@@ -1,0 +1,83 @@
+import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { pages, type BlockInstance } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { conflict, notFound } from '../../server/http-errors.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { isUniqueViolation } from '../../server/db/rows.ts'
+import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
+import { serializePage, type PageRow } from './serializers.ts'
+import { countRows } from '../../server/db/rows.ts'
+
+const slugTaken = () => conflict('This business already has a page with this slug')
+const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
+
+export async function listPages (executor: Executor, businessId: string, query: { page?: number, limit?: number } = {}) {
+  const { page, limit, offset } = pageWindow(query, PAGE_PAGE_LIMITS)
+  const total = await countRows(executor, pages, eq(pages.businessId, businessId))
+  const rows = await executor.select().from(pages).where(eq(pages.businessId, businessId))
+    .orderBy(desc(pages.createdAt), asc(pages.id)).limit(limit).offset(offset)
+  return { data: rows.map(serializePage), total, page, limit }
+}
+
+export async function getPage (executor: Executor, businessId: string, slug: string): Promise<Page> {
+  const [row] = await executor.select().from(pages).where(bySlug(businessId, slug)).limit(1)
+  if (row === undefined) throw notFound('Page')
+  return serializePage(row)
+}
+
+export async function createPage (executor: Executor, businessId: string, input: PageCreateBody): Promise<Page> {
+  try {
+    const [row] = await executor.insert(pages).values({
+      id: newId('page'), businessId, slug: input.slug, title: input.title.trim(), isPublished: input.isPublished ?? true, blocks: []
+    }).returning()
+    return serializePage(row)
+  } catch (error) {
+    throw isUniqueViolation(error) ? slugTaken() : error
+  }
+}
+
+export async function updatePage (executor: Executor, businessId: string, slug: string, patch: PagePatchBody): Promise<Page> {
+  try {
+    const [row] = await executor.update(pages)
+      .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: new Date() })
+      .where(bySlug(businessId, slug)).returning()
+    if (row === undefined) throw notFound('Page')
+    return serializePage(row)
+  } catch (error) {
+    throw isUniqueViolation(error) ? slugTaken() : error
+  }
+}
+
+export async function deletePage (executor: Executor, businessId: string, slug: string): Promise<void> {
+  const [row] = await executor.delete(pages).where(bySlug(businessId, slug)).returning({ id: pages.id })
+  if (row === undefined) throw notFound('Page')
+}
+
+/** Published pages in creation order: the storefront's navigation. */
+export async function publishedPages (executor: Executor, businessId: string): Promise<PageRow[]> {
+  return await executor.select().from(pages)
+    .where(and(eq(pages.businessId, businessId), eq(pages.isPublished, true)))
+    .orderBy(asc(pages.createdAt), asc(pages.id))
+}
+
+/**
+ * Replaces a page's blocks (already checked by the installations service). The page row is locked,
+ * so concurrent saves apply one after the other.
+ */
+export async function setPageBlocks (executor: Executor, businessId: string, slug: string, blocks: BlockInstance[]): Promise<Page> {
+  return await executor.transaction(async (tx) => {
+    const [page] = await tx.select({ id: pages.id }).from(pages).where(bySlug(businessId, slug)).limit(1).for('update')
+    if (page === undefined) throw notFound('Page')
+    const [row] = await tx.update(pages).set({ blocks, updatedAt: new Date() }).where(eq(pages.id, page.id)).returning()
+    return serializePage(row)
+  })
+}
+
+/** Takes an uninstalled app's blocks off every page of the business, in the uninstall's transaction. */
+export async function removeBlocksOf (executor: Executor, businessId: string, installationId: string): Promise<void> {
+  await executor.update(pages).set({
+    blocks: sql`coalesce((select jsonb_agg(b) from jsonb_array_elements(${pages.blocks}) b where b->>'installationId' <> ${installationId}), '[]'::jsonb)`,
+    updatedAt: new Date()
+  }).where(and(eq(pages.businessId, businessId), sql`${pages.blocks} @> ${JSON.stringify([{ installationId }])}::jsonb`))
+}

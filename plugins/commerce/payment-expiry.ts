@@ -1,0 +1,60 @@
+import fp from 'fastify-plugin'
+import { txExecutor, type Db, type Tx } from '../../server/db/client.ts'
+import { HttpError } from '../../server/http-errors.ts'
+import type { Jobs } from '../../server/jobs.ts'
+import { findOrderRow } from './orders-service.ts'
+import { expirePayment } from './payments-service.ts'
+
+export const PAYMENT_EXPIRY_JOB = 'payment.expire'
+/** Expiry is idempotent (it re-reads the order), so a failed attempt can simply run again. */
+const RETRY_LIMIT = 5
+
+export interface PaymentExpiry { businessId: string, orderId: string, expiresAt: Date }
+interface PaymentExpiryJob { businessId: string, orderId: string, expiresAt: string }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Enqueues the expiry of an app payment inside the caller's transaction (call it beside
+     * attachPaymentSession): the job exists if and only if the session commits.
+     */
+    schedulePaymentExpiry: (tx: Tx, input: PaymentExpiry) => Promise<void>
+  }
+}
+
+export async function schedulePaymentExpiry (jobs: Jobs, tx: Tx, input: PaymentExpiry): Promise<void> {
+  const data: PaymentExpiryJob = { businessId: input.businessId, orderId: input.orderId, expiresAt: input.expiresAt.toISOString() }
+  await jobs.ensureQueue(PAYMENT_EXPIRY_JOB)
+  await jobs.boss.send(PAYMENT_EXPIRY_JOB, data, { startAfter: input.expiresAt, retryLimit: RETRY_LIMIT, retryBackoff: true, db: txExecutor(tx) })
+}
+
+export type ExpiryOutcome = 'expired' | 'settled' | 'rescheduled' | 'gone'
+
+/**
+ * Expires the payment if it is still PENDING and its deadline (which a later session may have moved)
+ * has passed, under the order's row lock so a payment completing at the same moment wins or loses cleanly.
+ */
+export async function expireIfDue (db: Db, job: PaymentExpiryJob, now = new Date()): Promise<ExpiryOutcome> {
+  try {
+    return await db.transaction(async (tx) => {
+      const order = await findOrderRow(tx, job.businessId, job.orderId, true)
+      if (order.paymentMethodId === null || order.paymentStatus !== 'PENDING') return 'settled'
+      if (order.paymentExpiresAt === null || order.paymentExpiresAt > now) return 'rescheduled'
+      await expirePayment(tx, job.businessId, job.orderId)
+      return 'expired'
+    })
+  } catch (error) {
+    if (error instanceof HttpError && error.statusCode === 404) return 'gone'
+    throw error
+  }
+}
+
+/** The worker that emits payment.expired for unpaid app payments at their paymentExpiresAt. */
+export default fp(async function paymentExpiry (fastify) {
+  fastify.decorate('schedulePaymentExpiry', (tx: Tx, input: PaymentExpiry) => schedulePaymentExpiry(fastify.jobs, tx, input))
+  // The queue exists before any transaction schedules into it
+  await fastify.jobs.work<PaymentExpiryJob>(PAYMENT_EXPIRY_JOB, async (job) => {
+    const outcome = await expireIfDue(fastify.db, job.data)
+    fastify.log.info({ orderId: job.data.orderId, outcome }, 'payment expiry')
+  })
+}, { name: 'payment-expiry', dependencies: ['db', 'jobs'] })

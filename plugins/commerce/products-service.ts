@@ -1,0 +1,130 @@
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { products } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { emitEvent } from '../../server/events.ts'
+import { conflict, notFound } from '../../server/http-errors.ts'
+import { pageWindow } from '../../server/schemas.ts'
+import { slugify } from './businesses.ts'
+import { isUniqueViolation } from '../../server/db/rows.ts'
+import { emitStockEvents } from './inventory.ts'
+import { catalogChanged } from './catalog-cache.ts'
+import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
+import { serializeProduct, type ProductRow } from './serializers.ts'
+import { countRows } from '../../server/db/rows.ts'
+
+export interface ProductListQuery { page?: number, limit?: number, category?: string }
+
+/** The page and its total in one round trip; built once per executor (the hottest App API read). */
+function pageQuery (executor: Executor, byCategory: boolean) {
+  const filters: SQL[] = [eq(products.businessId, sql.placeholder('businessId'))]
+  if (byCategory) filters.push(eq(products.category, sql.placeholder('category')))
+  return executor.select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products).where(and(...filters))
+    .orderBy(desc(products.createdAt), asc(products.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+    .prepare(byCategory ? 'products_page_by_category' : 'products_page')
+}
+const pageQueries = new WeakMap<Executor, Map<boolean, ReturnType<typeof pageQuery>>>()
+
+export async function listProducts (executor: Executor, businessId: string, query: ProductListQuery = {}) {
+  const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
+  const byCategory = query.category !== undefined
+  let queries = pageQueries.get(executor)
+  if (queries === undefined) pageQueries.set(executor, queries = new Map())
+  let prepared = queries.get(byCategory)
+  if (prepared === undefined) queries.set(byCategory, prepared = pageQuery(executor, byCategory))
+  const rows = await prepared.execute({ businessId, category: query.category, limit, offset })
+  // only a page past the end needs a count of its own
+  const total = rows.length > 0
+    ? rows[0].total
+    : offset === 0 ? 0 : await countRows(executor, products, and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : [])))
+  return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
+}
+
+async function findRow (executor: Executor, businessId: string, id: string, lock = false): Promise<ProductRow> {
+  const query = executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).limit(1)
+  const [row] = lock ? await query.for('update') : await query
+  if (row === undefined) throw notFound('Product')
+  return row
+}
+
+export async function getProduct (executor: Executor, businessId: string, id: string): Promise<Product> {
+  return serializeProduct(await findRow(executor, businessId, id))
+}
+
+export async function getProductBySlug (executor: Executor, businessId: string, slug: string): Promise<Product> {
+  const [row] = await executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.slug, slug))).limit(1)
+  if (row === undefined) throw notFound('Product')
+  return serializeProduct(row)
+}
+
+/** `base`, `base-2`, … `base-20`, then a random suffix. */
+async function freeSlug (executor: Executor, businessId: string, name: string): Promise<string> {
+  const base = slugify(name)
+  const taken = new Set((await executor.select({ slug: products.slug }).from(products)
+    .where(and(eq(products.businessId, businessId), sql`${products.slug} like ${base + '%'}`))).map((row) => row.slug))
+  for (let n = 1; n <= 20; n++) {
+    const candidate = n === 1 ? base : `${base}-${n}`
+    if (!taken.has(candidate)) return candidate
+  }
+  return `${base}-${newId('s').slice(2, 8)}`
+}
+
+const slugTaken = () => conflict('Another product of this business already has this slug')
+
+/** Creates a product and emits product.created in the same transaction. */
+export async function createProduct (executor: Executor, businessId: string, input: ProductCreateBody): Promise<Product> {
+  try {
+    return await executor.transaction(async (tx) => {
+      const [row] = await tx.insert(products).values({
+        id: newId('prod'),
+        businessId,
+        name: input.name.trim(),
+        description: input.description ?? '',
+        price: input.price,
+        category: input.category ?? '',
+        isAvailable: input.isAvailable ?? true,
+        imageUrl: input.imageUrl ?? '',
+        slug: input.slug ?? await freeSlug(tx, businessId, input.name),
+        status: input.status ?? 'ACTIVE',
+        stock: input.stock ?? 0,
+        lowStockThreshold: input.lowStockThreshold ?? 5
+      }).returning()
+      const product = serializeProduct(row)
+      await emitEvent(tx, { businessId, event: 'product.created', data: product })
+      await catalogChanged(tx, businessId)
+      return product
+    })
+  } catch (error) {
+    throw isUniqueViolation(error) ? slugTaken() : error
+  }
+}
+
+/** Emits product.updated, plus an inventory event when the stock crosses a line. */
+export async function updateProduct (executor: Executor, businessId: string, id: string, patch: ProductPatchBody): Promise<Product> {
+  try {
+    return await executor.transaction(async (tx) => {
+      const before = await findRow(tx, businessId, id, true)
+      const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })
+        .where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
+      const product = serializeProduct(row)
+      await emitEvent(tx, { businessId, event: 'product.updated', data: product })
+      await catalogChanged(tx, businessId)
+      await emitStockEvents(tx, businessId, before.stock, { productId: row.id, name: row.name, stock: row.stock, threshold: row.lowStockThreshold })
+      return product
+    })
+  } catch (error) {
+    throw isUniqueViolation(error) ? slugTaken() : error
+  }
+}
+
+/** Deletes the product (its reviews go with it) and emits product.deleted with its last state. */
+export async function deleteProduct (executor: Executor, businessId: string, id: string): Promise<Product> {
+  return await executor.transaction(async (tx) => {
+    const [row] = await tx.delete(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
+    if (row === undefined) throw notFound('Product')
+    const product = serializeProduct(row)
+    await emitEvent(tx, { businessId, event: 'product.deleted', data: product })
+    await catalogChanged(tx, businessId)
+    return product
+  })
+}

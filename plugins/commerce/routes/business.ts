@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { errorResponses } from '../../../server/schemas.ts'
+import { BusinessPatchBodySchema, BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../schemas.ts'
+import { SECURITY, TAGS, businessOf } from './common.ts'
+
+const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  const onRequest = fastify.requireRole('MERCHANT')
+
+  fastify.get('/business', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Your business profile',
+      security: SECURITY,
+      response: { 200: BusinessSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => await fastify.commerce.getBusinessProfile(businessOf(request)))
+
+  fastify.patch('/business', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Change your business profile (the slug stays)',
+      security: SECURITY,
+      body: BusinessPatchBodySchema,
+      response: { 200: BusinessSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => await fastify.commerce.updateBusinessProfile(businessOf(request), request.body))
+
+  fastify.get('/analytics/dashboard', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      summary: 'Revenue, orders and top products for a period (default the last 30 days)',
+      security: SECURITY,
+      querystring: DashboardQuerySchema,
+      response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => await fastify.commerce.dashboard(businessOf(request), request.query))
+}
+
+export default businessRoutes

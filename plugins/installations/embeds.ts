@@ -1,0 +1,95 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import { installations, type BlockInstance } from '../../server/db/schema/index.ts'
+import type { Db, Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { badRequest, notFound } from '../../server/http-errors.ts'
+import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
+import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
+
+const invalid = (what: string, problems: string[]) => badRequest(`Invalid ${what}: ${problems.join('; ')}`, { problems })
+
+/**
+ * The blocks a merchant places on a page, checked: each one must name an active installation of this
+ * business (another business's is reported like an unknown one) and an active block of its app;
+ * settings follow the block's settingsSchema (defaultConfig when omitted). 400 lists every problem.
+ */
+export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, body: PageBlocksBody): Promise<BlockInstance[]> {
+  const active = await activeInstallations(executor, extensionsOf, businessId, [...new Set(body.blocks.map((b) => b.installationId))])
+  const problems: string[] = []
+  const seen = new Set<string>()
+  const blocks: BlockInstance[] = body.blocks.map((input, index) => {
+    const path = `/blocks/${index}`
+    const id = input.id ?? newId('blk')
+    if (seen.has(id)) problems.push(`${path}/id: duplicate block id "${id}"`)
+    seen.add(id)
+    const installation = active.get(input.installationId)
+    const definition = installation?.blocks.get(input.blockType)
+    if (installation === undefined) {
+      problems.push(`${path}/installationId: no active installation "${input.installationId}" on this business`)
+    } else if (definition === undefined) {
+      problems.push(`${path}/blockType: "${input.blockType}" is not an active block of this app`)
+    }
+    const settings = input.settings ?? definition?.defaultConfig ?? {}
+    if (definition !== undefined) problems.push(...settingsProblems(definition.settingsSchema, settings, `${path}/settings`))
+    return { id, installationId: input.installationId, blockType: input.blockType, settings }
+  })
+  if (problems.length > 0) throw invalid('blocks', problems)
+  return blocks
+}
+
+function embedsView (installation: ActiveInstallation) {
+  return {
+    installationId: installation.id,
+    embeds: [...installation.embeds.values()].map((embed) => ({
+      embedType: embed.embedType,
+      name: embed.name,
+      description: embed.description ?? '',
+      kind: embed.kind,
+      position: embed.position,
+      ...embedState(installation, embed),
+      settingsSchema: embed.settingsSchema ?? null,
+      defaultConfig: embed.defaultConfig
+    }))
+  }
+}
+
+async function installationOf (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, installationId: string): Promise<ActiveInstallation> {
+  const installation = (await activeInstallations(executor, extensionsOf, businessId, [installationId])).get(installationId)
+  if (installation === undefined) throw notFound('Installation')
+  return installation
+}
+
+/** The app's active embeds with this installation's configuration (disabled with defaultConfig until set). */
+export async function getEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId: string, installationId: string) {
+  return embedsView(await installationOf(db, extensionsOf, businessId, installationId))
+}
+
+/**
+ * Enables, disables and configures embeds; those not named keep their configuration, and so do
+ * deactivated embeds (their data is kept until the app brings them back).
+ */
+export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId: string, installationId: string, body: EmbedsBody) {
+  // the app's extension definitions first: on the embedded database a read outside the transaction would wait for it
+  const current = await installationOf(db, extensionsOf, businessId, installationId)
+  return await db.transaction(async (tx) => {
+    const [locked] = await tx.select({ id: installations.id, embedSettings: installations.embedSettings }).from(installations)
+      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).for('update')
+    if (locked === undefined) throw notFound('Installation')
+    const installation: ActiveInstallation = { ...current, embedSettings: locked.embedSettings }
+    const problems: string[] = []
+    const next: Record<string, { enabled: boolean, settings: Settings }> = { ...installation.embedSettings }
+    for (const [embedType, input] of Object.entries(body.embeds)) {
+      const embed = installation.embeds.get(embedType)
+      if (embed === undefined) {
+        problems.push(`/embeds/${embedType}: "${embedType}" is not an active embed of this app`)
+        continue
+      }
+      const settings = input.settings ?? embedState(installation, embed).settings
+      problems.push(...settingsProblems(embed.settingsSchema, settings, `/embeds/${embedType}/settings`))
+      next[embedType] = { enabled: input.enabled, settings }
+    }
+    if (problems.length > 0) throw invalid('embeds', problems)
+    await tx.update(installations).set({ embedSettings: next, updatedAt: new Date() }).where(eq(installations.id, installationId))
+    return embedsView({ ...installation, embedSettings: next })
+  })
+}

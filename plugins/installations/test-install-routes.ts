@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { errorResponses } from '../../server/schemas.ts'
+import { badRequest, notFound } from '../../server/http-errors.ts'
+import { AppIdParams } from '../apps/schemas.ts'
+
+const security = [{ developerJwt: [] }]
+const tags = ['portal']
+const RECENT_DELIVERIES = 10
+
+const TestInstallSchema = Type.Object({
+  installationId: Type.String(),
+  accessToken: Type.String({ examples: ['fbat_test_…'] }),
+  webhookSecret: Type.String({ examples: ['whsec_test_…'] }),
+  businessId: Type.String({ description: 'The sandbox business' }),
+  isTestInstall: Type.Literal(true)
+})
+const TestStatusSchema = Type.Object({
+  installed: Type.Boolean(),
+  installationId: Type.Union([Type.String(), Type.Null()]),
+  businessId: Type.String({ description: 'The sandbox business' }),
+  isTestInstall: Type.Union([Type.Boolean(), Type.Null()]),
+  needsReConsent: Type.Union([Type.Boolean(), Type.Null()]),
+  grantedScopes: Type.Array(Type.String()),
+  installedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  webhooks: Type.Array(Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(Type.String()), isActive: Type.Boolean() })),
+  recentDeliveries: Type.Array(Type.Object({
+    id: Type.String(), event: Type.String(), status: Type.String(), attempts: Type.Integer(),
+    lastStatusCode: Type.Union([Type.Integer(), Type.Null()]), createdAt: Type.String({ format: 'date-time' })
+  }))
+})
+
+/** Test installs on the developer's sandbox business, without review. */
+const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  const sandboxOf = (businessId: string | null): string => {
+    if (businessId === null) throw badRequest('Your account has no sandbox business')
+    return businessId
+  }
+
+  fastify.post('/:appId/test-install', {
+    schema: {
+      tags, security, summary: 'Install the app on my sandbox business', description: 'Replaces an earlier test install (its token is revoked). Works in any app status.',
+      params: AppIdParams, response: { 201: TestInstallSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request, reply) => {
+    const businessId = sandboxOf(request.user.businessId)
+    const issued = await fastify.db.transaction(async (tx) => {
+      const app = await fastify.apps.ownedApp(tx, request.user.sub, request.params.appId, true)
+      const earlier = await fastify.installations.activeFor(tx, app.id, businessId)
+      if (earlier !== null) await fastify.installations.uninstall(tx, earlier)
+      return await fastify.installations.install(tx, { app, businessId, scopes: app.scopes, userId: request.user.sub, isTestInstall: true })
+    })
+    request.log.info({ installationId: issued.installation.id }, 'test install')
+    return reply.code(201).send({
+      installationId: issued.installation.id, accessToken: issued.accessToken, webhookSecret: issued.webhookSecret, businessId, isTestInstall: true as const
+    })
+  })
+
+  fastify.get('/:appId/test-status', {
+    schema: { tags, security, summary: 'The test install on my sandbox, its webhooks and recent deliveries', params: AppIdParams, response: { 200: TestStatusSchema, ...errorResponses(400, 401, 403, 404) } }
+  }, async (request) => {
+    const businessId = sandboxOf(request.user.businessId)
+    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
+    const installation = await fastify.installations.activeFor(fastify.db, app.id, businessId)
+    if (installation === null) {
+      return { installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null, webhooks: [], recentDeliveries: [] }
+    }
+    const [registrations, deliveries] = await Promise.all([
+      fastify.webhooks.registrationsOf(installation.id),
+      fastify.webhooks.recentDeliveriesOf(installation.id, RECENT_DELIVERIES)
+    ])
+    return {
+      installed: true,
+      installationId: installation.id,
+      businessId,
+      isTestInstall: installation.isTestInstall,
+      needsReConsent: installation.needsReConsent,
+      grantedScopes: installation.grantedScopes,
+      installedAt: installation.installedAt.toISOString(),
+      webhooks: registrations.map((w) => ({ id: w.id, url: w.url, events: w.events, isActive: w.isActive })),
+      recentDeliveries: deliveries.map((d) => ({ id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, createdAt: d.createdAt.toISOString() }))
+    }
+  })
+
+  fastify.post('/:appId/test-uninstall', {
+    schema: {
+      tags, security, summary: 'Remove the test install', description: 'Same effects as a merchant uninstall. 404 when there is none.',
+      params: AppIdParams, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const businessId = sandboxOf(request.user.businessId)
+    const installationId = await fastify.db.transaction(async (tx) => {
+      const app = await fastify.apps.ownedApp(tx, request.user.sub, request.params.appId, true)
+      const installation = await fastify.installations.activeFor(tx, app.id, businessId)
+      if (installation === null) throw notFound('Test install')
+      await fastify.installations.uninstall(tx, installation)
+      return installation.id
+    })
+    return { uninstalled: true as const, installationId }
+  })
+}
+
+export default testInstallRoutes

@@ -1,0 +1,84 @@
+import { fileURLToPath } from 'node:url'
+import t from 'tap'
+import { checkBoundaries, readSources, type SourceFile } from './boundaries.ts'
+
+// The rules are written at the top of ./boundaries.ts; docs/architecture.md explains them.
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+t.test('the source tree keeps every boundary', async (t) => {
+  const files = readSources(ROOT)
+  t.ok(files.length > 50, 'reads plugins/ and server/')
+  t.same(checkBoundaries(files).map((v) => `${v.kind} ${v.file}: ${v.detail}`), [])
+})
+
+/** A small tree: two capabilities with their tables, one route file each. */
+const SCHEMA: SourceFile[] = [
+  { path: 'server/db/schema/shop.ts', text: "export const orders = pgTable('orders', {})\n" },
+  { path: 'server/db/schema/hooks.ts', text: "export const hookCalls = pgTable('hook_calls', {})\n" },
+  { path: 'server/db/schema/index.ts', text: "export * from './shop.ts'\nexport * from './hooks.ts'\n" },
+  { path: 'server/db/client.ts', text: 'export type Db = unknown\n' },
+  { path: 'plugins/shop/service.ts', text: "import { orders } from '../../server/db/schema/index.ts'\nexport const place = (db) => db.insert(orders).values({})\n" },
+  { path: 'plugins/shop/internal.ts', text: 'export const secret = 1\n' },
+  { path: 'plugins/shop/schemas.ts', text: 'export const OrderSchema = {}\n' },
+  { path: 'plugins/hooks/service.ts', text: "import { hookCalls } from '../../server/db/schema/index.ts'\nexport const log = (db) => db.insert(hookCalls).values({})\n" },
+  { path: 'plugins/hooks/routes.ts', text: "import { OrderSchema } from '../shop/schemas.ts'\nimport type { place } from '../shop/service.ts'\nexport default async (fastify) => { fastify.get('/', {}, async () => OrderSchema) }\n" }
+]
+
+function check (extra: SourceFile[], replace: string[] = []) {
+  return checkBoundaries([...SCHEMA.filter((f) => !replace.includes(f.path)), ...extra])
+}
+
+t.test('the checker', async (t) => {
+  t.same(check([]), [], 'accepts the clean fixture: public modules, own tables')
+
+  t.test('catches a route file importing another capability\'s internals', async (t) => {
+    const found = check([{ path: 'plugins/hooks/routes.ts', text: "import { secret } from '../shop/internal.ts'\nexport default async (fastify) => { fastify.get('/', {}, async () => secret) }\n" }], ['plugins/hooks/routes.ts'])
+    t.match(found, [{ kind: 'import', file: 'plugins/hooks/routes.ts', detail: /shop\/internal\.ts/ }])
+  })
+
+  t.test('catches a route file importing db schema, its own capability\'s included', async (t) => {
+    const found = check([{ path: 'plugins/shop/routes.ts', text: "import { orders } from '../../server/db/schema/index.ts'\nexport default async (fastify) => { fastify.get('/', {}, async () => fastify.db.select().from(orders)) }\n" }])
+    t.match(found, [{ kind: 'route-table', file: 'plugins/shop/routes.ts', detail: /orders/ }])
+  })
+
+  t.test('catches a service importing another capability\'s table', async (t) => {
+    const found = check([{ path: 'plugins/hooks/report.ts', text: "import { orders } from '../../server/db/schema/index.ts'\nexport const count = (db) => db.select().from(orders)\n" }])
+    t.match(found, [{ kind: 'table-import', file: 'plugins/hooks/report.ts', detail: /orders, owned by shop/ }])
+  })
+
+  t.test('catches two capabilities writing one table, with drizzle or raw SQL', async (t) => {
+    const drizzle = check([{ path: 'plugins/hooks/cleanup.ts', text: "import { orders } from '../../server/db/schema/index.ts'\nexport const wipe = (db) => db.delete(orders)\n" }])
+    t.match(drizzle.filter((v) => v.kind === 'write'), [{ file: 'plugins/hooks/cleanup.ts', detail: 'deletes orders, owned by shop' }])
+    const raw = check([{ path: 'plugins/hooks/prune.ts', text: 'export const prune = (db) => db.execute(sql`update orders set status = 1`)\n' }])
+    t.match(raw, [{ kind: 'write', file: 'plugins/hooks/prune.ts', detail: 'raw SQL writes orders, owned by shop' }])
+  })
+
+  t.test('catches server infrastructure importing a plugin (server/app.ts excepted)', async (t) => {
+    const found = check([
+      { path: 'server/seed.ts', text: "import { place } from '../plugins/shop/service.ts'\nexport const seed = place\n" },
+      { path: 'server/app.ts', text: "import shop from '../plugins/shop/internal.ts'\nexport default shop\n" }
+    ])
+    t.match(found, [{ kind: 'import', file: 'server/seed.ts' }])
+    t.equal(found.length, 1)
+  })
+
+  t.test('catches import cycles between files and between capabilities', async (t) => {
+    const files = check([
+      { path: 'plugins/shop/a.ts', text: "import { b } from './b.ts'\nexport const a = b\n" },
+      { path: 'plugins/shop/b.ts', text: "import { a } from './a.ts'\nexport const b = a\n" }
+    ])
+    t.match(files, [{ kind: 'cycle', detail: /file import cycle: plugins\/shop\/a\.ts → plugins\/shop\/b\.ts → plugins\/shop\/a\.ts/ }])
+    const capabilities = check([
+      { path: 'plugins/shop/schemas.ts', text: "import { log } from '../hooks/service.ts'\nexport const OrderSchema = log\n" },
+      { path: 'plugins/hooks/service.ts', text: "import { hookCalls } from '../../server/db/schema/index.ts'\nimport { OrderSchema } from '../shop/schemas.ts'\nexport const log = (db) => db.insert(hookCalls).values(OrderSchema)\n" }
+    ], ['plugins/shop/schemas.ts', 'plugins/hooks/service.ts'])
+    t.ok(capabilities.some((v) => v.kind === 'cycle' && v.detail.startsWith('capability import cycle')))
+  })
+
+  t.test('a type-only import is no runtime edge', async (t) => {
+    t.same(check([
+      { path: 'plugins/shop/c.ts', text: "import type { D } from './d.ts'\nexport type C = D\n" },
+      { path: 'plugins/shop/d.ts', text: "import { c } from './c.ts'\nexport type D = typeof c\n" }
+    ]), [])
+  })
+})

@@ -1,0 +1,196 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import ts from 'typescript'
+
+/**
+ * The capability boundaries (docs/architecture.md), checked on the import graph and the source text
+ * of every file under plugins/ and server/:
+ *
+ * (a) Imports. A file imports only its own capability's files, shared server infrastructure
+ *     (server/, except server/app.ts), and another capability's public modules: its `service.ts`
+ *     (the fp-wrapped service and the types it re-exports), its `schemas.ts` files (TypeBox contracts)
+ *     and auth's `guards.ts` (the session guards every actor route uses). server/ imports no plugin,
+ *     except server/app.ts, the composition root.
+ * (b) Tables. Each table belongs to the capability whose `server/db/schema/<capability>.ts` defines it
+ *     (`outbox.ts`: server/events.ts). A route file imports no table at all: routes call services. Any
+ *     other file imports only its own capability's tables, plus the read-only joins of READ_JOINS
+ *     (schema files may reference other tables for foreign keys).
+ * (c) Writers. Only the owner runs `.insert(t)`, `.update(t)`, `.delete(t)` on a table, or raw SQL
+ *     `insert into t` / `update t` / `delete from t`.
+ * (d) No cycle, neither between files (runtime imports) nor between capabilities.
+ */
+
+export interface SourceFile { path: string, text: string }
+export interface Violation { kind: 'import' | 'route-table' | 'table-import' | 'write' | 'cycle', file: string, detail: string }
+
+/** Table owners by schema file; the outbox belongs to the event module of the server. */
+const SCHEMA_OWNERS: Record<string, string> = { outbox: 'server' }
+
+/**
+ * Reads across a boundary that stay joins on a hot path, each a documented exception: rule (c) still
+ * forbids writing these tables.
+ */
+export const READ_JOINS: Record<string, string[]> = {
+  // one query per checkout step: the business's active hooks with their installation's secret and the app's URL
+  'plugins/checkout-hooks/runner.ts': ['apps', 'appExtensions', 'installations'],
+  // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
+  'plugins/webhooks/dispatcher.ts': ['apps', 'installations']
+}
+
+const capabilityOf = (path: string): string | null => {
+  const match = /^plugins\/([^/]+)\//.exec(path)
+  if (match !== null) return match[1]
+  return path.startsWith('server/') ? 'server' : null
+}
+
+const isPublicModule = (path: string): boolean => /\/(service|schemas)\.ts$/.test(path) || path === 'plugins/auth/guards.ts'
+const isRouteFile = (file: SourceFile): boolean =>
+  file.path.startsWith('plugins/') && (/(^|\/)(index|routes|[\w-]+-routes)\.ts$/.test(file.path) || file.path.includes('/routes/') ||
+    /\bfastify\.(get|post|put|patch|delete)\(/.test(file.text))
+
+interface Import { target: string, names: string[], typeOnly: boolean }
+
+function importsOf (file: SourceFile): Import[] {
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
+  const result: Import[] = []
+  for (const statement of source.statements) {
+    if (!(ts.isImportDeclaration(statement) || ts.isExportDeclaration(statement)) || statement.moduleSpecifier === undefined) continue
+    const specifier = (statement.moduleSpecifier as ts.StringLiteral).text
+    if (!specifier.startsWith('.')) continue
+    const target = normalize(join(dirname(file.path), specifier))
+    const names: string[] = []
+    let typeOnly = false
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause
+      typeOnly = clause?.isTypeOnly === true
+      const bindings = clause?.namedBindings
+      if (bindings !== undefined && ts.isNamedImports(bindings)) {
+        const elements = bindings.elements
+        for (const element of elements) if (!element.isTypeOnly) names.push((element.propertyName ?? element.name).text)
+        if (elements.length > 0 && elements.every((element) => element.isTypeOnly) && clause?.name === undefined) typeOnly = true
+      }
+    } else {
+      typeOnly = statement.isTypeOnly
+    }
+    result.push({ target, names, typeOnly })
+  }
+  return result
+}
+
+/** Table variable and SQL names → owning capability, read from the schema files. */
+function tableOwners (files: SourceFile[]) {
+  const byVariable = new Map<string, string>()
+  const bySqlName = new Map<string, string>()
+  for (const file of files) {
+    const match = /^server\/db\/schema\/([\w-]+)\.ts$/.exec(file.path)
+    if (match === null || match[1] === 'index') continue
+    const owner = SCHEMA_OWNERS[match[1]] ?? match[1]
+    for (const table of file.text.matchAll(/export const (\w+) = pgTable\('(\w+)'/g)) {
+      byVariable.set(table[1], owner)
+      bySqlName.set(table[2], owner)
+    }
+  }
+  return { byVariable, bySqlName }
+}
+
+const RAW_WRITE = /\b(?:insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi
+const SQL_TEMPLATE = /\bsql(?:<[^`>]*(?:<[^`>]*>)?[^`>]*>)?`([^`]*)`/g
+
+function findCycles (graph: Map<string, Set<string>>): string[][] {
+  const cycles: string[][] = []
+  const state = new Map<string, 'open' | 'done'>()
+  const stack: string[] = []
+  const visit = (node: string): void => {
+    state.set(node, 'open')
+    stack.push(node)
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...stack.slice(stack.indexOf(next)), next])
+      else if (!state.has(next)) visit(next)
+    }
+    stack.pop()
+    state.set(node, 'done')
+  }
+  for (const node of [...graph.keys()].sort()) if (!state.has(node)) visit(node)
+  return cycles
+}
+
+export function checkBoundaries (files: SourceFile[]): Violation[] {
+  const violations: Violation[] = []
+  const { byVariable, bySqlName } = tableOwners(files)
+  const fileGraph = new Map<string, Set<string>>()
+  const capabilityGraph = new Map<string, Set<string>>()
+
+  for (const file of files) {
+    const own = capabilityOf(file.path)
+    if (own === null) continue
+    const route = isRouteFile(file)
+    const imported = importsOf(file)
+    const tablesInScope = new Set<string>()
+
+    for (const { target, names, typeOnly } of imported) {
+      const other = capabilityOf(target)
+      if (!typeOnly) {
+        if (!fileGraph.has(file.path)) fileGraph.set(file.path, new Set())
+        fileGraph.get(file.path)?.add(target)
+        if (other !== null && other !== own && other !== 'server') {
+          if (!capabilityGraph.has(own)) capabilityGraph.set(own, new Set())
+          capabilityGraph.get(own)?.add(other)
+        }
+      }
+      // (a) imports
+      if (file.path === 'server/app.ts') {
+        // the composition root registers every capability's plugins
+      } else if (own === 'server' && other !== 'server') {
+        violations.push({ kind: 'import', file: file.path, detail: `server infrastructure imports ${target}` })
+      } else if (other !== null && other !== own && other !== 'server' && !isPublicModule(target)) {
+        violations.push({ kind: 'import', file: file.path, detail: `imports ${target}, an internal file of ${other}` })
+      }
+      // (b) tables
+      if (!target.startsWith('server/db/schema/')) continue
+      for (const name of names) {
+        const owner = byVariable.get(name)
+        if (owner === undefined) continue
+        tablesInScope.add(name)
+        if (route) {
+          violations.push({ kind: 'route-table', file: file.path, detail: `route file imports the table ${name} (${owner}): call a service` })
+        } else if (owner !== own && !file.path.startsWith('server/db/schema/') && !(READ_JOINS[file.path] ?? []).includes(name)) {
+          violations.push({ kind: 'table-import', file: file.path, detail: `imports the table ${name}, owned by ${owner}` })
+        }
+      }
+    }
+
+    // (c) writers: drizzle calls on imported tables, and raw SQL
+    for (const call of file.text.matchAll(/\.(insert|update|delete)\((\w+)\)/g)) {
+      const owner = byVariable.get(call[2])
+      if (owner !== undefined && tablesInScope.has(call[2]) && owner !== own) {
+        violations.push({ kind: 'write', file: file.path, detail: `${call[1]}s ${call[2]}, owned by ${owner}` })
+      }
+    }
+    for (const template of file.text.matchAll(SQL_TEMPLATE)) {
+      for (const write of template[1].matchAll(RAW_WRITE)) {
+        const owner = bySqlName.get(write[1])
+        if (owner !== undefined && owner !== own) violations.push({ kind: 'write', file: file.path, detail: `raw SQL writes ${write[1]}, owned by ${owner}` })
+      }
+    }
+  }
+
+  // (d) cycles
+  for (const cycle of findCycles(fileGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `file import cycle: ${cycle.join(' → ')}` })
+  for (const cycle of findCycles(capabilityGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `capability import cycle: ${cycle.join(' → ')}` })
+  return violations
+}
+
+/** Every .ts file under plugins/ and server/ of the repository. */
+export function readSources (root: string): SourceFile[] {
+  const files: SourceFile[] = []
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (name.endsWith('.ts')) files.push({ path: relative(root, path), text: readFileSync(path, 'utf8') })
+    }
+  }
+  walk(join(root, 'plugins'))
+  walk(join(root, 'server'))
+  return files
+}
