@@ -146,7 +146,7 @@ console.log(`${''.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'
 for (const result of results) {
   console.log(row(`App API on ${result.engine}`, result.app))
   if (result.uncached !== null) console.log(row('  same, catalogue cache off', result.uncached))
-  console.log(row(`bare fastify (same JSON)`, result.bare))
+  console.log(row('bare fastify (same JSON)', result.bare))
   console.log(`${'ratio app / bare'.padEnd(34)} ${(100 * result.app.rps / result.bare.rps).toFixed(1).padStart(7)}%` +
     (result.uncached === null ? '' : ` (cache off: ${(100 * result.uncached.rps / result.bare.rps).toFixed(1)}%)`) + '\n')
 }

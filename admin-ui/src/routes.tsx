@@ -18,19 +18,19 @@ const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
 export function AppRoutes () {
   return (
     <Router>
-      <Route path="/" component={Home} />
-      <Route path="/login" component={Login} />
-      <Route path="/register" component={Register} />
-      <Route path="/oauth/authorize" component={Consent} />
-      <Route path="/admin" component={AdminHome} />
-      <Route path="/admin/apps/:installationId/settings" component={AdminSettings} />
-      <Route path="/admin/apps/:installationId/pages/:pageId" component={AdminAppPage} />
-      <Route path="/apps/:slug" component={AppListing} />
-      <Route path="/portal" component={PortalApps} />
-      <Route path="/portal/apps/new" component={PortalNewApp} />
-      <Route path="/portal/apps/:appId" component={PortalApp} />
-      <Route path="/reviewer" component={ReviewQueue} />
-      <Route path="/reviewer/apps/:appId" component={ReviewApp} />
+      <Route path='/' component={Home} />
+      <Route path='/login' component={Login} />
+      <Route path='/register' component={Register} />
+      <Route path='/oauth/authorize' component={Consent} />
+      <Route path='/admin' component={AdminHome} />
+      <Route path='/admin/apps/:installationId/settings' component={AdminSettings} />
+      <Route path='/admin/apps/:installationId/pages/:pageId' component={AdminAppPage} />
+      <Route path='/apps/:slug' component={AppListing} />
+      <Route path='/portal' component={PortalApps} />
+      <Route path='/portal/apps/new' component={PortalNewApp} />
+      <Route path='/portal/apps/:appId' component={PortalApp} />
+      <Route path='/reviewer' component={ReviewQueue} />
+      <Route path='/reviewer/apps/:appId' component={ReviewApp} />
       <Route default component={NotFound} />
     </Router>
   )

@@ -45,7 +45,6 @@ export interface Database extends SqlExecutor {
   dumpDataDir?: () => Promise<Blob>
 }
 
-
 export interface DatabaseOptions {
   /** postgres://… for a server; otherwise embedded PGlite. */
   databaseUrl: string | null

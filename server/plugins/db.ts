@@ -13,4 +13,3 @@ export default fp(async function dbPlugin (fastify, opts: { database: Database }
   fastify.decorate('database', opts.database)
   fastify.decorate('db', opts.database.db)
 }, { name: 'db' })
-

@@ -80,8 +80,8 @@ t.test('sdk builds with tsc and runs on plain node', async (t) => {
       'const name: string = event.event',
       "const client = createAppApiClient({ baseUrl: 'http://localhost', accessToken: 'fbat_x' })",
       'async function all (): Promise<Product[]> { const out: Product[] = []; for await (const p of paginate(client.products.list)) out.push(p); return out }',
-      "const onInit = (m: BlockInitMessage): void => { console.log(m.blockId, name) }",
-      "export { all, onInit, connectBlock }",
+      'const onInit = (m: BlockInitMessage): void => { console.log(m.blockId, name) }',
+      'export { all, onInit, connectBlock }',
       ''
     ].join('\n'))
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')

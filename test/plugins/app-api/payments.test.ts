@@ -27,7 +27,7 @@ async function until<T> (probe: () => Promise<T | undefined>, timeoutMs = 15_000
 }
 
 async function expiryJobs (app: App, orderId: string) {
-  const { rows } = await app.database.executeSql(`select state from pgboss.job where name = $1 and data->>'orderId' = $2`, [PAYMENT_EXPIRY_JOB, orderId])
+  const { rows } = await app.database.executeSql('select state from pgboss.job where name = $1 and data->>\'orderId\' = $2', [PAYMENT_EXPIRY_JOB, orderId])
   return rows.map((row) => row.state as string)
 }
 

@@ -21,10 +21,12 @@ t.test('merchant uninstall', async (t) => {
   const [own] = await app.db.select().from(webhooks).where(eq(webhooks.installationId, installed.installationId))
   t.match(own, { url: created.webhookUrl, events: ['order.created'], isActive: true, isAppWebhook: true }, 'install created the app’s own webhook')
 
-  await app.db.insert(pages).values({ id: 'page_uninstall_test', businessId: merchant.businessId, slug: 'landing', title: 'Landing', blocks: [
-    { id: 'b1', installationId: installed.installationId, blockType: 'hero', settings: {} },
-    { id: 'b2', installationId: 'inst_someone_else', blockType: 'faq', settings: {} }
-  ] })
+  await app.db.insert(pages).values({
+    id: 'page_uninstall_test', businessId: merchant.businessId, slug: 'landing', title: 'Landing', blocks: [
+      { id: 'b1', installationId: installed.installationId, blockType: 'hero', settings: {} },
+      { id: 'b2', installationId: 'inst_someone_else', blockType: 'faq', settings: {} }
+    ]
+  })
   t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 200, 'the token works (and is now cached)')
 
   const other = await registerUser(app, 'MERCHANT')

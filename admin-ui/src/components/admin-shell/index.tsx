@@ -8,7 +8,7 @@ import styles from './style.module.css'
 
 /** The app's icon, or its initial; admin pages without an iconName fall back to the app icon. */
 export function AppGlyph ({ app }: { app: InstalledApp['app'] }) {
-  return app.iconUrl !== null ? <img class={styles.glyph} src={app.iconUrl} alt="" /> : <span class={styles.glyph} aria-hidden="true">{app.name.slice(0, 1)}</span>
+  return app.iconUrl !== null ? <img class={styles.glyph} src={app.iconUrl} alt='' /> : <span class={styles.glyph} aria-hidden='true'>{app.name.slice(0, 1)}</span>
 }
 
 interface ShellProps { children: (installs: InstalledApp[], reload: () => void) => ComponentChildren }
@@ -22,13 +22,13 @@ export function AdminShell ({ children }: ShellProps) {
 
   useEffect(() => { if (session === null) route(`/login?next=${encodeURIComponent(url)}`, true) }, [session])
   if (session === null) return null
-  if (!isMerchant) return <section class="panel"><h1>Merchant admin</h1><p>This area is for merchants: sign in with a merchant account to manage your installed apps.</p></section>
+  if (!isMerchant) return <section class='panel'><h1>Merchant admin</h1><p>This area is for merchants: sign in with a merchant account to manage your installed apps.</p></section>
 
   const list = installs.data?.data ?? []
   return (
     <div class={styles.shell}>
-      <nav class={styles.sidebar} aria-label="Admin">
-        <a href="/admin" aria-current={url === '/admin' ? 'page' : undefined}>Installed apps</a>
+      <nav class={styles.sidebar} aria-label='Admin'>
+        <a href='/admin' aria-current={url === '/admin' ? 'page' : undefined}>Installed apps</a>
         {list.filter((install) => install.adminPages.length > 0).map((install) => (
           <div key={install.installationId}>
             <h3>{install.app.name}</h3>
@@ -36,7 +36,7 @@ export function AdminShell ({ children }: ShellProps) {
               const href = `/admin/apps/${install.installationId}/pages/${encodeURIComponent(page.pageId)}`
               return (
                 <a key={page.pageId} href={href} aria-current={url === href ? 'page' : undefined}>
-                  {page.iconName !== null ? <span class={styles.glyph} aria-hidden="true" title={page.iconName}>{page.iconName.slice(0, 2)}</span> : <AppGlyph app={install.app} />}
+                  {page.iconName !== null ? <span class={styles.glyph} aria-hidden='true' title={page.iconName}>{page.iconName.slice(0, 2)}</span> : <AppGlyph app={install.app} />}
                   {page.title}
                 </a>
               )
@@ -45,8 +45,8 @@ export function AdminShell ({ children }: ShellProps) {
         ))}
       </nav>
       <div class={styles.content}>
-        {installs.error !== null && <div class="error" role="alert">{installs.error}</div>}
-        {installs.loading && installs.data === null ? <p class="muted">Loading…</p> : children(list, installs.reload)}
+        {installs.error !== null && <div class='error' role='alert'>{installs.error}</div>}
+        {installs.loading && installs.data === null ? <p class='muted'>Loading…</p> : children(list, installs.reload)}
       </div>
     </div>
   )

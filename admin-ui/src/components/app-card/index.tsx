@@ -5,7 +5,7 @@ import styles from './style.module.css'
 
 export function AppCard ({ app }: { app: MarketplaceApp }) {
   return (
-    <a class={styles.card} href={`/apps/${app.slug}`} data-testid="app-card">
+    <a class={styles.card} href={`/apps/${app.slug}`} data-testid='app-card'>
       <div class={styles.top}>
         <AppIcon name={app.name} iconUrl={app.iconUrl} />
         <div class={styles.titles}>

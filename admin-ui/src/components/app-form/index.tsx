@@ -46,12 +46,15 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
     <form class={styles.form} onSubmit={(e) => { e.preventDefault(); onSubmit(fields) }}>
       <fieldset class={styles.plain} disabled={disabled}>
         <div class={styles.two}>
-          <label>Name<input value={fields.name} required maxLength={100} onInput={(e) => {
-            const name = (e.currentTarget as HTMLInputElement).value
-            setFields((f) => ({ ...f, name, slug: slugTouched ? f.slug : slugify(name) }))
-          }} /></label>
+          <label>Name<input
+            value={fields.name} required maxLength={100} onInput={(e) => {
+              const name = (e.currentTarget as HTMLInputElement).value
+              setFields((f) => ({ ...f, name, slug: slugTouched ? f.slug : slugify(name) }))
+            }}
+                     />
+          </label>
           {mode === 'create'
-            ? <label>Slug<input value={fields.slug} required minLength={3} maxLength={50} pattern="[a-z0-9]+(-[a-z0-9]+)*" title="Lowercase letters, digits and single dashes" onInput={(e) => { setSlugTouched(true); set('slug', (e.currentTarget as HTMLInputElement).value) }} /><span class={styles.hint}>Lowercase and dashes; it cannot change later.</span></label>
+            ? <label>Slug<input value={fields.slug} required minLength={3} maxLength={50} pattern='[a-z0-9]+(-[a-z0-9]+)*' title='Lowercase letters, digits and single dashes' onInput={(e) => { setSlugTouched(true); set('slug', (e.currentTarget as HTMLInputElement).value) }} /><span class={styles.hint}>Lowercase and dashes; it cannot change later.</span></label>
             : <label>Slug<input value={fields.slug} readOnly class={styles.readonly} /><span class={styles.hint}>Fixed at creation.</span></label>}
         </div>
         <label>Description<textarea value={fields.description} required maxLength={500} rows={3} onInput={text('description')} /></label>
@@ -63,13 +66,13 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
           </label>
           {mode === 'edit' && <label>Version<input value={fields.version} required maxLength={32} onInput={text('version')} /></label>}
         </div>
-        <CheckGroup legend="Scopes (at least one)" name="scopes" options={SCOPES} value={fields.scopes} onChange={(v) => set('scopes', v)} />
+        <CheckGroup legend='Scopes (at least one)' name='scopes' options={SCOPES} value={fields.scopes} onChange={(v) => set('scopes', v)} />
         <div class={styles.two}>
-          <label>Redirect URL<input type="url" value={fields.redirectUrl} required placeholder="https://app.example.com/oauth/callback" onInput={text('redirectUrl')} /></label>
-          <label>Webhook URL (optional)<input type="url" value={fields.webhookUrl} placeholder="https://app.example.com/webhooks" onInput={text('webhookUrl')} /></label>
+          <label>Redirect URL<input type='url' value={fields.redirectUrl} required placeholder='https://app.example.com/oauth/callback' onInput={text('redirectUrl')} /></label>
+          <label>Webhook URL (optional)<input type='url' value={fields.webhookUrl} placeholder='https://app.example.com/webhooks' onInput={text('webhookUrl')} /></label>
         </div>
-        <CheckGroup legend="Webhook events" name="webhookEvents" options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />
-        <button type="submit" disabled={busy || disabled || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
+        <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />
+        <button type='submit' disabled={busy || disabled || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
         {fields.scopes.length === 0 && <span class={`muted ${styles.hint}`}> Pick at least one scope.</span>}
       </fieldset>
     </form>

@@ -18,7 +18,7 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
       <div class={styles.options}>
         {options.map((option) => (
           <label key={option} class={`${styles.option} ${highlight.includes(option) ? styles.highlight : ''}`}>
-            <input type="checkbox" name={name} value={option} checked={value.includes(option)} onChange={(e) => toggle(option, (e.currentTarget as HTMLInputElement).checked)} />
+            <input type='checkbox' name={name} value={option} checked={value.includes(option)} onChange={(e) => toggle(option, (e.currentTarget as HTMLInputElement).checked)} />
             <code>{option}</code>
           </label>
         ))}

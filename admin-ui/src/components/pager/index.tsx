@@ -5,10 +5,10 @@ export function Pager ({ page, limit, total, onPage }: { page: number, limit: nu
   const pages = Math.max(1, Math.ceil(total / limit))
   if (pages <= 1) return null
   return (
-    <nav class={styles.pager} aria-label="Pages">
-      <button type="button" class="secondary" disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
-      <span class="muted">Page {page} of {pages}</span>
-      <button type="button" class="secondary" disabled={page >= pages} onClick={() => onPage(page + 1)}>Next</button>
+    <nav class={styles.pager} aria-label='Pages'>
+      <button type='button' class='secondary' disabled={page <= 1} onClick={() => onPage(page - 1)}>Previous</button>
+      <span class='muted'>Page {page} of {pages}</span>
+      <button type='button' class='secondary' disabled={page >= pages} onClick={() => onPage(page + 1)}>Next</button>
     </nav>
   )
 }

@@ -22,10 +22,10 @@ export function RequireRole ({ role, children }: { role: Role, children: Compone
   if (session === null) return null
   if (session.user.role !== role) {
     return (
-      <section class={`panel ${styles.panel}`} data-testid="wrong-role">
+      <section class={`panel ${styles.panel}`} data-testid='wrong-role'>
         <h1>This area is for {AREA[role].who}</h1>
         <p>Here {AREA[role].who} {AREA[role].what}. You are signed in as <strong>{session.user.name}</strong>, a {session.user.role.toLowerCase()}.</p>
-        <p><a href="/">Browse the marketplace</a></p>
+        <p><a href='/'>Browse the marketplace</a></p>
       </section>
     )
   }

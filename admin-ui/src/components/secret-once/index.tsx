@@ -6,7 +6,7 @@ export interface Secret { label: string, value: string }
 /** Secrets the API returns once: a warning, each value selectable, and a copy button. */
 export function SecretOnce ({ title, secrets }: { title: string, secrets: Secret[] }) {
   return (
-    <div class={styles.box} role="status" data-testid="secret-once">
+    <div class={styles.box} role='status' data-testid='secret-once'>
       <p class={styles.title}>{title}</p>
       <p class={styles.warning}>Copy it now: it will not be shown again.</p>
       {secrets.map((secret) => <SecretRow key={secret.label} secret={secret} />)}
@@ -28,9 +28,9 @@ function SecretRow ({ secret }: { secret: Secret }) {
   return (
     <div class={styles.row}>
       <span class={styles.label}>{secret.label}</span>
-      <code class={styles.value} data-testid="secret-value">{secret.value}</code>
-      <button type="button" class="secondary" onClick={() => { void copy() }}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
-      {copied === 'failed' && <span class="muted">Select the text and copy it by hand.</span>}
+      <code class={styles.value} data-testid='secret-value'>{secret.value}</code>
+      <button type='button' class='secondary' onClick={() => { void copy() }}>{copied === 'yes' ? 'Copied' : 'Copy'}</button>
+      {copied === 'failed' && <span class='muted'>Select the text and copy it by hand.</span>}
     </div>
   )
 }

@@ -17,12 +17,12 @@ function Field ({ name, property, value, required, onChange }: { name: string, p
   const label = property.title ?? name
   const id = `setting-${name}`
   const hint = property.description !== undefined ? <div class={styles.hint}>{property.description}</div> : null
-  const mark = required ? <span class={styles.required} aria-hidden="true">*</span> : null
+  const mark = required ? <span class={styles.required} aria-hidden='true'>*</span> : null
   if (property.type === 'boolean') {
     return (
       <div class={styles.field}>
         <label class={styles.toggle} for={id}>
-          <input id={id} type="checkbox" role="switch" checked={value === true} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
+          <input id={id} type='checkbox' role='switch' checked={value === true} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
           {label}{mark}
         </label>
         {hint}
@@ -31,9 +31,9 @@ function Field ({ name, property, value, required, onChange }: { name: string, p
   }
   const numeric = property.type === 'number' || property.type === 'integer'
   const input = property.format === 'color'
-    ? <input id={id} class={styles.color} type="color" value={typeof value === 'string' ? value : '#000000'} onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)} />
+    ? <input id={id} class={styles.color} type='color' value={typeof value === 'string' ? value : '#000000'} onInput={(e) => onChange((e.currentTarget as HTMLInputElement).value)} />
     : property.format === 'date-time'
-      ? <input id={id} type="datetime-local" value={toLocalInput(value)} onInput={(e) => onChange(fromLocalInput((e.currentTarget as HTMLInputElement).value))} />
+      ? <input id={id} type='datetime-local' value={toLocalInput(value)} onInput={(e) => onChange(fromLocalInput((e.currentTarget as HTMLInputElement).value))} />
       : (
         <input
           id={id}
@@ -68,7 +68,7 @@ export function SettingsForm ({ schema, initial, busy, onSubmit }: { schema: Set
       {Object.entries(schema.properties ?? {}).map(([name, property]) => (
         <Field key={name} name={name} property={property} value={values[name]} required={required.has(name)} onChange={(value) => setValues({ ...values, [name]: value })} />
       ))}
-      <button type="submit" disabled={busy}>{busy ? 'Saving…' : 'Save settings'}</button>
+      <button type='submit' disabled={busy}>{busy ? 'Saving…' : 'Save settings'}</button>
     </form>
   )
 }

@@ -3,18 +3,18 @@ import type { ApiProblem } from '../../lib/api.ts'
 import styles from './style.module.css'
 
 export function Loading ({ what = 'Loading' }: { what?: string }) {
-  return <p class={`muted ${styles.loading}`} aria-busy="true">{what}…</p>
+  return <p class={`muted ${styles.loading}`} aria-busy='true'>{what}…</p>
 }
 
 export function Empty ({ children }: { children: ComponentChildren }) {
-  return <div class={styles.empty} data-testid="empty">{children}</div>
+  return <div class={styles.empty} data-testid='empty'>{children}</div>
 }
 
 /** The API's message, and every listed problem when the 400 carried them. */
 export function ErrorMessage ({ message, problems = [] }: { message: string | null, problems?: ApiProblem[] }) {
   if (message === null) return null
   return (
-    <div class="error" role="alert">
+    <div class='error' role='alert'>
       {problems.length === 0
         ? message
         : (
@@ -28,5 +28,5 @@ export function ErrorMessage ({ message, problems = [] }: { message: string | nu
 }
 
 export function Notice ({ children }: { children: ComponentChildren }) {
-  return <div class={styles.notice} role="status">{children}</div>
+  return <div class={styles.notice} role='status'>{children}</div>
 }

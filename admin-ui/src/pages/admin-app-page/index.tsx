@@ -50,11 +50,11 @@ export default function AdminAppPage () {
       {(installs) => {
         const install = installs.find((i) => i.installationId === params.installationId)
         const page = install?.adminPages.find((p) => p.pageId === decodeURIComponent(params.pageId))
-        if (install === undefined || page === undefined) return <section class="panel"><h1>Page not found</h1><p>This app page is not available. It may have been removed or the app uninstalled.</p></section>
+        if (install === undefined || page === undefined) return <section class='panel'><h1>Page not found</h1><p>This app page is not available. It may have been removed or the app uninstalled.</p></section>
         return (
           <section>
-            <h1>{page.title} <span class="muted">· {install.app.name}</span></h1>
-            {business.error !== null && <div class="error" role="alert">{business.error}</div>}
+            <h1>{page.title} <span class='muted'>· {install.app.name}</span></h1>
+            {business.error !== null && <div class='error' role='alert'>{business.error}</div>}
             {business.data !== null && <AdminFrame page={page} business={business.data} />}
           </section>
         )

@@ -36,9 +36,9 @@ export default function AdminSettings () {
       {(installs) => {
         const install = installs.find((i) => i.installationId === params.installationId)
         return (
-          <section class="panel">
+          <section class='panel'>
             <h1>{install?.app.name ?? 'App'} settings</h1>
-            {current.error !== null && <div class="error" role="alert">{current.error}</div>}
+            {current.error !== null && <div class='error' role='alert'>{current.error}</div>}
             {message !== null && <div class={message.ok ? 'muted' : 'error'} role={message.ok ? 'status' : 'alert'}>{message.text}</div>}
             {current.data !== null && (current.data.settingsSchema === null
               ? <p>This app has no settings.</p>

@@ -31,14 +31,14 @@ function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onCh
       <div>
         <p class={styles.name}>{install.app.name}</p>
         <div class={styles.scopes}>Can: {install.grantedScopes.join(', ') || 'nothing yet'}</div>
-        {error !== null && <div class="error" role="alert">{error}</div>}
+        {error !== null && <div class='error' role='alert'>{error}</div>}
       </div>
       <div class={styles.actions}>
-        {install.hasSettings && <a class="button secondary" href={`/admin/apps/${install.installationId}/settings`}>Settings</a>}
-        <button class="danger" disabled={busy} onClick={uninstall}>Uninstall</button>
+        {install.hasSettings && <a class='button secondary' href={`/admin/apps/${install.installationId}/settings`}>Settings</a>}
+        <button class='danger' disabled={busy} onClick={uninstall}>Uninstall</button>
       </div>
       {install.needsReConsent && (
-        <div class={styles.consent} role="status">
+        <div class={styles.consent} role='status'>
           <span><strong>{install.app.name}</strong> asks for new permissions: {install.pendingScopes.join(', ')}. Until you approve, it keeps only what it had.</span>
           <button disabled={busy} onClick={() => { void act(() => api.post(`/merchant/installations/${install.installationId}/consent`), `${install.app.name} now has the new permissions`) }}>Review &amp; approve</button>
         </div>
@@ -55,9 +55,9 @@ export default function AdminHome () {
       {(installs, reload) => (
         <section>
           <h1>Installed apps</h1>
-          {notice !== null && <p class={styles.notice} role="status">{notice}</p>}
+          {notice !== null && <p class={styles.notice} role='status'>{notice}</p>}
           {installs.length === 0
-            ? <p class="panel">No apps installed yet. Browse the <a href="/">marketplace</a>.</p>
+            ? <p class='panel'>No apps installed yet. Browse the <a href='/'>marketplace</a>.</p>
             : <div class={styles.list}>{installs.map((install) => <InstalledAppCard key={install.installationId} install={install} onChanged={(text) => { setNotice(text); reload() }} />)}</div>}
         </section>
       )}

@@ -17,25 +17,25 @@ export default function AppListing () {
   if (app.data === null) {
     return (
       <section>
-        <p><a href="/">← Marketplace</a></p>
-        {app.loading ? <Loading what="Loading the app" /> : <ErrorMessage message={app.error} />}
+        <p><a href='/'>← Marketplace</a></p>
+        {app.loading ? <Loading what='Loading the app' /> : <ErrorMessage message={app.error} />}
       </section>
     )
   }
   const listing = app.data
   return (
-    <section data-testid="app-listing">
-      <p><a href="/">← Marketplace</a></p>
+    <section data-testid='app-listing'>
+      <p><a href='/'>← Marketplace</a></p>
       <div class={styles.head}>
-        <AppIcon name={listing.name} iconUrl={listing.iconUrl} size="large" />
+        <AppIcon name={listing.name} iconUrl={listing.iconUrl} size='large' />
         <div class={styles.titles}>
           <h1>{listing.name}</h1>
-          <p class="muted">by {listing.developerName} · {categoryLabel(listing.category)} · version {listing.version}</p>
+          <p class='muted'>by {listing.developerName} · {categoryLabel(listing.category)} · version {listing.version}</p>
         </div>
         <div class={styles.install}>
           {/* The listing carries no redirect URL, so an install link cannot be built here (see docs/decisions.md). */}
-          <p data-testid="install-hint"><strong>Install from the app's website</strong></p>
-          <p class="muted">{session?.user.role === 'MERCHANT' ? 'The app sends you back here to approve its access.' : 'Merchants start the install on the app’s own site.'}</p>
+          <p data-testid='install-hint'><strong>Install from the app's website</strong></p>
+          <p class='muted'>{session?.user.role === 'MERCHANT' ? 'The app sends you back here to approve its access.' : 'Merchants start the install on the app’s own site.'}</p>
         </div>
       </div>
       <div class={styles.body}>
@@ -45,13 +45,13 @@ export default function AppListing () {
           {listing.screenshots.length > 0 && (
             <>
               <h2>Screenshots</h2>
-              <div class={styles.shots}>{listing.screenshots.map((src) => <a key={src} href={src} target="_blank" rel="noreferrer"><img src={src} alt={`${listing.name} screenshot`} /></a>)}</div>
+              <div class={styles.shots}>{listing.screenshots.map((src) => <a key={src} href={src} target='_blank' rel='noreferrer'><img src={src} alt={`${listing.name} screenshot`} /></a>)}</div>
             </>
           )}
         </div>
         <aside class={`panel ${styles.facts}`}>
           <h2>It can access</h2>
-          <ul class={styles.scopes} data-testid="approved-scopes">{listing.scopes.map((s) => <li key={s}><code>{s}</code></li>)}</ul>
+          <ul class={styles.scopes} data-testid='approved-scopes'>{listing.scopes.map((s) => <li key={s}><code>{s}</code></li>)}</ul>
           <h2>Details</h2>
           <dl>
             <dt>Installs</dt><dd>{listing.installCount}</dd>

@@ -42,21 +42,21 @@ export default function Consent () {
     }
   }
 
-  if (info.loading) return <div class={`panel ${styles.card}`}><p class="muted">Loading…</p></div>
+  if (info.loading) return <div class={`panel ${styles.card}`}><p class='muted'>Loading…</p></div>
   if (info.data === null) {
     return (
       <div class={`panel ${styles.card}`}>
         <h1>This install link does not work</h1>
-        <div class="error" role="alert">{info.error}</div>
-        <p class="muted">Nothing was installed. Go back to the app and try again, or contact its developer.</p>
+        <div class='error' role='alert'>{info.error}</div>
+        <p class='muted'>Nothing was installed. Go back to the app and try again, or contact its developer.</p>
       </div>
     )
   }
   const { app, scopes, business, isTestInstall, alreadyInstalled } = info.data
   return (
-    <div class={`panel ${styles.card}`} data-testid="consent">
+    <div class={`panel ${styles.card}`} data-testid='consent'>
       <div class={styles.app}>
-        {app.iconUrl !== null ? <img class={styles.icon} src={app.iconUrl} alt="" /> : <div class={styles.icon} aria-hidden="true">{app.name.slice(0, 1)}</div>}
+        {app.iconUrl !== null ? <img class={styles.icon} src={app.iconUrl} alt='' /> : <div class={styles.icon} aria-hidden='true'>{app.name.slice(0, 1)}</div>}
         <div>
           <p class={styles.name}>{app.name}</p>
           <div class={styles.by}>by {app.developerName}</div>
@@ -71,9 +71,9 @@ export default function Consent () {
       <ul class={styles.scopes}>
         {scopes.map((scope) => <li key={scope.name}>{scope.description} <code>{scope.name}</code></li>)}
       </ul>
-      {error !== null && <div class="error" role="alert">{error}</div>}
+      {error !== null && <div class='error' role='alert'>{error}</div>}
       <div class={styles.actions}>
-        <button class="secondary" disabled={busy} onClick={() => { void decide('deny') }}>Deny</button>
+        <button class='secondary' disabled={busy} onClick={() => { void decide('deny') }}>Deny</button>
         <button disabled={busy} onClick={() => { void decide('approve') }}>{alreadyInstalled ? 'Approve update' : 'Install app'}</button>
       </div>
     </div>

@@ -11,9 +11,9 @@ import styles from './style.module.css'
 const PAGE_SIZE = 12
 
 const ROLE_TEXT = {
-  DEVELOPER: <>Build apps, test them on your sandbox business and submit them for review in the <a href="/portal">developer portal</a>.</>,
+  DEVELOPER: <>Build apps, test them on your sandbox business and submit them for review in the <a href='/portal'>developer portal</a>.</>,
   MERCHANT: <>Install apps on your business from the marketplace below.</>,
-  REVIEWER: <>Review submitted apps in the <a href="/reviewer">review queue</a>.</>
+  REVIEWER: <>Review submitted apps in the <a href='/reviewer'>review queue</a>.</>
 } as const
 
 /** `/`: the marketplace home. Search, category and page live in the URL so back and reload keep them. */
@@ -34,28 +34,28 @@ export default function Home () {
 
   return (
     <section>
-      {session !== null && <p class={styles.welcome} data-testid="welcome">Signed in as <strong>{session.user.name}</strong> ({session.user.role}). {ROLE_TEXT[session.user.role]}</p>}
+      {session !== null && <p class={styles.welcome} data-testid='welcome'>Signed in as <strong>{session.user.name}</strong> ({session.user.role}). {ROLE_TEXT[session.user.role]}</p>}
       <div class={styles.hero}>
         <h1>App marketplace</h1>
-        <p class="muted">Apps that extend your store: analytics, shipping, payments, loyalty and more.{session === null && <> <a href="/login">Log in</a> or <a href="/register">create an account</a>.</>}</p>
+        <p class='muted'>Apps that extend your store: analytics, shipping, payments, loyalty and more.{session === null && <> <a href='/login'>Log in</a> or <a href='/register'>create an account</a>.</>}</p>
       </div>
-      <form class={styles.filters} role="search" onSubmit={(e) => { e.preventDefault(); go({ q: String(new FormData(e.currentTarget as HTMLFormElement).get('q') ?? '').trim() }) }}>
-        <input name="q" type="search" placeholder="Search apps" aria-label="Search apps" value={q} key={q} />
-        <select aria-label="Category" value={category} onChange={(e) => go({ category: (e.currentTarget as HTMLSelectElement).value })}>
-          <option value="">All categories</option>
+      <form class={styles.filters} role='search' onSubmit={(e) => { e.preventDefault(); go({ q: String(new FormData(e.currentTarget as HTMLFormElement).get('q') ?? '').trim() }) }}>
+        <input name='q' type='search' placeholder='Search apps' aria-label='Search apps' value={q} key={q} />
+        <select aria-label='Category' value={category} onChange={(e) => go({ category: (e.currentTarget as HTMLSelectElement).value })}>
+          <option value=''>All categories</option>
           {CATEGORIES.map((c) => <option key={c} value={c}>{categoryLabel(c)}</option>)}
         </select>
-        <button type="submit">Search</button>
+        <button type='submit'>Search</button>
       </form>
       <ErrorMessage message={apps.error} />
       {apps.data === null
-        ? apps.loading && <Loading what="Loading apps" />
+        ? apps.loading && <Loading what='Loading apps' />
         : apps.data.data.length === 0
           ? <Empty>{q !== '' || category !== '' ? 'No apps match this search.' : 'No apps are published yet.'}</Empty>
           : (
             <>
-              <p class="muted" data-testid="result-count">{apps.data.total === 1 ? '1 app' : `${apps.data.total} apps`}</p>
-              <div class={styles.grid} data-testid="app-grid">
+              <p class='muted' data-testid='result-count'>{apps.data.total === 1 ? '1 app' : `${apps.data.total} apps`}</p>
+              <div class={styles.grid} data-testid='app-grid'>
                 {apps.data.data.map((app) => <AppCard key={app.id} app={app} />)}
               </div>
               <Pager page={apps.data.page} limit={apps.data.limit} total={apps.data.total} onPage={(p) => go({ page: p })} />

@@ -13,13 +13,13 @@ export default function Login () {
   return (
     <div class={`panel ${styles.card}`}>
       <h1>Log in</h1>
-      {error !== null && <div class="error" role="alert">{error}</div>}
+      {error !== null && <div class='error' role='alert'>{error}</div>}
       <form onSubmit={submit}>
-        <label>Email<input name="email" type="email" autocomplete="email" required /></label>
-        <label>Password<input name="password" type="password" autocomplete="current-password" required /></label>
-        <button type="submit" disabled={busy}>{busy ? 'Signing in…' : 'Log in'}</button>
+        <label>Email<input name='email' type='email' autocomplete='email' required /></label>
+        <label>Password<input name='password' type='password' autocomplete='current-password' required /></label>
+        <button type='submit' disabled={busy}>{busy ? 'Signing in…' : 'Log in'}</button>
       </form>
-      <p class="muted">No account? <a href={`/register${query.next !== undefined ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Register</a></p>
+      <p class='muted'>No account? <a href={`/register${query.next !== undefined ? `?next=${encodeURIComponent(query.next)}` : ''}`}>Register</a></p>
     </div>
   )
 }

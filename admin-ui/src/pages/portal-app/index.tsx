@@ -37,31 +37,31 @@ function PortalApp () {
   if (app.data === null) {
     return (
       <section>
-        <p><a href="/portal">← Your apps</a></p>
-        {app.loading ? <Loading what="Loading the app" /> : <ErrorMessage message={app.error} />}
+        <p><a href='/portal'>← Your apps</a></p>
+        {app.loading ? <Loading what='Loading the app' /> : <ErrorMessage message={app.error} />}
       </section>
     )
   }
   const { Section } = tab
   return (
-    <section data-testid="portal-app">
-      <p><a href="/portal">← Your apps</a></p>
+    <section data-testid='portal-app'>
+      <p><a href='/portal'>← Your apps</a></p>
       <div class={styles.head}>
         <AppIcon name={app.data.name} iconUrl={app.data.iconUrl} />
         <div class={styles.titles}>
           <h1>{app.data.name}</h1>
-          <span class="muted">{app.data.slug} · version {app.data.version}</span>
+          <span class='muted'>{app.data.slug} · version {app.data.version}</span>
         </div>
         <StatusBadge status={app.data.status} />
         <PublishedBadge published={app.data.isPublished} />
       </div>
       <ErrorMessage message={app.error} />
-      <nav class={styles.tabs} role="tablist">
+      <nav class={styles.tabs} role='tablist'>
         {TABS.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab.id} class={t.id === tab.id ? styles.active : ''} onClick={() => route(`${path}?tab=${t.id}`, true)}>{t.label}</button>
+          <button key={t.id} type='button' role='tab' aria-selected={t.id === tab.id} class={t.id === tab.id ? styles.active : ''} onClick={() => route(`${path}?tab=${t.id}`, true)}>{t.label}</button>
         ))}
       </nav>
-      <div class={`panel ${styles.section}`} role="tabpanel">
+      <div class={`panel ${styles.section}`} role='tabpanel'>
         <Section key={tab.id} app={app.data} reload={app.reload} />
       </div>
     </section>
@@ -70,5 +70,5 @@ function PortalApp () {
 
 /** `/portal/apps/:appId`: everything about one app, one tab per job. */
 export default function PortalAppPage () {
-  return <RequireRole role="DEVELOPER"><PortalApp /></RequireRole>
+  return <RequireRole role='DEVELOPER'><PortalApp /></RequireRole>
 }

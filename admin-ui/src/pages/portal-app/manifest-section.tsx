@@ -32,25 +32,25 @@ export function ManifestSection ({ app, reload }: SectionProps) {
   return (
     <>
       <h2>Manifest</h2>
-      <p class="muted">Blocks, embeds, hooks, admin pages and the app's settingsSchema. On save, new keys are created, known keys updated and missing keys deactivated (merchant data is kept).</p>
+      <p class='muted'>Blocks, embeds, hooks, admin pages and the app's settingsSchema. On save, new keys are created, known keys updated and missing keys deactivated (merchant data is kept).</p>
       <label>Manifest JSON
         <textarea class={styles.editor} value={text} spellcheck={false} onInput={(e) => { setText((e.currentTarget as HTMLTextAreaElement).value); setResult(null) }} />
       </label>
       <ErrorMessage message={parseError} />
       <ErrorMessage message={action.error} problems={action.problems} />
       {result !== null && (
-        <div data-testid="manifest-result">
+        <div data-testid='manifest-result'>
           <Notice>{result.dryRun ? 'Preview: nothing was saved yet.' : 'Manifest saved and extensions synced.'}</Notice>
           <div class={styles.diff}>
-            <SyncList title="Created" items={result.sync.created} />
-            <SyncList title="Updated" items={result.sync.updated} reactivated={result.sync.reactivated} />
-            <SyncList title="Deactivated" items={result.sync.deactivated} />
+            <SyncList title='Created' items={result.sync.created} />
+            <SyncList title='Updated' items={result.sync.updated} reactivated={result.sync.reactivated} />
+            <SyncList title='Deactivated' items={result.sync.deactivated} />
           </div>
         </div>
       )}
       <div class={styles.row}>
-        <button type="button" class="secondary" disabled={action.busy} onClick={() => { void send(true) }}>Preview changes</button>
-        <button type="button" disabled={action.busy} onClick={() => { void send(false) }}>Save manifest</button>
+        <button type='button' class='secondary' disabled={action.busy} onClick={() => { void send(true) }}>Preview changes</button>
+        <button type='button' disabled={action.busy} onClick={() => { void send(false) }}>Save manifest</button>
       </div>
     </>
   )
@@ -62,8 +62,8 @@ function SyncList ({ title, items, reactivated = [] }: { title: string, items: S
     <div>
       <h3>{title} ({items.length})</h3>
       {items.length === 0
-        ? <p class="muted">None</p>
-        : <ul>{items.map((i) => <li key={`${i.kind}:${i.key}`}>{i.kind} <code>{i.key}</code>{back.has(`${i.kind}:${i.key}`) && <span class="muted"> (reactivated)</span>}</li>)}</ul>}
+        ? <p class='muted'>None</p>
+        : <ul>{items.map((i) => <li key={`${i.kind}:${i.key}`}>{i.kind} <code>{i.key}</code>{back.has(`${i.kind}:${i.key}`) && <span class='muted'> (reactivated)</span>}</li>)}</ul>}
     </div>
   )
 }

@@ -31,32 +31,32 @@ export function MediaSection ({ app, reload }: SectionProps) {
   return (
     <>
       <h2>Icon</h2>
-      <p class="muted">PNG, JPEG or WebP, at most 1 MB. Square images look best.</p>
+      <p class='muted'>PNG, JPEG or WebP, at most 1 MB. Square images look best.</p>
       <ErrorMessage message={action.error} />
       <div class={styles.upload}>
-        <AppIcon name={app.name} iconUrl={app.iconUrl} size="large" />
+        <AppIcon name={app.name} iconUrl={app.iconUrl} size='large' />
         <label class={styles.upload}>{app.iconUrl === null ? 'Upload an icon' : 'Replace the icon'}
-          <input type="file" accept={ACCEPT} disabled={action.busy} onChange={(e) => { void upload('icon', e.currentTarget as HTMLInputElement) }} />
+          <input type='file' accept={ACCEPT} disabled={action.busy} onChange={(e) => { void upload('icon', e.currentTarget as HTMLInputElement) }} />
         </label>
       </div>
       <h2>Screenshots ({app.screenshots.length} of {MAX_SCREENSHOTS})</h2>
       {app.screenshots.length === 0
-        ? <p class="muted">No screenshots yet. They appear on the app's marketplace page.</p>
+        ? <p class='muted'>No screenshots yet. They appear on the app's marketplace page.</p>
         : (
-          <div class={styles.media} data-testid="screenshots">
+          <div class={styles.media} data-testid='screenshots'>
             {app.screenshots.map((src, i) => (
               <figure key={src} class={styles.shot}>
                 <img src={src} alt={`Screenshot ${i + 1}`} />
-                <button type="button" class="secondary" disabled={action.busy} onClick={() => { void remove(src) }}>Remove</button>
+                <button type='button' class='secondary' disabled={action.busy} onClick={() => { void remove(src) }}>Remove</button>
               </figure>
             ))}
           </div>
           )}
       {full
-        ? <p class="muted">That is the maximum: remove one to add another.</p>
+        ? <p class='muted'>That is the maximum: remove one to add another.</p>
         : (
           <label class={styles.upload}>Add a screenshot
-            <input type="file" accept={ACCEPT} disabled={action.busy} onChange={(e) => { void upload('screenshot', e.currentTarget as HTMLInputElement) }} />
+            <input type='file' accept={ACCEPT} disabled={action.busy} onChange={(e) => { void upload('screenshot', e.currentTarget as HTMLInputElement) }} />
           </label>
           )}
     </>

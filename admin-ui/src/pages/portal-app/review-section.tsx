@@ -27,35 +27,35 @@ export function ReviewSection ({ app, reload }: SectionProps) {
       {app.status === 'PENDING_REVIEW' && <Notice>Submitted: a reviewer will approve it or ask for changes. The app cannot be edited until then.</Notice>}
       {app.status === 'APPROVED' && <p>Approved{app.isPublished ? ' and published in the marketplace' : ''}. Approved scopes: {app.approvedScopes.map((s) => <code key={s} class={styles.token}>{s}</code>)}</p>}
       {app.status === 'DRAFT' && app.reviewNotes !== null && (
-        <div data-testid="review-notes">
+        <div data-testid='review-notes'>
           <strong>The reviewer asked for changes:</strong>
           <div class={styles.notes}>{app.reviewNotes}</div>
         </div>
       )}
       {app.status === 'DRAFT' && (
         <div class={styles.row}>
-          <button type="button" disabled={action.busy} onClick={() => { void submit() }}>{action.busy ? 'Submitting…' : app.reviewNotes !== null ? 'Resubmit for review' : 'Submit for review'}</button>
-          <span class="muted">Reviewers check the settings, scopes and manifest.</span>
+          <button type='button' disabled={action.busy} onClick={() => { void submit() }}>{action.busy ? 'Submitting…' : app.reviewNotes !== null ? 'Resubmit for review' : 'Submit for review'}</button>
+          <span class='muted'>Reviewers check the settings, scopes and manifest.</span>
         </div>
       )}
       <ErrorMessage message={action.error} />
       <h2>History</h2>
       <ErrorMessage message={versions.error} />
       {versions.data === null
-        ? versions.loading && <Loading what="Loading the history" />
+        ? versions.loading && <Loading what='Loading the history' />
         : versions.data.data.length === 0
           ? <Empty>No reviews yet: the history starts with the first submission.</Empty>
           : (
-            <table data-testid="versions">
+            <table data-testid='versions'>
               <thead><tr><th>When</th><th>Event</th><th>Version</th><th>Scopes</th><th>Notes</th></tr></thead>
               <tbody>
                 {versions.data.data.map((v) => (
                   <tr key={v.id}>
                     <td class={`muted ${styles.when}`}>{formatDate(v.createdAt)}</td>
-                    <td>{KIND_LABEL[v.kind] ?? v.kind}{v.changes.length > 0 && <div class="muted">{v.changes.join(', ')}</div>}</td>
+                    <td>{KIND_LABEL[v.kind] ?? v.kind}{v.changes.length > 0 && <div class='muted'>{v.changes.join(', ')}</div>}</td>
                     <td>{v.version}</td>
                     <td>{v.scopes.join(', ')}</td>
-                    <td>{v.notes ?? <span class="muted">—</span>}</td>
+                    <td>{v.notes ?? <span class='muted'>—</span>}</td>
                   </tr>
                 ))}
               </tbody>

@@ -29,10 +29,10 @@ export function SettingsSection ({ app, reload }: SectionProps) {
   return (
     <>
       <h2>Settings</h2>
-      {app.status === 'PENDING_REVIEW' && <p class="muted">This app is waiting for review; edits are refused until the review ends.</p>}
+      {app.status === 'PENDING_REVIEW' && <p class='muted'>This app is waiting for review; edits are refused until the review ends.</p>}
       {saved !== null && <Notice>{saved}</Notice>}
       <ErrorMessage message={action.error} />
-      <AppForm initial={fieldsOf(app)} mode="edit" busy={action.busy} submitLabel="Save settings" onSubmit={(f) => { void save(f) }} />
+      <AppForm initial={fieldsOf(app)} mode='edit' busy={action.busy} submitLabel='Save settings' onSubmit={(f) => { void save(f) }} />
     </>
   )
 }

@@ -33,14 +33,14 @@ export function TestInstallSection ({ app }: SectionProps) {
   return (
     <>
       <h2>Test install</h2>
-      <p class="muted">Install the app on your sandbox business (sample products, orders and reviews) without a review. A new test install replaces the previous one and revokes its token.</p>
+      <p class='muted'>Install the app on your sandbox business (sample products, orders and reviews) without a review. A new test install replaces the previous one and revokes its token.</p>
       <ErrorMessage message={status.error ?? action.error} />
-      {issued !== null && <SecretOnce title="Test install credentials" secrets={[{ label: 'Access token', value: issued.accessToken }, { label: 'Webhook secret', value: issued.webhookSecret }]} />}
+      {issued !== null && <SecretOnce title='Test install credentials' secrets={[{ label: 'Access token', value: issued.accessToken }, { label: 'Webhook secret', value: issued.webhookSecret }]} />}
       {s === null
-        ? status.loading && <Loading what="Loading the test install" />
+        ? status.loading && <Loading what='Loading the test install' />
         : (
           <>
-            <div data-testid="test-status">
+            <div data-testid='test-status'>
               <div class={styles.field}><span>Status</span><strong>{s.installed ? 'Installed on your sandbox' : 'Not installed'}</strong></div>
               <div class={styles.field}><span>Sandbox business</span><code class={styles.token}>{s.businessId}</code></div>
               {s.installed && (
@@ -53,14 +53,14 @@ export function TestInstallSection ({ app }: SectionProps) {
               )}
             </div>
             <div class={styles.row}>
-              <button type="button" disabled={action.busy} onClick={() => { void install() }}>{s.installed ? 'Reinstall (new token)' : 'Test install'}</button>
-              {s.installed && <button type="button" class="secondary" disabled={action.busy} onClick={() => { void uninstall() }}>Test uninstall</button>}
+              <button type='button' disabled={action.busy} onClick={() => { void install() }}>{s.installed ? 'Reinstall (new token)' : 'Test install'}</button>
+              {s.installed && <button type='button' class='secondary' disabled={action.busy} onClick={() => { void uninstall() }}>Test uninstall</button>}
             </div>
             <h2>Webhooks</h2>
             {s.webhooks.length === 0
               ? <Empty>No webhooks. Set a webhook URL and events in Settings, then test-install.</Empty>
               : (
-                <table data-testid="test-webhooks">
+                <table data-testid='test-webhooks'>
                   <thead><tr><th>URL</th><th>Events</th><th>Active</th></tr></thead>
                   <tbody>{s.webhooks.map((w) => <tr key={w.id}><td><code>{w.url}</code></td><td>{w.events.join(', ')}</td><td>{w.isActive ? 'Yes' : 'No'}</td></tr>)}</tbody>
                 </table>
@@ -71,7 +71,7 @@ export function TestInstallSection ({ app }: SectionProps) {
               : (
                 <table>
                   <thead><tr><th>When</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last HTTP status</th></tr></thead>
-                  <tbody>{s.recentDeliveries.map((d) => <tr key={d.id}><td class="muted">{formatDate(d.createdAt)}</td><td>{d.event}</td><td>{d.status}</td><td>{d.attempts}</td><td>{d.lastStatusCode ?? '—'}</td></tr>)}</tbody>
+                  <tbody>{s.recentDeliveries.map((d) => <tr key={d.id}><td class='muted'>{formatDate(d.createdAt)}</td><td>{d.event}</td><td>{d.status}</td><td>{d.attempts}</td><td>{d.lastStatusCode ?? '—'}</td></tr>)}</tbody>
                 </table>
                 )}
           </>

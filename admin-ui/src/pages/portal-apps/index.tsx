@@ -21,25 +21,25 @@ function PortalApps () {
     <section>
       <div class={styles.head}>
         <h1>Your apps</h1>
-        <a class="button" href="/portal/apps/new">Create app</a>
+        <a class='button' href='/portal/apps/new'>Create app</a>
       </div>
       <ErrorMessage message={apps.error} />
       {apps.data === null
-        ? apps.loading && <Loading what="Loading your apps" />
+        ? apps.loading && <Loading what='Loading your apps' />
         : apps.data.data.length === 0
-          ? <Empty>You have no apps yet. <a href="/portal/apps/new">Create your first app</a> to get a client ID and start testing on your sandbox business.</Empty>
+          ? <Empty>You have no apps yet. <a href='/portal/apps/new'>Create your first app</a> to get a client ID and start testing on your sandbox business.</Empty>
           : (
             <>
-              <table data-testid="portal-apps">
+              <table data-testid='portal-apps'>
                 <thead><tr><th>App</th><th>Status</th><th>Marketplace</th><th>Version</th><th>Updated</th></tr></thead>
                 <tbody>
                   {apps.data.data.map((app) => (
                     <tr key={app.id}>
-                      <td><a class={styles.app} href={`/portal/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size="small" /><span><strong>{app.name}</strong><br /><span class="muted">{app.slug}</span></span></a></td>
+                      <td><a class={styles.app} href={`/portal/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.slug}</span></span></a></td>
                       <td><StatusBadge status={app.status} /></td>
                       <td><PublishedBadge published={app.isPublished} /></td>
                       <td>{app.version}</td>
-                      <td class="muted">{formatDate(app.updatedAt)}</td>
+                      <td class='muted'>{formatDate(app.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -53,5 +53,5 @@ function PortalApps () {
 
 /** `/portal`: the developer's apps. */
 export default function PortalAppsPage () {
-  return <RequireRole role="DEVELOPER"><PortalApps /></RequireRole>
+  return <RequireRole role='DEVELOPER'><PortalApps /></RequireRole>
 }

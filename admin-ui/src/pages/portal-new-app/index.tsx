@@ -23,21 +23,21 @@ function NewApp () {
 
   if (created !== null) {
     return (
-      <section class="panel" data-testid="app-created">
+      <section class='panel' data-testid='app-created'>
         <h1>{created.app.name} is created</h1>
         <p>Your app is a draft: test it on your sandbox business, then submit it for review.</p>
-        <SecretOnce title="Client credentials" secrets={[{ label: 'Client ID', value: created.app.clientId }, { label: 'Client secret', value: created.clientSecret }]} />
-        <a class="button" href={`/portal/apps/${created.app.id}`}>I have stored the secret, open the app</a>
+        <SecretOnce title='Client credentials' secrets={[{ label: 'Client ID', value: created.app.clientId }, { label: 'Client secret', value: created.clientSecret }]} />
+        <a class='button' href={`/portal/apps/${created.app.id}`}>I have stored the secret, open the app</a>
       </section>
     )
   }
   return (
     <section>
-      <p><a href="/portal">← Your apps</a></p>
+      <p><a href='/portal'>← Your apps</a></p>
       <h1>Create an app</h1>
       <ErrorMessage message={action.error} />
-      <div class="panel">
-        <AppForm initial={EMPTY_FIELDS} mode="create" busy={action.busy} submitLabel="Create app" onSubmit={(f) => { void create(f) }} />
+      <div class='panel'>
+        <AppForm initial={EMPTY_FIELDS} mode='create' busy={action.busy} submitLabel='Create app' onSubmit={(f) => { void create(f) }} />
       </div>
     </section>
   )
@@ -45,5 +45,5 @@ function NewApp () {
 
 /** `/portal/apps/new`: create an app, then see its client secret once. */
 export default function NewAppPage () {
-  return <RequireRole role="DEVELOPER"><NewApp /></RequireRole>
+  return <RequireRole role='DEVELOPER'><NewApp /></RequireRole>
 }

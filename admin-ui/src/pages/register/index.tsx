@@ -17,19 +17,19 @@ export default function Register () {
   return (
     <div class={`panel ${styles.card}`}>
       <h1>Create an account</h1>
-      {error !== null && <div class="error" role="alert">{error}</div>}
+      {error !== null && <div class='error' role='alert'>{error}</div>}
       <form onSubmit={submit}>
-        <div class={styles.roles} role="radiogroup" aria-label="Account type">
-          <label><input type="radio" name="role" checked={role === 'DEVELOPER'} onChange={() => setRole('DEVELOPER')} />Developer</label>
-          <label><input type="radio" name="role" checked={role === 'MERCHANT'} onChange={() => setRole('MERCHANT')} />Merchant</label>
+        <div class={styles.roles} role='radiogroup' aria-label='Account type'>
+          <label><input type='radio' name='role' checked={role === 'DEVELOPER'} onChange={() => setRole('DEVELOPER')} />Developer</label>
+          <label><input type='radio' name='role' checked={role === 'MERCHANT'} onChange={() => setRole('MERCHANT')} />Merchant</label>
         </div>
-        <label>Name<input name="name" required maxLength={100} /></label>
-        {role === 'MERCHANT' && <label>Business name<input name="businessName" required maxLength={100} /></label>}
-        <label>Email<input name="email" type="email" autocomplete="email" required /></label>
-        <label>Password (8 characters or more)<input name="password" type="password" autocomplete="new-password" minLength={8} required /></label>
-        <button type="submit" disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
+        <label>Name<input name='name' required maxLength={100} /></label>
+        {role === 'MERCHANT' && <label>Business name<input name='businessName' required maxLength={100} /></label>}
+        <label>Email<input name='email' type='email' autocomplete='email' required /></label>
+        <label>Password (8 characters or more)<input name='password' type='password' autocomplete='new-password' minLength={8} required /></label>
+        <button type='submit' disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
       </form>
-      <p class="muted">Have an account? <a href="/login">Log in</a></p>
+      <p class='muted'>Have an account? <a href='/login'>Log in</a></p>
     </div>
   )
 }

@@ -30,49 +30,49 @@ function ReviewApp () {
   if (app.data === null) {
     return (
       <section>
-        <p><a href="/reviewer">← Review queue</a></p>
-        {app.loading ? <Loading what="Loading the app" /> : <ErrorMessage message={app.error} />}
+        <p><a href='/reviewer'>← Review queue</a></p>
+        {app.loading ? <Loading what='Loading the app' /> : <ErrorMessage message={app.error} />}
       </section>
     )
   }
   const a = app.data
   return (
-    <section data-testid="review-app">
-      <p><a href="/reviewer">← Review queue</a></p>
+    <section data-testid='review-app'>
+      <p><a href='/reviewer'>← Review queue</a></p>
       <div class={styles.head}>
-        <AppIcon name={a.name} iconUrl={a.iconUrl} size="large" />
-        <div class={styles.titles}><h1>{a.name}</h1><span class="muted">{a.slug} · version {a.version} · {categoryLabel(a.category)}</span></div>
+        <AppIcon name={a.name} iconUrl={a.iconUrl} size='large' />
+        <div class={styles.titles}><h1>{a.name}</h1><span class='muted'>{a.slug} · version {a.version} · {categoryLabel(a.category)}</span></div>
         <StatusBadge status={a.status} />
       </div>
       <div class={styles.body}>
-        <div class="panel">
+        <div class='panel'>
           <h2>Listing</h2>
           <p class={styles.description}>{a.description}</p>
           <dl class={styles.facts}>
             <dt>Redirect URL</dt><dd><code>{a.redirectUrl}</code></dd>
-            <dt>Webhook URL</dt><dd>{a.webhookUrl !== null ? <code>{a.webhookUrl}</code> : <span class="muted">none</span>}</dd>
-            <dt>Webhook events</dt><dd>{a.webhookEvents.length > 0 ? a.webhookEvents.join(', ') : <span class="muted">none</span>}</dd>
+            <dt>Webhook URL</dt><dd>{a.webhookUrl !== null ? <code>{a.webhookUrl}</code> : <span class='muted'>none</span>}</dd>
+            <dt>Webhook events</dt><dd>{a.webhookEvents.length > 0 ? a.webhookEvents.join(', ') : <span class='muted'>none</span>}</dd>
             <dt>Published</dt><dd>{a.isPublished ? 'Yes: this is an update' : 'No: a new app'}</dd>
             <dt>Last change</dt><dd>{formatDate(a.updatedAt)}</dd>
           </dl>
           <h2>Scopes</h2>
-          <dl class={styles.facts} data-testid="review-scopes">
+          <dl class={styles.facts} data-testid='review-scopes'>
             <dt>Requested</dt><dd><ScopeList scopes={a.scopes} added={a.addedScopes} /></dd>
-            <dt>Approved now</dt><dd>{a.approvedScopes.length > 0 ? <ScopeList scopes={a.approvedScopes} added={[]} /> : <span class="muted">none (never approved)</span>}</dd>
+            <dt>Approved now</dt><dd>{a.approvedScopes.length > 0 ? <ScopeList scopes={a.approvedScopes} added={[]} /> : <span class='muted'>none (never approved)</span>}</dd>
           </dl>
-          {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt="Screenshot" />)}</div></>}
+          {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt='Screenshot' />)}</div></>}
           <h2>Manifest</h2>
-          <pre class={styles.manifest} data-testid="review-manifest">{JSON.stringify(a.manifest, null, 2)}</pre>
+          <pre class={styles.manifest} data-testid='review-manifest'>{JSON.stringify(a.manifest, null, 2)}</pre>
         </div>
         <aside class={`panel ${styles.decide}`}>
           <h2>Decision</h2>
-          {a.reviewNotes !== null && <p class="muted">Earlier notes: {a.reviewNotes}</p>}
+          {a.reviewNotes !== null && <p class='muted'>Earlier notes: {a.reviewNotes}</p>}
           <label>Notes for the developer<textarea rows={6} value={notes} maxLength={5000} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} /></label>
-          <span class="muted">Optional to approve, required to reject.</span>
+          <span class='muted'>Optional to approve, required to reject.</span>
           <ErrorMessage message={action.error} />
           <div class={styles.buttons}>
-            <button type="button" disabled={action.busy || a.status !== 'PENDING_REVIEW'} onClick={() => { void decide('approve', a.name) }}>Approve</button>
-            <button type="button" class="danger" disabled={action.busy || a.status !== 'PENDING_REVIEW' || notes.trim() === ''} onClick={() => { void decide('reject', a.name) }}>Reject</button>
+            <button type='button' disabled={action.busy || a.status !== 'PENDING_REVIEW'} onClick={() => { void decide('approve', a.name) }}>Approve</button>
+            <button type='button' class='danger' disabled={action.busy || a.status !== 'PENDING_REVIEW' || notes.trim() === ''} onClick={() => { void decide('reject', a.name) }}>Reject</button>
           </div>
         </aside>
       </div>
@@ -82,5 +82,5 @@ function ReviewApp () {
 
 /** `/reviewer/apps/:appId`: one submitted app and the approve / reject decision. */
 export default function ReviewAppPage () {
-  return <RequireRole role="REVIEWER"><ReviewApp /></RequireRole>
+  return <RequireRole role='REVIEWER'><ReviewApp /></RequireRole>
 }

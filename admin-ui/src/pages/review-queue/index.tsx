@@ -25,24 +25,24 @@ function ReviewQueue () {
     <section>
       <h1>Review queue</h1>
       {done !== undefined && query.app !== undefined && <Notice><strong>{query.app}</strong> was {done}.</Notice>}
-      <p class="muted">Submitted apps, oldest first. Scopes an app adds to its approved set are highlighted.</p>
+      <p class='muted'>Submitted apps, oldest first. Scopes an app adds to its approved set are highlighted.</p>
       <ErrorMessage message={queue.error} />
       {queue.data === null
-        ? queue.loading && <Loading what="Loading the queue" />
+        ? queue.loading && <Loading what='Loading the queue' />
         : queue.data.data.length === 0
           ? <Empty>Nothing to review: the queue is empty.</Empty>
           : (
             <>
-              <table data-testid="review-queue">
+              <table data-testid='review-queue'>
                 <thead><tr><th>App</th><th>Category</th><th>Scopes requested</th><th>Version</th><th>Updated</th></tr></thead>
                 <tbody>
                   {queue.data.data.map((app) => (
                     <tr key={app.id}>
-                      <td><a class={styles.app} href={`/reviewer/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size="small" /><span><strong>{app.name}</strong><br /><span class="muted">{app.isPublished ? 'Update of a published app' : 'New app'}</span></span></a></td>
+                      <td><a class={styles.app} href={`/reviewer/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.isPublished ? 'Update of a published app' : 'New app'}</span></span></a></td>
                       <td>{categoryLabel(app.category)}</td>
                       <td><ScopeList scopes={app.scopes} added={app.addedScopes} /></td>
                       <td>{app.version}</td>
-                      <td class="muted">{formatDate(app.updatedAt)}</td>
+                      <td class='muted'>{formatDate(app.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -56,5 +56,5 @@ function ReviewQueue () {
 
 /** `/reviewer`: apps waiting for review. */
 export default function ReviewQueuePage () {
-  return <RequireRole role="REVIEWER"><ReviewQueue /></RequireRole>
+  return <RequireRole role='REVIEWER'><ReviewQueue /></RequireRole>
 }
