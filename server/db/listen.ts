@@ -22,15 +22,25 @@ export function createPgListener (pool: pg.Pool) {
     let stopped = false
     let retry: NodeJS.Timeout | null = null
 
+    const onNotification = (message: pg.Notification) => { if (message.channel === channel) onMessage(message.payload ?? '') }
+    const onError = function (this: pg.PoolClient) { lost(this) }
+
+    /** The connection goes back to the pool, where another listener may take it: our handlers must not stay on it. */
+    function release (connection: pg.PoolClient, destroy: boolean): void {
+      connection.off('notification', onNotification)
+      connection.off('error', onError)
+      connection.release(destroy)
+    }
+
     async function connect (): Promise<pg.PoolClient> {
       const connection = await pool.connect()
-      connection.on('notification', (message) => { if (message.channel === channel) onMessage(message.payload ?? '') })
+      connection.on('notification', onNotification)
       // a checked-out client's error would otherwise be an unhandled 'error' event
-      connection.on('error', () => { lost(connection) })
+      connection.on('error', onError)
       try {
         await connection.query(`listen ${statement}`)
       } catch (error) {
-        connection.release(true)
+        release(connection, true)
         throw error
       }
       return connection
@@ -39,7 +49,7 @@ export function createPgListener (pool: pg.Pool) {
     function lost (connection: pg.PoolClient): void {
       if (client !== connection) return
       client = null
-      connection.release(true)
+      release(connection, true)
       if (stopped) return
       events.onLost?.()
       relisten(0)
@@ -49,7 +59,7 @@ export function createPgListener (pool: pg.Pool) {
       retry = setTimeout(() => {
         retry = null
         connect().then((connection) => {
-          if (stopped) { connection.release(true); return }
+          if (stopped) { release(connection, true); return }
           client = connection
           events.onRestored?.()
         }, () => { if (!stopped) relisten(attempt + 1) })
@@ -66,7 +76,7 @@ export function createPgListener (pool: pg.Pool) {
       client = null
       if (connection === null) return
       await connection.query(`unlisten ${statement}`).catch(() => {})
-      connection.release()
+      release(connection, false)
     }
 
     client = await connect()
