@@ -22,6 +22,8 @@ const SWEEP_INTERVAL_MS = 2000
 /** A due delivery is left to its pg-boss job this long before the sweep takes it over. */
 const SWEEP_GRACE_SECONDS = 5
 const SWEEP_BATCH = 500
+const IDLE_TIMEOUT_MS = 30_000
+const IDLE_POLL_MS = 25
 export const PRUNE_JOB = 'webhooks.prune'
 /** Daily, at a quiet minute. */
 const PRUNE_CRON = '17 3 * * *'
@@ -90,6 +92,26 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     return { attempts, deliveries }
   }
 
+  /**
+   * Resolves once nothing is left to do now: every committed event dispatched, no attempt queued or
+   * running here, and no delivery due (retries scheduled for later are not waited for). For a worker
+   * process; tests await it instead of sleeping, and it fails after `timeoutMs` rather than hang.
+   */
+  async function idle (timeoutMs = IDLE_TIMEOUT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      await dispatch()
+      await queue.idle()
+      const [left] = await rows(fastify.db, sql<{ undispatched: number, due: number }>`select
+        (select count(*)::int from outbox_events where dispatched_at is null) as undispatched,
+        (select count(*)::int from webhook_deliveries where status = 'PENDING' and next_attempt_at <= now()) as due`)
+      if (left.undispatched === 0 && left.due === 0 && queue.size === 0) return
+      if (Date.now() > deadline) throw new Error(`webhook delivery not idle after ${timeoutMs} ms: ${JSON.stringify(left)}`)
+      // a due retry waits for its job (or another process's attempt): look again shortly
+      await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS))
+    }
+  }
+
   /** Stops dispatching, lets the running attempts finish, closes the connection pool. */
   async function close (): Promise<void> {
     closing = true
@@ -98,7 +120,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     await sender.close()
   }
 
-  return { sender, engine, queue, dispatch, sweep, prune, close }
+  return { sender, engine, queue, dispatch, sweep, prune, idle, close }
 }
 
 /**

@@ -2,7 +2,7 @@ import t from 'tap'
 import { build } from '../../helper.ts'
 import { newId } from '../../../server/db/ids.ts'
 import { installations, webhookAttempts, webhookDeliveries, hookCalls } from '../../../server/db/schema/index.ts'
-import { installApp, placeOrder, receiver, registerWebhook, sleep } from './helpers.ts'
+import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 t.test('uninstall: no more deliveries; business.data_erasure arrives after the delay', async (t) => {
   const app = await build(t, { env: { DATA_ERASURE_DELAY_SECONDS: '1' } })
@@ -19,7 +19,7 @@ t.test('uninstall: no more deliveries; business.data_erasure arrives after the d
   const [, erasure] = await appSink.waitFor(2, 10_000)
   t.equal(erasure.headers['x-webhook-event'], 'business.data_erasure')
   t.match(JSON.parse(erasure.body).data, { appId: installed.appId, businessId: installed.businessId, uninstalledAt: String })
-  await sleep(500)
+  await app.webhookDelivery.idle()
   t.equal(extra.received.length, 1, 'the registration made through the API got nothing after the uninstall')
   t.equal(appSink.received.filter((r) => r.headers['x-webhook-event'] === 'order.created').length, 1, 'nor the app webhook')
 })

@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
-import { build, REVIEWER_ENV, SERVER_URL, testDatabaseUrl } from '../../helper.ts'
-import { installApp, placeOrder, receiver, registerWebhook, sleep } from './helpers.ts'
+import { build, REVIEWER_ENV, SERVER_URL, testDatabaseUrl, until } from '../../helper.ts'
+import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 import { freePort, startServer } from '../../process.ts'
 
 const start = async (env: Record<string, string>) => (await startServer({ DEMO_SEED: 'false', ...env })).child
@@ -60,9 +60,8 @@ t.test('SIGKILL with deliveries pending: after a restart every event arrives, du
   const before = sink.received.length
 
   child = await start(env)
-  const deadline = Date.now() + 60_000
   const delivered = () => new Set(sink.received.slice(before).map((r) => JSON.parse(r.body).data.id as string))
-  while (delivered().size < products.length && Date.now() < deadline) await sleep(200)
+  await until(async () => delivered().size, (n) => n >= products.length, 60_000)
   t.same([...delivered()].sort(), [...products].sort(), 'every product.created delivered after the restart')
   const idsByProduct = new Map<string, Set<string>>()
   for (const r of sink.received) {
@@ -92,7 +91,10 @@ t.test('two processes on one PostgreSQL: each delivery attempted once per retry 
   const orders = 20
   for (let i = 0; i < orders; i++) await placeOrder(i % 2 === 0 ? first : second, installed.businessId)
   await sink.waitFor(orders * 3, 30_000)
-  await sleep(2500)
+  // every delivery settled and both processes idle: no attempt can still be on its way
+  const pending = async () => (await first.database.executeSql("select count(*)::int as n from webhook_deliveries where status = 'PENDING'")).rows[0].n as number
+  t.equal(await until(pending, (n) => n === 0, 10_000), 0, 'no delivery left pending')
+  await Promise.all([first.webhookDelivery.idle(), second.webhookDelivery.idle()])
   t.equal(seen.size, orders, 'one delivery per event')
   t.ok([...seen.values()].every((n) => n === 3), `each delivery attempted 3 times: ${[...seen.values()].join(',')}`)
 })

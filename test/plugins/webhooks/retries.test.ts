@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build } from '../../helper.ts'
-import { installApp, placeOrder, receiver, registerWebhook, sleep, until } from './helpers.ts'
+import { installApp, placeOrder, receiver, registerWebhook, until } from './helpers.ts'
 
 const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_DISABLE_AFTER_FAILURES: '2' }
 
@@ -64,7 +64,7 @@ t.test('retries', async (t) => {
     t.match(disabled.json(), { isActive: false, disabledReason: 'Disabled after 2 consecutive failed deliveries', consecutiveFailures: 2 })
 
     await placeOrder(app, installed.businessId)
-    await sleep(1000)
+    await app.webhookDelivery.idle()
     t.equal(sink.received.length, 12, 'a disabled webhook gets nothing')
 
     const enabled = await app.inject({ method: 'PATCH', url: `/webhooks/${webhook.id}`, headers: installed.auth, payload: { isActive: true } })

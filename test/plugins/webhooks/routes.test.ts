@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build } from '../../helper.ts'
-import { installApp, placeOrder, receiver, registerWebhook, sleep } from './helpers.ts'
+import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 t.test('webhook management', async (t) => {
   const app = await build(t)
@@ -61,8 +61,10 @@ t.test('webhook management', async (t) => {
     const closed = await registerWebhook(app, installed, 'http://127.0.0.1:1/nothing')
     const refused = await app.inject({ method: 'POST', url: `/webhooks/${closed.id}/test`, headers: installed.auth })
     t.match(refused.json(), { success: false, statusCode: null, error: /ECONNREFUSED/ })
-    await sleep(1500)
+    await app.webhookDelivery.idle()
     t.equal(failing.received.length, 1, 'a test is never retried')
+    const logged = await app.inject({ method: 'GET', url: `/webhooks/${down.id}/deliveries`, headers: installed.auth })
+    t.match(logged.json(), { total: 1, data: [{ event: 'webhook.test', status: 'FAILED' }] }, 'logged as failed, nothing left pending to retry')
   })
 
   t.test('redeliver and replay keep the event id', async (t) => {
