@@ -7,6 +7,7 @@ import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
 import dbPlugin from './plugins/db.ts'
 import errorsPlugin from './plugins/errors.ts'
+import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
@@ -65,7 +66,9 @@ export async function buildApp (options: BuildOptions) {
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    trustProxy: config.trustProxy
+    trustProxy: config.trustProxy,
+    maxParamLength: MAX_PARAM_LENGTH,
+    frameworkErrors
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
 
@@ -76,6 +79,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(configPlugin, { config })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  await app.register(inputGuard)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(spaPlugin)
