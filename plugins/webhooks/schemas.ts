@@ -82,4 +82,8 @@ export const ReplaySchema = Type.Object({
   since: Type.String({ format: 'date-time', description: 'Deliveries created at or after this time' }),
   status: Type.Optional(Status)
 }, { additionalProperties: false })
-export const ReplayedSchema = Type.Object({ queued: Type.Integer() })
+export const ReplayedSchema = Type.Object({
+  queued: Type.Integer({ minimum: 0, maximum: 1000, description: 'Deliveries queued by this call (at most 1 000)' }),
+  remaining: Type.Integer({ minimum: 0, description: 'Matching deliveries this call did not queue' }),
+  nextSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Call again with this `since` to go on; null when none remain' })
+})

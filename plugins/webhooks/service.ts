@@ -22,7 +22,8 @@ export const MAX_WEBHOOKS_PER_INSTALLATION = 50
 /** The calling installation, as the app-token check caches it. */
 export interface CallingInstallation { id: string, appId: string, businessId: string, scopes: string[], pendingScopes: string[], isTestInstall: boolean }
 /** Deliveries one replay may re-send. */
-export const MAX_REPLAY = 10_000
+/** Deliveries one replay call queues at most; the answer says how many are left and from when to go on. */
+export const MAX_REPLAY = 1000
 
 export type WebhookRow = typeof webhooks.$inferSelect
 type DeliveryRow = typeof webhookDeliveries.$inferSelect
@@ -200,7 +201,12 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     if (Number.isNaN(since.getTime())) throw badRequest('body/since must be a date-time')
     const filters = [eq(webhookDeliveries.webhookId, webhook.id), gte(webhookDeliveries.createdAt, since)]
     if (input.status !== undefined) filters.push(eq(webhookDeliveries.status, input.status))
-    return { queued: await restart(and(...filters) as SQL, MAX_REPLAY) }
+    const where = and(...filters) as SQL
+    const queued = await restart(where, MAX_REPLAY)
+    // what this call left: the queued ones are now leased, so they no longer match
+    const [left] = await db.select({ remaining: count(), next: sql<string | null>`min(${webhookDeliveries.createdAt})` }).from(webhookDeliveries)
+      .where(and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`))
+    return { queued, remaining: left.remaining, nextSince: left.next === null ? null : new Date(left.next).toISOString() }
   }
 
   /** Sends webhook.test now and answers with the result; logged like any delivery, never retried. */

@@ -1,4 +1,5 @@
 import t from 'tap'
+import type { InjectOptions } from 'fastify'
 import { nulPath } from '../../server/plugins/input-guard.ts'
 import { build, registerUser } from '../helper.ts'
 import { installApp } from '../plugins/webhooks/helpers.ts'
@@ -16,7 +17,7 @@ t.test('a NUL character anywhere in the input is a 400 naming the field, never a
   const app = await build(t)
   const merchant = await registerUser(app, 'MERCHANT')
   const installed = await installApp(app)
-  const cases: Array<[string, Parameters<typeof app.inject>[0], string]> = [
+  const cases: Array<[string, InjectOptions, string]> = [
     ['login email (public)', { method: 'POST', url: '/auth/login', payload: { email: 'a\u0000@x.test', password: 'x' } }, 'body/email'],
     ['marketplace search (public)', { method: 'GET', url: '/marketplace/apps?q=%00' }, 'querystring/q'],
     ['media id (public)', { method: 'GET', url: '/media/a%00' }, 'params/id'],
