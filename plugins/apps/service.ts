@@ -8,7 +8,7 @@ import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { outboundUrlProblem, redirectUrlProblem } from '../../server/url-policy.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
-import type { AppView, CreateApp, UpdateApp } from './schemas.ts'
+import { MAX_SCREENSHOTS, type AppView, type CreateApp, type UpdateApp } from './schemas.ts'
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
 import { describeProblems, validateManifest } from './manifest/validate.ts'
@@ -61,7 +61,7 @@ function checkEvents (events: string[], scopes: string[]): void {
 }
 
 /** Uploaded images live in the database, so every process serves them. */
-async function storeMedia (db: Db, appId: string, contentType: string, bytes: Buffer): Promise<string> {
+async function storeMedia (db: Executor, appId: string, contentType: string, bytes: Buffer): Promise<string> {
   const id = newId('med')
   await db.insert(media).values({ id, appId, contentType, size: bytes.length, bytes })
   return `/media/${id}`
@@ -241,13 +241,20 @@ export function createAppsService (db: Db, options: { production: boolean }) {
     })
   }
 
-  /** Stores an uploaded icon or screenshot and points the app at it. */
+  /**
+   * Stores an uploaded icon or screenshot and points the app at it. The app row is locked first, so
+   * concurrent uploads cannot together pass the screenshot cap (a read-then-write would).
+   */
   async function addMedia (app: AppRow, kind: 'icon' | 'screenshot', contentType: string, bytes: Buffer) {
-    const url = await storeMedia(db, app.id, contentType, bytes)
-    const [updated] = await db.update(apps)
-      .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...app.screenshots, url], updatedAt: new Date() })
-      .where(eq(apps.id, app.id)).returning()
-    return { url, app: updated }
+    return await db.transaction(async (tx) => {
+      const [current] = await tx.select({ screenshots: apps.screenshots }).from(apps).where(eq(apps.id, app.id)).for('update')
+      if (kind === 'screenshot' && current.screenshots.length >= MAX_SCREENSHOTS) throw badRequest(`An app has at most ${MAX_SCREENSHOTS} screenshots`)
+      const url = await storeMedia(tx, app.id, contentType, bytes)
+      const [updated] = await tx.update(apps)
+        .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...current.screenshots, url], updatedAt: new Date() })
+        .where(eq(apps.id, app.id)).returning()
+      return { url, app: updated }
+    })
   }
 
   async function mediaById (id: string) {

@@ -51,6 +51,21 @@ t.test('POST /developer/apps/:appId/media over real HTTP', async (t) => {
     t.match(sixth.body, { statusCode: 400, message: /at most 5 screenshots/ })
   })
 
+  t.test('concurrent screenshot uploads cannot pass the cap together', async (t) => {
+    const { app: fresh } = await createApp(app, developer)
+    const send = async () => {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'shot.png')
+      return (await fetch(`${base}/developer/apps/${fresh.id}/media?kind=screenshot`, { method: 'POST', headers: developer.auth, body: form })).status
+    }
+    const statuses = await Promise.all(Array.from({ length: 8 }, send))
+    t.same(statuses.sort(), [201, 201, 201, 201, 201, 400, 400, 400], 'five stored, three refused')
+    const shown = await app.inject({ method: 'GET', url: `/developer/apps/${fresh.id}`, headers: developer.auth })
+    t.equal(shown.json().screenshots.length, 5)
+    const [{ stored }] = await app.db.select({ stored: sql<number>`count(*)::int` }).from(media).where(sql`app_id = ${fresh.id}`)
+    t.equal(stored, 5, 'no file stored for a refused upload')
+  })
+
   t.test('non-images, oversized files and bad kinds are refused, nothing stored', async (t) => {
     const [{ before }] = await app.db.select({ before: sql<number>`count(*)::int` }).from(media)
     const text = await upload('icon', Buffer.from('just text, honestly'), 'fake.png', 'image/png')
