@@ -1,4 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import type { RegExpEngine } from 'ajv/dist/types/index.js'
+import { RE2JS } from 're2js'
 import { addFormats } from '../../../server/validation.ts'
 import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
@@ -14,9 +16,22 @@ const SETTING_TYPES = ['string', 'number', 'integer', 'boolean']
 const structure = new Ajv({ allErrors: true, strict: false })
 const checkStructure = structure.compile(ManifestSchema)
 
+/** Longest string a setting may hold: settings are configuration, and matching stays cheap. */
+export const MAX_SETTING_LENGTH = 10_000
+
+/**
+ * `pattern` and `patternProperties` of app-supplied schemas run on RE2 (re2js, linear time): a
+ * backtracking pattern such as `^(a+)+$` cannot stall the event loop. RE2 has no backreferences
+ * or lookaround; such a pattern does not compile and the manifest is refused.
+ */
+const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => {
+  const re = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0)
+  return { test: (input: string) => re.matcher(input).find() }
+}, { code: 'RE2JS' })
+
 /** Ajv for merchant settings: the formats the admin panel can render, with `color` as #rgb/#rrggbb. */
 export function createSettingsAjv (): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false })
+  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, code: { regExp: linearRegExp } })
   addFormats(ajv, ['date-time', 'uri'])
   ajv.addFormat('color', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
   return ajv
@@ -38,10 +53,39 @@ export function settingsValidator (schema: Record<string, unknown>): ValidateFun
       validators.clear()
       settingsAjv = createSettingsAjv()
     }
-    validate = settingsAjv.compile(schema)
+    validate = capStrings(settingsAjv.compile(schema))
     validators.set(key, validate)
   }
   return validate
+}
+
+/** The first string longer than MAX_SETTING_LENGTH in a settings value, as a JSON pointer. */
+function overlong (value: unknown, path = ''): string | null {
+  if (typeof value === 'string') return value.length > MAX_SETTING_LENGTH ? path : null
+  if (value === null || typeof value !== 'object') return null
+  for (const [key, child] of Object.entries(value)) {
+    const found = overlong(child, `${path}/${key}`)
+    if (found !== null) return found
+  }
+  return null
+}
+
+/** `validate`, refusing any string past MAX_SETTING_LENGTH first, whatever the app's schema allows. */
+function capStrings (validate: ValidateFunction): ValidateFunction {
+  const capped = ((data: unknown) => {
+    const path = overlong(data)
+    if (path !== null) {
+      capped.errors = [{
+        instancePath: path, schemaPath: '#/maxLength', keyword: 'maxLength', params: { limit: MAX_SETTING_LENGTH },
+        message: `must NOT have more than ${MAX_SETTING_LENGTH} characters`
+      }]
+      return false
+    }
+    const valid = validate(data)
+    capped.errors = validate.errors
+    return valid
+  }) as ValidateFunction
+  return Object.assign(capped, { schema: validate.schema, schemaEnv: validate.schemaEnv })
 }
 
 function ajvProblems (errors: ErrorObject[] | null | undefined, prefix: string): Problem[] {
