@@ -7,6 +7,8 @@ import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
 import dbPlugin from './plugins/db.ts'
 import errorsPlugin from './plugins/errors.ts'
+import outboundPlugin from './plugins/outbound.ts'
+import type { OutboundPolicy } from './url-policy.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
 import swaggerPlugin from './plugins/swagger.ts'
@@ -49,6 +51,8 @@ export interface BuildOptions {
   /** An already opened database (tests share one per file); otherwise opened from config and closed with the app. */
   database?: Database
   logger?: FastifyServerOptions['logger']
+  /** Replaces DNS and the address classifier of the outbound URL policy (tests: no DNS, loopback only). */
+  outbound?: Partial<Pick<OutboundPolicy, 'resolve' | 'classify'>>
 }
 
 /**
@@ -77,6 +81,7 @@ export async function buildApp (options: BuildOptions) {
 
   // infrastructure
   await app.register(configPlugin, { config })
+  await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
   await app.register(inputGuard)

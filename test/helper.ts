@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createConnection, type AddressInfo } from 'node:net'
 import type { Test } from 'tap'
-import { buildApp, type App } from '../server/app.ts'
+import { buildApp, type App, type BuildOptions as AppBuildOptions } from '../server/app.ts'
 import type { Database } from '../server/db/client.ts'
 import { testConfig, testDatabaseUrl, testPglite } from './database.ts'
 
@@ -11,6 +11,8 @@ export interface BuildOptions {
   env?: Record<string, string>
   /** Share one database between several apps (several "processes"). */
   databaseUrl?: string | null
+  /** The outbound URL policy's resolver and classifier (production-mode tests: no DNS). */
+  outbound?: AppBuildOptions['outbound']
 }
 
 /**
@@ -20,7 +22,7 @@ export interface BuildOptions {
 export async function build (t: Test, options: BuildOptions = {}): Promise<App> {
   const databaseUrl = options.databaseUrl !== undefined ? options.databaseUrl : await testDatabaseUrl(t)
   const database = databaseUrl === null ? await testPglite(t) : undefined
-  const app = await buildApp({ config: testConfig(options.env, databaseUrl), ...(database !== undefined ? { database } : {}) })
+  const app = await buildApp({ config: testConfig(options.env, databaseUrl), outbound: options.outbound, ...(database !== undefined ? { database } : {}) })
   t.teardown(() => app.close())
   await app.ready()
   return app

@@ -5,7 +5,7 @@ import type { Db, Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
-import { outboundUrlProblem, redirectUrlProblem } from '../../server/url-policy.ts'
+import { outboundUrlProblem, redirectUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
 import { MAX_SCREENSHOTS, type AppView, type CreateApp, type UpdateApp } from './schemas.ts'
@@ -46,10 +46,10 @@ export function publicApp (row: AppRow): AppView {
 /** Scopes requested but not approved yet: non-empty means the change needs a review. */
 export const addedScopes = (app: Pick<AppRow, 'scopes' | 'approvedScopes'>): string[] => app.scopes.filter((s) => !app.approvedScopes.includes(s))
 
-async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null }, production: boolean): Promise<void> {
-  const redirect = input.redirectUrl === undefined ? null : redirectUrlProblem(input.redirectUrl, production)
+async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null }, outbound: OutboundPolicy): Promise<void> {
+  const redirect = input.redirectUrl === undefined ? null : redirectUrlProblem(input.redirectUrl, outbound.production)
   if (redirect !== null) throw badRequest(`body/redirectUrl ${redirect}`)
-  const webhook = input.webhookUrl === undefined || input.webhookUrl === null ? null : await outboundUrlProblem(input.webhookUrl, production)
+  const webhook = input.webhookUrl === undefined || input.webhookUrl === null ? null : await outboundUrlProblem(input.webhookUrl, outbound)
   if (webhook !== null) throw badRequest(`body/webhookUrl ${webhook}`)
 }
 
@@ -69,7 +69,7 @@ async function storeMedia (db: Executor, appId: string, contentType: string, byt
 
 export interface Actor { id: string }
 
-export function createAppsService (db: Db, options: { production: boolean }) {
+export function createAppsService (db: Db, options: { production: boolean, outbound: OutboundPolicy }) {
   async function ownedApp (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
     const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
     const [row] = lock ? await query.for('update') : await query
@@ -88,7 +88,7 @@ export function createAppsService (db: Db, options: { production: boolean }) {
   }
 
   async function create (developerId: string, input: CreateApp) {
-    await checkUrls(input, options.production)
+    await checkUrls(input, options.outbound)
     checkEvents(input.webhookEvents ?? [], input.scopes)
     const clientSecret = newClientSecret()
     const [row] = await db.insert(apps).values({
@@ -127,7 +127,7 @@ export function createAppsService (db: Db, options: { production: boolean }) {
    */
   async function update (developerId: string, appId: string, patch: UpdateApp): Promise<AppRow> {
     if (patch.slug !== undefined) throw badRequest('body/slug is immutable after creation')
-    await checkUrls(patch, options.production)
+    await checkUrls(patch, options.outbound)
     return await db.transaction(async (tx) => {
       const app = await ownedApp(tx, developerId, appId, true)
       assertEditable(app)
@@ -331,8 +331,8 @@ export function createAppsService (db: Db, options: { production: boolean }) {
 }
 
 export default fp(async function appsService (fastify) {
-  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production }))
+  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound }))
   fastify.decorate('onAppApproved', [] as AppApprovedListener[])
-}, { name: 'apps', dependencies: ['db', 'config'] })
+}, { name: 'apps', dependencies: ['db', 'config', 'outbound'] })
 
 export type AppsService = ReturnType<typeof createAppsService>

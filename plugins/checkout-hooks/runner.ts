@@ -7,7 +7,7 @@ import { newId } from '../../server/db/ids.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signature, unixSeconds, USER_AGENT } from '../../server/signing.ts'
-import { outboundUrlProblem } from '../../server/url-policy.ts'
+import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
@@ -45,7 +45,8 @@ export function hookUrl (webhookUrl: string, path: string): string {
  * install first), each signed with its installation's webhook secret and bounded by its own timeout,
  * and checks each answer against the hook point's schema. Every call is logged for the developer.
  */
-export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, production: boolean, onLogError: (error: unknown) => void }) {
+export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void }) {
+  const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
   async function hooksOf (businessId: string): Promise<Map<HookPoint, ActiveHook[]>> {
     const rows = await deps.db.select({
@@ -81,7 +82,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
 
   async function post (hook: ActiveHook, body: string, headers: Record<string, string>): Promise<{ statusCode: number, text: string }> {
     const response = await request(hook.url, {
-      method: 'POST', body, headers, headersTimeout: hook.timeout, bodyTimeout: hook.timeout, signal: AbortSignal.timeout(hook.timeout)
+      method: 'POST', body, headers, dispatcher: agent, headersTimeout: hook.timeout, bodyTimeout: hook.timeout, signal: AbortSignal.timeout(hook.timeout)
     })
     let text = ''
     for await (const chunk of response.body) {
@@ -101,10 +102,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
     const body = JSON.stringify({ hookPoint, businessId, timestamp: timestamp.toISOString(), data })
     const unix = unixSeconds(timestamp)
     try {
-      if (deps.production) {
-        const problem = await outboundUrlProblem(hook.url, true)
-        if (problem !== null) return { ok: false, hook, error: `hook URL ${problem}`, statusCode: null, durationMs: elapsed() }
-      }
+      if (literalTargetRefused(hook.url, deps.outbound)) return { ok: false, hook, error: `request failed: ${CONNECTION_FAILED}`, statusCode: null, durationMs: elapsed() }
       const secret = decryptSecret(hook.secretEncrypted, deps.encryptionKey)
       const { statusCode, text } = await post(hook, body, {
         'content-type': 'application/json',
@@ -129,7 +127,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
       const name = (error as Error).name
       const message = name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(String((error as Error).message))
         ? `no answer within ${hook.timeout} ms`
-        : `request failed: ${(error as Error).message}`
+        : `request failed: ${deps.outbound.production ? CONNECTION_FAILED : (error as Error).message}`
       return { ok: false, hook, error: message, statusCode: null, durationMs: elapsed() }
     }
   }
@@ -170,6 +168,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, product
   async function close (): Promise<void> {
     clearInterval(timer)
     await flush()
+    await agent.close()
   }
 
   /**

@@ -25,7 +25,7 @@ export default fp(async function checkoutHooksService (fastify) {
   const checkoutHooks = createCheckoutHooks({
     db: fastify.db,
     encryptionKey: fastify.config.encryptionKey,
-    production: fastify.config.production,
+    outbound: fastify.outbound,
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
     schedulePaymentExpiry: fastify.schedulePaymentExpiry,
     commerce: fastify.commerce
@@ -38,4 +38,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'jobs', 'commerce', 'payment-expiry'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry'] })

@@ -30,7 +30,7 @@ const PRUNE_CRON = '17 3 * * *'
 
 function createWebhookDelivery (fastify: FastifyInstance) {
   const { config } = fastify
-  const sender = createSender({ timeoutMs: config.webhookTimeoutMs, production: config.production })
+  const sender = createSender({ timeoutMs: config.webhookTimeoutMs, outbound: fastify.outbound })
   const engine = createDeliveryEngine({
     db: fastify.db,
     jobs: fastify.jobs,
@@ -161,4 +161,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'jobs'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs'] })

@@ -1,5 +1,5 @@
-import { Agent, request } from 'undici'
-import { outboundUrlProblem } from '../../server/url-policy.ts'
+import { request } from 'undici'
+import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 
 /** Bytes of the receiver's answer kept in the attempt log. */
 export const SNIPPET_BYTES = 1024
@@ -15,30 +15,31 @@ export interface SendResult {
   responseSnippet: string | null
 }
 
-function describe (error: unknown, timeoutMs: number): string {
+/** A failed exchange for the log the app reads: in production, nothing about the target beyond "connection failed". */
+function describe (error: unknown, timeoutMs: number, production: boolean): string {
   const err = error as { name?: string, code?: string, message?: string }
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
     return `Timed out after ${timeoutMs} ms`
   }
+  if (production) return CONNECTION_FAILED
   return `${err.code ?? err.name ?? 'Error'}: ${err.message ?? String(error)}`.slice(0, 500)
 }
 
 /**
  * Outbound webhook POSTs over a keep-alive pool. Redirects are never followed (a 3xx is a failure),
- * and the whole exchange is cut at timeoutMs. In production the URL policy is checked again at send
- * time: a host that resolves to a private address now is refused even if it did not at registration.
+ * and the whole exchange is cut at timeoutMs. In production the URL policy is applied again at send
+ * time, as the connection is made (the address is pinned): a host that resolves to a special-use
+ * address now is refused even if it did not at registration.
  */
-export function createSender (options: { timeoutMs: number, production: boolean }) {
-  const agent = new Agent({ connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 })
-  const { timeoutMs, production } = options
+export function createSender (options: { timeoutMs: number, outbound: OutboundPolicy }) {
+  const agent = outboundAgent(options.outbound, { connections: CONNECTIONS_PER_ORIGIN, keepAliveTimeout: KEEP_ALIVE_MS, pipelining: 1 })
+  const { timeoutMs } = options
+  const { production } = options.outbound
 
   async function send (url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
-    if (production) {
-      const problem = await outboundUrlProblem(url, true)
-      if (problem !== null) return { success: false, statusCode: null, durationMs: elapsed(), error: `URL refused: ${problem}`, responseSnippet: null }
-    }
+    if (literalTargetRefused(url, options.outbound)) return { success: false, statusCode: null, durationMs: elapsed(), error: CONNECTION_FAILED, responseSnippet: null }
     const signal = AbortSignal.timeout(timeoutMs)
     try {
       const response = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })
@@ -56,7 +57,7 @@ export function createSender (options: { timeoutMs: number, production: boolean 
         responseSnippet: snippet === '' ? null : Buffer.from(snippet).subarray(0, SNIPPET_BYTES).toString('utf8')
       }
     } catch (error) {
-      return { success: false, statusCode: null, durationMs: elapsed(), error: describe(error, timeoutMs), responseSnippet: null }
+      return { success: false, statusCode: null, durationMs: elapsed(), error: describe(error, timeoutMs, production), responseSnippet: null }
     }
   }
 

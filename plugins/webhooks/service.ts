@@ -6,7 +6,7 @@ import { encryptSecret, randomSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { badRequest, conflict, forbidden, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
-import { outboundUrlProblem } from '../../server/url-policy.ts'
+import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import fp from 'fastify-plugin'
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
@@ -77,7 +77,7 @@ export function checkEvents (events: string[], installation: CallingInstallation
 export interface WebhookServiceDeps {
   db: Db
   encryptionKey: Buffer
-  production: boolean
+  outbound: OutboundPolicy
   delivery: WebhookDelivery
 }
 
@@ -92,7 +92,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   async function checkUrl (url: string): Promise<void> {
-    const problem = await outboundUrlProblem(url, deps.production)
+    const problem = await outboundUrlProblem(url, deps.outbound)
     if (problem !== null) throw badRequest(`body/url ${problem}`)
   }
 
@@ -246,7 +246,7 @@ export function createWebhooks (deps: WebhookServiceDeps) {
 
 export default fp(async function webhooksService (fastify) {
   fastify.decorate('webhooks', createWebhooks({
-    db: fastify.db, encryptionKey: fastify.config.encryptionKey, production: fastify.config.production, delivery: fastify.webhookDelivery
+    db: fastify.db, encryptionKey: fastify.config.encryptionKey, outbound: fastify.outbound, delivery: fastify.webhookDelivery
   }))
-}, { name: 'webhooks', dependencies: ['db', 'config', 'webhook-delivery'] })
+}, { name: 'webhooks', dependencies: ['db', 'config', 'outbound', 'webhook-delivery'] })
 export type Webhooks = ReturnType<typeof createWebhooks>
