@@ -10,6 +10,7 @@ import errorsPlugin from './plugins/errors.ts'
 import jobsPlugin from './plugins/jobs.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
+import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
 import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
@@ -76,6 +77,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(configPlugin, { config })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  await app.register(originsPlugin)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(spaPlugin)
