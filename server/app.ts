@@ -80,7 +80,8 @@ export async function buildApp (options: BuildOptions) {
   await app.register(originsPlugin)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
-  await app.register(spaPlugin)
+  // per page load: an app installed a moment ago can show its admin page after a reload
+  await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 
   // shared services, each after the ones it declares in `dependencies`
   await app.register(commerceService)

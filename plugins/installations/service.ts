@@ -259,7 +259,19 @@ export function createInstallationsService (deps: InstallationsDeps) {
     return row?.id ?? null
   }
 
+  /** Origins of the admin pages of every app installed anywhere (test installs too): the admin SPA's frame-src. */
+  async function adminPageOrigins (): Promise<string[]> {
+    const rows = await db.selectDistinct({ appId: installations.appId }).from(installations).where(isNull(installations.uninstalledAt))
+    const pages = await deps.apps.activeExtensionsOf(rows.map((row) => row.appId), ['admin_page'])
+    const origins = new Set<string>()
+    for (const page of pages) {
+      try { origins.add(new URL(String(page.definition.renderUrl)).origin) } catch {}
+    }
+    return [...origins].sort()
+  }
+
   return {
+    adminPageOrigins,
     install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
