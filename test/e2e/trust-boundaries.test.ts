@@ -84,6 +84,8 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   const browser = await launch(t)
   const context = await browser.newContext({ viewport: { width: 1100, height: 800 } })
   const admin = await context.newPage()
+  const adminErrors: string[] = []
+  admin.on('console', (message) => { if (message.type() === 'error') adminErrors.push(message.text()) })
   await admin.goto(`${base}/admin`)
   await admin.waitForURL(/\/login/)
   await logIn(admin, merchant.email, 'correct-horse')
@@ -156,4 +158,5 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   await logIn(admin, merchant.email, 'correct-horse')
   await admin.getByRole('link', { name: 'View store ↗' }).waitFor()
   t.equal(await admin.getByTestId('session-expired').count(), 0, 'signed in again')
+  t.same(adminErrors.filter((e) => /Content Security Policy/i.test(e)), [], 'the admin’s own CSP blocks nothing the SPA needs')
 })
