@@ -259,7 +259,8 @@ export function createAppsService (db: Db, options: { production: boolean, isPla
     return await db.transaction(async (tx) => {
       const app = await ownedApp(tx, developerId, appId, true)
       assertEditable(app)
-      const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production: options.production, isPlatformOrigin: options.isPlatformOrigin })
+      const { production, isPlatformOrigin } = options
+      const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin })
       if (problems.length > 0) throw badRequest(describeProblems(problems), { errors: problems })
       const manifest = input as Manifest
       const sync = await syncExtensions(tx, app.id, manifest, dryRun)
@@ -351,7 +352,8 @@ export function createAppsService (db: Db, options: { production: boolean, isPla
 }
 
 export default fp(async function appsService (fastify) {
-  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, isPlatformOrigin: (url) => fastify.origins.isPlatformOrigin(url) }))
+  const isPlatformOrigin = (url: string) => fastify.origins.isPlatformOrigin(url)
+  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, isPlatformOrigin }))
   fastify.decorate('onAppApproved', [] as AppApprovedListener[])
 }, { name: 'apps', dependencies: ['db', 'config', 'origins'] })
 

@@ -275,8 +275,11 @@ export function createInstallationsService (deps: InstallationsDeps) {
     if (app === undefined) throw notFound('Installation')
     const iat = unixSeconds()
     const exp = iat + SESSION_TOKEN_SECONDS
-    const claims = { iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID() }
-    return { sessionToken: signJwtHs256(claims, decryptSecret(installation.webhookSecretEncrypted, encryptionKey)), expiresAt: new Date(exp * 1000).toISOString() }
+    const claims = {
+      iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID()
+    }
+    const secret = decryptSecret(installation.webhookSecretEncrypted, encryptionKey)
+    return { sessionToken: signJwtHs256(claims, secret), expiresAt: new Date(exp * 1000).toISOString() }
   }
 
   /** Origins of the admin pages of every app installed anywhere (test installs too): the admin SPA's frame-src. */
