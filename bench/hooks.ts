@@ -15,7 +15,9 @@ const REVIEWER = { email: 'bench-reviewer@example.com', password: 'bench-passwor
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
 
 async function json (app: App, method: 'GET' | 'POST' | 'PUT', url: string, auth: string | null, payload?: unknown) {
-  const response = await app.inject({ method, url, headers: auth === null ? {} : { authorization: auth }, payload: payload as any })
+  // the storefront's customer API answers on its own listener (DESIGN §14)
+  const inject = url.startsWith('/store/') ? app.storefront.inject : app.inject.bind(app)
+  const response = await inject({ method, url, headers: auth === null ? {} : { authorization: auth }, payload: payload as any })
   if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body}`)
   return response.json()
 }

@@ -13,6 +13,7 @@ import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-g
 import jobsPlugin from './plugins/jobs.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
+import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
 import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
@@ -85,9 +86,11 @@ export async function buildApp (options: BuildOptions) {
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
   await app.register(inputGuard)
+  await app.register(originsPlugin)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
-  await app.register(spaPlugin)
+  // per page load: an app installed a moment ago can show its admin page after a reload
+  await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 
   // shared services, each after the ones it declares in `dependencies`
   await app.register(commerceService)

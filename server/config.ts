@@ -14,6 +14,8 @@ export const EnvSchema = Type.Object({
   HOST: Type.Optional(Type.String({ minLength: 1 })),
   BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  STOREFRONT_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+/?$', description: 'An origin, or a host template starting with {store}.' })),
+  STOREFRONT_PORT: Type.Optional(Port),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
@@ -67,7 +69,8 @@ export class ConfigError extends Error {
   name = 'ConfigError'
 }
 
-const NUMERIC = new Set(['PORT', 'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
+const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT',
+  'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
@@ -109,6 +112,19 @@ function persistedSecret (dataDir: string | null, file: string, bytes: number): 
   return value
 }
 
+/** STOREFRONT_URL is an origin (paths stay /store/...); a `{store}` placeholder may only be the host's first label. */
+function storefrontOrigin (value: string): string {
+  const trimmed = value.replace(/\/$/, '')
+  const placeholders = trimmed.split('{store}').length - 1
+  const sample = trimmed.replace('{store}', 'x')
+  let url: URL | null = null
+  try { url = new URL(sample) } catch {}
+  if (url === null || url.origin !== sample || placeholders > 1 || (placeholders === 1 && !/^https?:\/\/\{store\}\./.test(trimmed))) {
+    throw new ConfigError(`Invalid configuration: STOREFRONT_URL=${JSON.stringify(value)} must be an origin such as https://shop.example or a host template such as https://{store}.shops.example`)
+  }
+  return trimmed
+}
+
 export interface LoadOptions {
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean
@@ -128,11 +144,23 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
   }
   const secretsDir = databaseUrl === null ? dataDir : null
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')
+  // PORT=0 makes the storefront's port ephemeral too (DESIGN §14)
+  const storefrontPort = env.STOREFRONT_PORT ?? (port === 0 ? 0 : port + 1)
+  const storefrontUrl = storefrontOrigin(env.STOREFRONT_URL ?? `http://localhost:${storefrontPort}`)
   return {
     port,
     host: env.HOST ?? DEFAULTS.HOST,
     baseUrl,
     adminUrl: (env.ADMIN_URL ?? baseUrl).replace(/\/$/, ''),
+    storefrontPort,
+    /** The storefront's origin, or a host template such as `https://{store}.shops.example`. */
+    storefrontUrl,
+    /** Which URLs were derived from the ports (and follow the real ports when PORT=0). */
+    urlsFromPorts: {
+      base: env.BASE_URL === undefined,
+      admin: env.ADMIN_URL === undefined && env.BASE_URL === undefined,
+      storefront: env.STOREFRONT_URL === undefined
+    },
     dataDir,
     databaseUrl: databaseUrl as string | null,
     redisUrl: env.REDIS_URL ?? null as string | null,

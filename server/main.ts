@@ -1,3 +1,6 @@
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import { loadConfig, ConfigError } from './config.ts'
 import { buildApp } from './app.ts'
@@ -19,11 +22,15 @@ try {
 
 await ensureUiBuilt()
 const app = await buildApp({ config })
+// The storefront's own listener (DESIGN §14): the same app, which serves only the stores there.
+const storefront = createServer({ requestTimeout: 30_000 }, app.storefront.handler)
 
 closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
   if (err !== undefined) app.log.error({ err }, 'closing after an error')
   else app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight work')
-  await app.close()
+  const storefrontClosed = new Promise((resolve) => storefront.close(resolve))
+  storefront.closeIdleConnections()
+  await Promise.all([app.close(), storefrontClosed])
 })
 
 if (config.demoSeed && config.databaseUrl === null) {
@@ -35,4 +42,9 @@ if (config.demoSeed && config.databaseUrl === null) {
 }
 
 await app.listen({ port: config.port, host: config.host })
-app.log.info({ ms: Math.round(performance.now() - started), baseUrl: config.baseUrl }, 'ready')
+storefront.listen(config.storefrontPort, config.host)
+await once(storefront, 'listening')
+app.origins.listening({ api: (app.server.address() as AddressInfo).port, storefront: (storefront.address() as AddressInfo).port })
+const { baseUrl, adminUrl, storefrontUrl } = app.origins
+console.log(['', `API        ${baseUrl}`, `Admin      ${adminUrl}`, `Storefront ${storefrontUrl}`, ''].join('\n'))
+app.log.info({ ms: Math.round(performance.now() - started), baseUrl, adminUrl, storefrontUrl }, 'ready')

@@ -9,3 +9,10 @@ export function signature (secret: string, timestamp: number, rawBody: string): 
 }
 
 export const unixSeconds = (date = new Date()): number => Math.floor(date.getTime() / 1000)
+
+/** A compact JWT signed HS256 (the admin-page session tokens): header and claims base64url-encoded JSON. */
+export function signJwtHs256 (claims: Record<string, unknown>, secret: string): string {
+  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  const body = `${encode({ alg: 'HS256', typ: 'JWT' })}.${encode(claims)}`
+  return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`
+}

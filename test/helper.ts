@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createConnection, type AddressInfo } from 'node:net'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
 import type { Test } from 'tap'
 import { buildApp, type App, type BuildOptions as AppBuildOptions } from '../server/app.ts'
 import type { Database } from '../server/db/client.ts'
@@ -28,10 +30,18 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<App> 
   return app
 }
 
-/** Listens on 127.0.0.1 on a free port, for tests that need real HTTP; returns the base URL. */
+/**
+ * Listens on 127.0.0.1 on free ports, for tests that need real HTTP: the API/admin origin and the
+ * storefront's own listener (closed with the app); the derived origins follow. Returns the base URL;
+ * `app.origins.storefrontUrl` is the storefront's.
+ */
 export async function listen (app: App): Promise<string> {
   await app.listen({ port: 0, host: '127.0.0.1' })
+  const storefront = createServer(app.storefront.handler).listen(0, '127.0.0.1')
+  await once(storefront, 'listening')
+  app.server.once('close', () => { storefront.close(); storefront.closeAllConnections() })
   const { port } = app.server.address() as AddressInfo
+  app.origins.listening({ api: port, storefront: (storefront.address() as AddressInfo).port }, '127.0.0.1')
   return `http://127.0.0.1:${port}`
 }
 

@@ -46,11 +46,38 @@ export function publicApp (row: AppRow): AppView {
 /** Scopes requested but not approved yet: non-empty means the change needs a review. */
 export const addedScopes = (app: Pick<AppRow, 'scopes' | 'approvedScopes'>): string[] => app.scopes.filter((s) => !app.approvedScopes.includes(s))
 
-async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null }, outbound: OutboundPolicy): Promise<void> {
-  const redirect = input.redirectUrl === undefined ? null : redirectUrlProblem(input.redirectUrl, outbound.production)
+/** Whether a URL is served by the platform itself (DESIGN §14): app code must never run or be called there. */
+export type IsPlatformOrigin = (url: string) => boolean
+
+const PLATFORM_URL = "must not point at the platform's own origins (API, admin or storefront)"
+
+/** Images shown in the SPA: an http(s) URL or one of the platform's uploads; never javascript: or data:. */
+function imageUrlProblem (value: string): string | null {
+  if (/^\/media\/[A-Za-z0-9_-]+$/.test(value)) return null
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' || url.protocol === 'http:' ? null : 'must be an http(s) URL or an uploaded /media/ path'
+  } catch {
+    return 'must be an http(s) URL or an uploaded /media/ path'
+  }
+}
+
+async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null, iconUrl?: string | null, screenshots?: string[] },
+  options: { production: boolean, outbound: OutboundPolicy, isPlatformOrigin: IsPlatformOrigin }): Promise<void> {
+  const redirect = input.redirectUrl === undefined
+    ? null
+    : redirectUrlProblem(input.redirectUrl, options.production) ?? (options.isPlatformOrigin(input.redirectUrl) ? PLATFORM_URL : null)
   if (redirect !== null) throw badRequest(`body/redirectUrl ${redirect}`)
-  const webhook = input.webhookUrl === undefined || input.webhookUrl === null ? null : await outboundUrlProblem(input.webhookUrl, outbound)
+  const webhook = input.webhookUrl === undefined || input.webhookUrl === null
+    ? null
+    : await outboundUrlProblem(input.webhookUrl, options.outbound) ?? (options.isPlatformOrigin(input.webhookUrl) ? PLATFORM_URL : null)
   if (webhook !== null) throw badRequest(`body/webhookUrl ${webhook}`)
+  const icon = input.iconUrl === undefined || input.iconUrl === null ? null : imageUrlProblem(input.iconUrl)
+  if (icon !== null) throw badRequest(`body/iconUrl ${icon}`)
+  for (const [i, screenshot] of (input.screenshots ?? []).entries()) {
+    const problem = imageUrlProblem(screenshot)
+    if (problem !== null) throw badRequest(`body/screenshots/${i} ${problem}`)
+  }
 }
 
 function checkEvents (events: string[], scopes: string[]): void {
@@ -69,7 +96,7 @@ async function storeMedia (db: Executor, appId: string, contentType: string, byt
 
 export interface Actor { id: string }
 
-export function createAppsService (db: Db, options: { production: boolean, outbound: OutboundPolicy }) {
+export function createAppsService (db: Db, options: { production: boolean, outbound: OutboundPolicy, isPlatformOrigin: IsPlatformOrigin }) {
   async function ownedApp (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
     const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
     const [row] = lock ? await query.for('update') : await query
@@ -88,7 +115,7 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
   }
 
   async function create (developerId: string, input: CreateApp) {
-    await checkUrls(input, options.outbound)
+    await checkUrls(input, options)
     checkEvents(input.webhookEvents ?? [], input.scopes)
     const clientSecret = newClientSecret()
     const [row] = await db.insert(apps).values({
@@ -127,7 +154,7 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
    */
   async function update (developerId: string, appId: string, patch: UpdateApp): Promise<AppRow> {
     if (patch.slug !== undefined) throw badRequest('body/slug is immutable after creation')
-    await checkUrls(patch, options.outbound)
+    await checkUrls(patch, options)
     return await db.transaction(async (tx) => {
       const app = await ownedApp(tx, developerId, appId, true)
       assertEditable(app)
@@ -232,7 +259,8 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
     return await db.transaction(async (tx) => {
       const app = await ownedApp(tx, developerId, appId, true)
       assertEditable(app)
-      const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production: options.production })
+      const { production, isPlatformOrigin } = options
+      const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin })
       if (problems.length > 0) throw badRequest(describeProblems(problems), { errors: problems })
       const manifest = input as Manifest
       const sync = await syncExtensions(tx, app.id, manifest, dryRun)
@@ -331,8 +359,9 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
 }
 
 export default fp(async function appsService (fastify) {
-  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound }))
+  const isPlatformOrigin = (url: string) => fastify.origins.isPlatformOrigin(url)
+  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }))
   fastify.decorate('onAppApproved', [] as AppApprovedListener[])
-}, { name: 'apps', dependencies: ['db', 'config', 'outbound'] })
+}, { name: 'apps', dependencies: ['db', 'config', 'outbound', 'origins'] })
 
 export type AppsService = ReturnType<typeof createAppsService>

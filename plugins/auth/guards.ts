@@ -1,17 +1,23 @@
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Role } from '../../server/db/schema/index.ts'
 import { forbidden, unauthorized } from '../../server/http-errors.ts'
+import { listenForCache } from '../../server/db/listen.ts'
+import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
 
-export const TOKEN_LIFETIME = '12h'
+/** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
+export const TOKEN_LIFETIME = '8h'
 
 export interface SessionClaims { sub: string, role: Role, businessId: string | null, email: string }
+/** What a verified session JWT carries: the claims, its id and its expiry (seconds). */
+export type VerifiedSession = SessionClaims & { jti: string, exp: number }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: SessionClaims
-    user: SessionClaims
+    payload: SessionClaims & { jti: string }
+    user: VerifiedSession
   }
 }
 
@@ -22,23 +28,34 @@ declare module 'fastify' {
     /** preHandler: any valid session JWT. */
     requireUser: preHandlerAsyncHookHandler
     signSession: (claims: SessionClaims) => string
+    /** Signs the request's session out everywhere (POST /auth/logout). */
+    revokeSession: (session: VerifiedSession) => Promise<void>
   }
 }
 
-async function verifySession (request: FastifyRequest): Promise<void> {
-  const header = request.headers.authorization
-  if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized('Missing bearer token: sign in and send Authorization: Bearer <token>')
-  try {
-    await request.jwtVerify()
-  } catch {
-    throw unauthorized('Invalid or expired session token')
-  }
-}
-
-/** Session JWTs for people (developers, merchants, reviewers) and the guards that check them. */
+/** Session JWTs for people (developers, merchants, reviewers), their revocation, and the guards that check them. */
 export default fp(async function authGuards (fastify) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
-  fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign(claims))
+  const revocations = createRevocations(fastify.db)
+  // listen first, then load: a logout in between is in the table or in a notification
+  await listenForCache(fastify, SESSION_REVOKED_CHANNEL, 'session revocation list', revocations, (payload) => revocations.received(payload))
+  await revocations.start()
+
+  async function verifySession (request: FastifyRequest): Promise<void> {
+    const header = request.headers.authorization
+    if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized('Missing bearer token: sign in and send Authorization: Bearer <token>')
+    try {
+      await request.jwtVerify()
+    } catch {
+      throw unauthorized('Invalid or expired session token')
+    }
+    if (typeof request.user.jti !== 'string' || await revocations.isRevoked(request.user.jti)) throw unauthorized('Session expired or signed out')
+  }
+
+  fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign({ ...claims, jti: randomUUID() }))
+  fastify.decorate('revokeSession', async (session: VerifiedSession) => {
+    await revocations.revoke(session.jti, session.sub, new Date(session.exp * 1000))
+  })
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
   })
@@ -46,4 +63,4 @@ export default fp(async function authGuards (fastify) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden(`This endpoint requires the ${roles.join(' or ')} role`)
   })
-}, { name: 'auth-guards', dependencies: ['config'] })
+}, { name: 'auth-guards', dependencies: ['config', 'db'] })

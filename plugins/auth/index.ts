@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
@@ -29,11 +30,24 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/login', {
     schema: {
       tags: ['auth'],
-      summary: 'Sign in; returns a JWT valid 12 hours',
+      summary: 'Sign in; returns a JWT valid 8 hours',
       body: LoginBodySchema,
       response: { 200: SessionSchema, ...errorResponses(400, 401) }
     }
   }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password)))
+
+  fastify.post('/logout', {
+    onRequest: fastify.requireUser,
+    schema: {
+      tags: ['auth'],
+      summary: 'Sign out: the session token is refused everywhere from now on',
+      security: [{ developerJwt: [] }],
+      response: { 204: Type.Null({ description: 'Signed out' }), ...errorResponses(401) }
+    }
+  }, async (request, reply) => {
+    await fastify.revokeSession(request.user)
+    return await reply.code(204).send(null)
+  })
 
   fastify.get('/me', {
     onRequest: fastify.requireUser,

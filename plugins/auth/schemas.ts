@@ -29,7 +29,7 @@ export const LoginBodySchema = Type.Object({
 export type LoginBody = Static<typeof LoginBodySchema>
 
 export const SessionSchema = Type.Object({
-  token: Type.String({ description: 'JWT, valid 12 hours' }),
+  token: Type.String({ description: 'JWT, valid 8 hours; POST /auth/logout revokes it' }),
   user: UserSchema,
   businessId: Type.Union([Type.String(), Type.Null()])
 })

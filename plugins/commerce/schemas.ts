@@ -222,6 +222,12 @@ export const BusinessSchema = Type.Object({
 })
 export type Business = Static<typeof BusinessSchema>
 
+/** The merchant's view adds where the store is: the SPA never builds storefront URLs itself (DESIGN §14). */
+export const MerchantBusinessSchema = Type.Object({
+  ...BusinessSchema.properties,
+  storefrontUrl: Type.String({ description: "The store's home page on the storefront origin", examples: ['https://rosa.shops.example/store/rosa'] })
+})
+
 export const BusinessPatchBodySchema = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   type: Type.Optional(Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Z][A-Z0-9_]*$', description: 'For example RESTAURANT, RETAIL' })),

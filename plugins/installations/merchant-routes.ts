@@ -27,6 +27,19 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.addHook('onRequest', fastify.requireRole('MERCHANT'))
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
+  fastify.post('/:id/session-token', {
+    schema: {
+      tags, security,
+      summary: "A session token for the app's admin page (service:init, service:session-token)",
+      description: 'A JWT (HS256, keyed with the installation’s webhook secret) with iss = the admin origin, aud = the app’s client id, sub = the user, ' +
+        'businessId, installationId, iat, exp (5 minutes) and jti. The app verifies it with the SDK’s verifySessionToken.',
+      params: Params,
+      response: { 200: Type.Object({ sessionToken: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }), ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => await fastify.installations.sessionToken({
+    businessId: businessOf(request), installationId: request.params.id, userId: request.user.sub, issuer: new URL(fastify.origins.adminUrl).origin
+  }))
+
   fastify.get('/', {
     schema: { tags, security, summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
   }, async (request) => {

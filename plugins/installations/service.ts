@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
@@ -7,6 +8,7 @@ import { listenForCache } from '../../server/db/listen.ts'
 import { decryptSecret, encryptSecret, randomSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
+import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
@@ -64,6 +66,9 @@ export function publicInstallation (row: InstallationRow) {
 export function toCached (row: InstallationRow): CachedInstallation {
   return { id: row.id, appId: row.appId, businessId: row.businessId, scopes: row.grantedScopes, pendingScopes: row.pendingScopes, isTestInstall: row.isTestInstall }
 }
+
+/** Admin-page session tokens live 5 minutes, the most DESIGN §14 allows; the page asks for a fresh one. */
+export const SESSION_TOKEN_SECONDS = 300
 
 export interface InstallationsDeps {
   db: Db
@@ -259,7 +264,37 @@ export function createInstallationsService (deps: InstallationsDeps) {
     return row?.id ?? null
   }
 
+  /**
+   * A session token for one of the business's installations (DESIGN §12/§14): a JWT, HS256, keyed with
+   * the installation's webhook secret, telling the app's backend which user of which business looks at
+   * its admin page. `issuer` is the admin origin.
+   */
+  async function sessionToken (input: { businessId: string, installationId: string, userId: string, issuer: string }) {
+    const installation = await getForBusiness(db, input.businessId, input.installationId)
+    const [app] = await deps.apps.findByIds([installation.appId])
+    if (app === undefined) throw notFound('Installation')
+    const iat = unixSeconds()
+    const exp = iat + SESSION_TOKEN_SECONDS
+    const claims = {
+      iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID()
+    }
+    const secret = decryptSecret(installation.webhookSecretEncrypted, encryptionKey)
+    return { sessionToken: signJwtHs256(claims, secret), expiresAt: new Date(exp * 1000).toISOString() }
+  }
+
+  /** Origins of the admin pages of every app installed anywhere (test installs too): the admin SPA's frame-src. */
+  async function adminPageOrigins (): Promise<string[]> {
+    const rows = await db.selectDistinct({ appId: installations.appId }).from(installations).where(isNull(installations.uninstalledAt))
+    const pages = await deps.apps.activeExtensionsOf(rows.map((row) => row.appId), ['admin_page'])
+    const origins = new Set<string>()
+    for (const page of pages) {
+      try { origins.add(new URL(String(page.definition.renderUrl)).origin) } catch {}
+    }
+    return [...origins].sort()
+  }
+
   return {
+    adminPageOrigins, sessionToken,
     install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),

@@ -19,7 +19,8 @@ const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ descrip
 /** Server-rendered storefront pages and the files they load (host script, stylesheet). */
 const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const assets = await loadAssets()
-  const adminOrigin = new URL(fastify.config.adminUrl).origin
+  // read per request: with PORT=0 the admin's port is known once the process listens
+  const adminOrigin = () => new URL(fastify.origins.adminUrl).origin
 
   fastify.get('/_assets/:name', { schema: { hide: true, params: Type.Object({ name: Type.String() }) } }, async (request, reply) => {
     const asset = assets.get(request.params.name)
@@ -28,7 +29,7 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   async function notFound (reply: FastifyReply, business: { name: string, slug: string } | null) {
-    return await reply.code(404).headers(securityHeaders(contentSecurityPolicy(null, [adminOrigin]))).send(renderNotFound(business))
+    return await reply.code(404).headers(securityHeaders(contentSecurityPolicy(null, [adminOrigin()]))).send(renderNotFound(business))
   }
 
   async function page (params: { businessSlug: string, pageSlug?: string }, preview: boolean, reply: FastifyReply) {
@@ -44,8 +45,8 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       fastify.commerce.listVisibleProducts(business.id).then((page) => storeProductPage(page, business.currency)),
       fastify.installations.activeExtensions(business.id)
     ])
-    const view = storefrontView({ business, page: current, pages, products, installations, previewOrigin: preview ? adminOrigin : null })
-    return await reply.headers(securityHeaders(contentSecurityPolicy(view, [adminOrigin]))).send(renderStorefront(view))
+    const view = storefrontView({ business, page: current, pages, products, installations, previewOrigin: preview ? adminOrigin() : null })
+    return await reply.headers(securityHeaders(contentSecurityPolicy(view, [adminOrigin()]))).send(renderStorefront(view))
   }
 
   fastify.get('/:businessSlug', { schema: { hide: true, params: PageParams, querystring: PreviewQuery } },

@@ -9,6 +9,10 @@ export const BLOCK_INIT = 'SERVICE_BLOCK_INIT'
 export const BLOCK_UPDATE = 'SERVICE_BLOCK_UPDATE'
 export const BLOCK_RESIZE = 'SERVICE_BLOCK_RESIZE'
 export const ADMIN_INIT = 'service:init'
+/** admin page → admin panel: asks for a fresh session token (they live at most 5 minutes). */
+export const ADMIN_SESSION_TOKEN_REQUEST = 'service:session-token-request'
+/** admin panel → admin page: the fresh session token. */
+export const ADMIN_SESSION_TOKEN = 'service:session-token'
 
 /** The host clamps requested block heights to this many CSS pixels. */
 export const MAX_BLOCK_HEIGHT = 400
@@ -32,7 +36,11 @@ export interface AdminInitMessage {
   businessName: string
   role: string
   locale: string
+  /** A signed JWT saying who is looking (verify it on your backend with verifySessionToken). */
+  sessionToken: string
 }
+export interface AdminSessionTokenRequestMessage { type: typeof ADMIN_SESSION_TOKEN_REQUEST }
+export interface AdminSessionTokenMessage { type: typeof ADMIN_SESSION_TOKEN, sessionToken: string }
 
 const MAX_SETTINGS_DEPTH = 16
 
@@ -85,13 +93,27 @@ export function parseBlockFrameMessage (data: unknown): BlockFrameMessage | null
   return { type: BLOCK_RESIZE, height }
 }
 
-/** Validates the admin panel's service:init message; null when invalid. */
+/**
+ * Validates the admin panel's service:init message; null when invalid. Unknown fields are ignored
+ * (and dropped), so the bridge can grow without breaking pages built on an older SDK (DESIGN §14).
+ */
 export function parseAdminInitMessage (data: unknown): AdminInitMessage | null {
   if (!isPlainObject(data) || data.type !== ADMIN_INIT) return null
-  if (!hasExactKeys(data, ['type', 'businessId', 'businessName', 'role', 'locale'])) return null
-  const { businessId, businessName, role, locale } = data
-  if (!isNonEmptyString(businessId) || typeof businessName !== 'string' || !isNonEmptyString(role) || !isNonEmptyString(locale)) return null
-  return { type: ADMIN_INIT, businessId, businessName, role, locale }
+  const { businessId, businessName, role, locale, sessionToken } = data
+  if (!isNonEmptyString(businessId) || typeof businessName !== 'string' || !isNonEmptyString(role) || !isNonEmptyString(locale) || !isNonEmptyString(sessionToken)) return null
+  return { type: ADMIN_INIT, businessId, businessName, role, locale, sessionToken }
+}
+
+/** Validates the admin panel's service:session-token answer; null when invalid. */
+export function parseAdminSessionTokenMessage (data: unknown): AdminSessionTokenMessage | null {
+  if (!isPlainObject(data) || data.type !== ADMIN_SESSION_TOKEN || !isNonEmptyString(data.sessionToken)) return null
+  return { type: ADMIN_SESSION_TOKEN, sessionToken: data.sessionToken }
+}
+
+/** Validates what the admin panel accepts from an admin page (the session-token request); null otherwise. */
+export function parseAdminFrameMessage (data: unknown): AdminSessionTokenRequestMessage | null {
+  if (!isPlainObject(data) || data.type !== ADMIN_SESSION_TOKEN_REQUEST) return null
+  return { type: ADMIN_SESSION_TOKEN_REQUEST }
 }
 
 /** The height a host applies for a resize request: whole pixels, 0 to MAX_BLOCK_HEIGHT. */
@@ -191,4 +213,29 @@ export function onAdminInit (callback: (message: AdminInitMessage) => void, opti
   }
   win.addEventListener('message', listener)
   return () => win.removeEventListener('message', listener)
+}
+
+/**
+ * Inside an admin page iframe: asks the admin panel for a fresh session token and resolves with it
+ * (rejects after `timeoutMs`, default 5 s). Only an answer from the parent at `expectedOrigin` counts.
+ */
+export async function requestSessionToken (options: AdminInitOptions & { timeoutMs?: number }): Promise<string> {
+  const win = options.window ?? defaultWindow()
+  if (!isNonEmptyString(options.expectedOrigin) || options.expectedOrigin === '*') {
+    throw new TypeError('expectedOrigin must be the admin panel origin')
+  }
+  return await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { win.removeEventListener('message', listener); reject(new Error('No session token from the admin panel')) }, options.timeoutMs ?? 5000)
+    const listener = (event: MessageEvent): void => {
+      if (!fromParent(event, win, options.expectedOrigin)) return
+      const message = parseAdminSessionTokenMessage(event.data)
+      if (message === null) return
+      clearTimeout(timer)
+      win.removeEventListener('message', listener)
+      resolve(message.sessionToken)
+    }
+    win.addEventListener('message', listener)
+    const request: AdminSessionTokenRequestMessage = { type: ADMIN_SESSION_TOKEN_REQUEST }
+    win.parent.postMessage(request, options.expectedOrigin)
+  })
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fp from 'fastify-plugin'
+import type { FastifyReply } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import { errorBody } from '../http-errors.ts'
 import { API_ROOTS } from '../api-prefixes.ts'
+import { ADMIN_HEADERS, adminContentSecurityPolicy } from '../admin-headers.ts'
 
 export const SPA_ROOT = fileURLToPath(new URL('../../admin-ui/dist', import.meta.url))
 
@@ -13,19 +15,32 @@ export function isApiPath (url: string): boolean {
   return API_ROOTS.some(({ path: root }) => path === root || path.startsWith(`${root}/`))
 }
 
-/** Serves the Vite build at `/`; GET requests for client-side routes get index.html. */
-export default fp(async function spaPlugin (fastify, opts: { root?: string }) {
+export interface SpaOptions {
+  root?: string
+  /** Origins the SPA may frame (installed apps' admin pages, the storefront), read per page load. */
+  frameSources?: () => Promise<string[]>
+}
+
+/** Serves the Vite build at `/`; GET requests for client-side routes get index.html, with the admin's CSP. */
+export default fp(async function spaPlugin (fastify, opts: SpaOptions) {
   const root = opts.root ?? SPA_ROOT
+  const frameSources = opts.frameSources ?? (async () => [])
   const available = existsSync(`${root}/index.html`)
+  const sendIndex = async (reply: FastifyReply) => await reply.headers({
+    ...ADMIN_HEADERS, 'cache-control': 'no-cache', 'content-security-policy': adminContentSecurityPolicy(await frameSources())
+  }).sendFile('index.html')
   if (available) {
-    await fastify.register(fastifyStatic, { root, prefix: '/', wildcard: false, index: false })
-    fastify.get('/', { schema: { hide: true } }, async (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'))
+    await fastify.register(fastifyStatic, {
+      root, prefix: '/', wildcard: false, index: false,
+      setHeaders: (response) => { for (const [name, value] of Object.entries(ADMIN_HEADERS)) response.setHeader(name, value) }
+    })
+    fastify.get('/', { schema: { hide: true } }, async (_request, reply) => await sendIndex(reply))
   } else {
     fastify.log.warn({ root }, 'admin UI build not found: run `npm run build:ui`')
   }
-  fastify.setNotFoundHandler((request, reply) => {
+  fastify.setNotFoundHandler(async (request, reply) => {
     if (available && request.method === 'GET' && !isApiPath(request.url)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html')
+      return await sendIndex(reply)
     }
     return reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })

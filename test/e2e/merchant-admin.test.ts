@@ -4,14 +4,17 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser, createApp, publishApp, oauthInstall, REVIEWER_ENV } from '../helper.ts'
 import { launch, screenshot } from './browser.ts'
+import { verifySessionToken } from '../../sdk/src/index.ts'
 
 // The app's admin page: records what the admin panel tells it, from the expected parent only.
 const ADMIN_PAGE = (platformOrigin: string) => `<!doctype html><html><body><h2>Reports</h2><pre id="query"></pre><pre id="init">waiting</pre>
+<button id="refresh">Fresh token</button><pre id="token">none</pre>
 <script>
 document.getElementById('query').textContent = location.search
+document.getElementById('refresh').onclick = () => window.parent.postMessage({ type: 'service:session-token-request' }, ${JSON.stringify(platformOrigin)})
 window.addEventListener('message', (event) => {
   if (event.origin !== ${JSON.stringify(platformOrigin)} || event.source !== window.parent) return
-  document.getElementById('init').textContent = JSON.stringify(event.data)
+  document.getElementById(event.data.type === 'service:session-token' ? 'token' : 'init').textContent = JSON.stringify(event.data)
 })
 </script></body></html>`
 
@@ -91,7 +94,15 @@ t.test('merchant admin in Chromium', async (t) => {
   await page.getByRole('link', { name: 'Reports' }).click()
   const frame = page.frameLocator('iframe[title="Reports"]')
   await frame.locator('#init').filter({ hasNotText: 'waiting' }).waitFor()
-  t.same(JSON.parse(await frame.locator('#init').innerText()), { type: 'service:init', businessId: merchant.businessId, businessName: 'Mira Books', role: 'MERCHANT', locale: 'en' })
+  const { sessionToken, ...init } = JSON.parse(await frame.locator('#init').innerText())
+  t.same(init, { type: 'service:init', businessId: merchant.businessId, businessName: 'Mira Books', role: 'MERCHANT', locale: 'en' })
+  const verify = (token: string) => verifySessionToken(token, { secret: installed.webhookSecret, clientId: created.clientId, issuer: base })
+  t.match(verify(sessionToken), { sub: merchant.userId, businessId: merchant.businessId, installationId: installed.installationId }, 'service:init carries a signed session token')
+  await frame.locator('#refresh').click()
+  await frame.locator('#token').filter({ hasNotText: 'none' }).waitFor()
+  const fresh = JSON.parse(await frame.locator('#token').innerText())
+  t.equal(fresh.type, 'service:session-token')
+  t.not(verify(fresh.sessionToken).jti, verify(sessionToken).jti, 'service:session-token-request → a fresh one')
   const query = new URLSearchParams(await frame.locator('#query').innerText())
   t.equal(query.get('businessId'), merchant.businessId)
   t.equal(query.get('locale'), 'en')

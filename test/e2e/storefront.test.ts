@@ -64,8 +64,8 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
   })
 
   const app = await build(t, { env: { ...REVIEWER_ENV, ADMIN_URL: adminOrigin } })
-  const base = await listen(app)
-  storeOrigin = base
+  await listen(app)
+  storeOrigin = app.origins.storefrontUrl
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Rosa’s Bakery' })
   const slug = await businessSlug(app, merchant)
   const shop = await installApp(app, merchant, {
@@ -88,7 +88,7 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } })
   const errors: string[] = []
   page.on('console', (message) => { if (message.type() === 'error') errors.push(`${message.text()} (${message.location().url})`) })
-  const storeUrl = `${base}/store/${slug}`
+  const storeUrl = `${storeOrigin}/store/${slug}`
 
   await page.goto(storeUrl)
   const block = page.frameLocator('iframe.block').first()

@@ -2,6 +2,7 @@ import t from 'tap'
 import {
   BLOCK_INIT, BLOCK_READY, BLOCK_RESIZE, BLOCK_UPDATE, ADMIN_INIT, MAX_BLOCK_HEIGHT,
   clampBlockHeight, connectBlock, onAdminInit, parseAdminInitMessage, parseBlockFrameMessage, parseBlockHostMessage,
+  requestSessionToken, parseAdminFrameMessage, ADMIN_SESSION_TOKEN, ADMIN_SESSION_TOKEN_REQUEST,
   type AdminInitMessage, type BlockInitMessage, type BlockUpdateMessage, type FrameWindow
 } from '../../sdk/src/iframe.ts'
 
@@ -69,12 +70,13 @@ t.test('clampBlockHeight', async (t) => {
 })
 
 t.test('parseAdminInitMessage (service:init)', async (t) => {
-  const good = { type: ADMIN_INIT, businessId: 'biz_1', businessName: 'Café Luna', role: 'MERCHANT', locale: 'fr' }
+  const good = { type: ADMIN_INIT, businessId: 'biz_1', businessName: 'Café Luna', role: 'MERCHANT', locale: 'fr', sessionToken: 'h.p.s' }
   t.same(parseAdminInitMessage(good), good)
+  t.same(parseAdminInitMessage({ ...good, extra: 1 }), good, 'unknown fields are ignored, so the bridge can grow (DESIGN §14)')
   for (const value of NON_OBJECTS) t.equal(parseAdminInitMessage(value), null, String(value))
   const bad: unknown[] = [
     { ...good, type: 'service:ready' },
-    { ...good, extra: 1 },
+    { ...good, sessionToken: '' },
     { ...good, businessId: '' },
     { ...good, businessId: 42 },
     { ...good, businessName: null },
@@ -130,7 +132,7 @@ t.test('onAdminInit (admin page side)', async (t) => {
   const { win, deliver } = frameWindow()
   const received: AdminInitMessage[] = []
   const stop = onAdminInit((m) => received.push(m), { expectedOrigin: 'https://admin.example.com', window: win })
-  const init = { type: ADMIN_INIT, businessId: 'biz_1', businessName: 'Shop', role: 'MERCHANT', locale: 'en' }
+  const init = { type: ADMIN_INIT, businessId: 'biz_1', businessName: 'Shop', role: 'MERCHANT', locale: 'en', sessionToken: 'h.p.s' }
   deliver(init, { origin: 'https://elsewhere.example.com' })
   deliver({ ...init, role: 7 }, { origin: 'https://admin.example.com' })
   deliver(init, { origin: 'https://admin.example.com', source: null })
@@ -142,4 +144,19 @@ t.test('onAdminInit (admin page side)', async (t) => {
   t.equal(received.length, 1)
   t.throws(() => onAdminInit(() => {}, { expectedOrigin: '*', window: win }), TypeError)
   t.throws(() => onAdminInit(() => {}, { expectedOrigin: 'https://admin.example.com' }), /no window/)
+})
+
+t.test('requestSessionToken (admin page side) and parseAdminFrameMessage (panel side)', async (t) => {
+  const { win, posted, deliver } = frameWindow()
+  const admin = 'https://admin.example.com'
+  const pending = requestSessionToken({ expectedOrigin: admin, window: win })
+  t.same(posted, [{ message: { type: ADMIN_SESSION_TOKEN_REQUEST }, targetOrigin: admin }], 'asks the parent, at the admin origin only')
+  t.same(parseAdminFrameMessage(posted[0].message), { type: ADMIN_SESSION_TOKEN_REQUEST })
+  t.equal(parseAdminFrameMessage({ type: 'service:init' }), null)
+  deliver({ type: ADMIN_SESSION_TOKEN, sessionToken: 'from-elsewhere' }, { origin: 'https://evil.example' })
+  deliver({ type: ADMIN_SESSION_TOKEN, sessionToken: 42 }, { origin: admin })
+  deliver({ type: ADMIN_SESSION_TOKEN, sessionToken: 'fresh' }, { origin: admin })
+  t.equal(await pending, 'fresh', 'only a valid answer from the admin origin counts')
+  await t.rejects(requestSessionToken({ expectedOrigin: admin, window: win, timeoutMs: 10 }), /No session token/)
+  await t.rejects(requestSessionToken({ expectedOrigin: '*', window: win }), TypeError)
 })

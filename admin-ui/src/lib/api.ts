@@ -18,7 +18,7 @@ export interface ApiClientOptions {
   baseUrl?: string
   getToken: () => string | null
   fetch?: typeof fetch
-  /** Called on a 401 so the app can drop a stale session. */
+  /** Called on a 401 to a request that carried a session (expired or signed out), so the app can drop it. */
   onUnauthorized?: () => void
 }
 
@@ -37,7 +37,7 @@ export function createApiClient (options: ApiClientOptions) {
     const text = await response.text()
     const data = text === '' ? null : JSON.parse(text)
     if (!response.ok) {
-      if (response.status === 401) options.onUnauthorized?.()
+      if (response.status === 401 && token !== null) options.onUnauthorized?.()
       throw new ApiError(data !== null && typeof data.message === 'string' ? data : { statusCode: response.status, error: response.statusText, message: `Request failed (${response.status})` })
     }
     return data as T

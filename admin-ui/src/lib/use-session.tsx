@@ -18,25 +18,38 @@ function readStored (): StoredSession | null {
 
 interface SessionValue {
   session: StoredSession | null
+  /** The last session ended on a 401 (expired or signed out elsewhere): the login screen says so. */
+  expired: boolean
   api: ApiClient
   signIn: (session: StoredSession) => void
-  signOut: () => void
+  /** Revokes the session on the server (POST /auth/logout), then forgets it. */
+  signOut: () => Promise<void>
 }
 
 const SessionContext = createContext<SessionValue | null>(null)
 
-/** The JWT lives in localStorage; the API client reads it on every call and forgets it on a 401. */
+/**
+ * The JWT lives in the admin origin's own localStorage, which the storefront and app frames (other
+ * origins) cannot read; no cookie carries it (DESIGN §14). The API client reads it on every call
+ * and forgets it on a 401.
+ */
 export function SessionProvider ({ children }: { children: ComponentChildren }) {
   const [session, setSession] = useState<StoredSession | null>(readStored)
+  const [expired, setExpired] = useState(false)
   const value = useMemo<SessionValue>(() => {
-    const signOut = () => { localStorage.removeItem(STORAGE_KEY); setSession(null) }
+    const forget = () => { localStorage.removeItem(STORAGE_KEY); setSession(null) }
+    const api = createApiClient({ getToken: () => readStored()?.token ?? null, onUnauthorized: () => { forget(); setExpired(true) } })
     return {
       session,
-      api: createApiClient({ getToken: () => readStored()?.token ?? null, onUnauthorized: signOut }),
-      signIn: (next) => { localStorage.setItem(STORAGE_KEY, JSON.stringify(next)); setSession(next) },
-      signOut
+      expired,
+      api,
+      signIn: (next) => { localStorage.setItem(STORAGE_KEY, JSON.stringify(next)); setExpired(false); setSession(next) },
+      signOut: async () => {
+        await api.post('/auth/logout').catch(() => {})
+        forget()
+      }
     }
-  }, [session])
+  }, [session, expired])
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }
 

@@ -152,7 +152,15 @@ function duplicates<T> (items: T[] | undefined, key: (item: T) => string, path: 
   return problems
 }
 
-export interface AppContext { scopes: string[], webhookUrl: string | null, production: boolean }
+export interface AppContext {
+  scopes: string[]
+  webhookUrl: string | null
+  production: boolean
+  /** App code never runs on, and the platform never calls, its own origins (DESIGN §14). */
+  isPlatformOrigin?: (url: string) => boolean
+}
+
+const PLATFORM_URL = "must not point at the platform's own origins (API, admin or storefront)"
 
 /** Every problem of a manifest at once; empty means valid. */
 export function validateManifest (input: unknown, app: AppContext): Problem[] {
@@ -161,6 +169,7 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
   const problems: Problem[] = []
   const url = (value: string | undefined, path: string) => {
     if (value !== undefined && !isUrl(value, app.production)) problems.push({ path, message: app.production ? 'must be an https:// URL' : 'must be an http(s):// URL' })
+    else if (value !== undefined && app.isPlatformOrigin?.(value) === true) problems.push({ path, message: PLATFORM_URL })
   }
 
   if (manifest.settingsSchema !== undefined) problems.push(...checkSettingsSchema(manifest.settingsSchema, '/settingsSchema'))
@@ -197,6 +206,7 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
     }
     if (!hook.url.startsWith('/') || hook.url.startsWith('//')) problems.push({ path: `${path}/url`, message: 'must be a path starting with "/"' })
     if (app.webhookUrl === null) problems.push({ path: `${path}/url`, message: 'the app needs a webhookUrl for hooks to be called' })
+    else if (app.isPlatformOrigin?.(app.webhookUrl + hook.url) === true) problems.push({ path: `${path}/url`, message: PLATFORM_URL })
     if (hook.failurePolicy !== undefined && hook.hookPoint !== 'order.validate') problems.push({ path: `${path}/failurePolicy`, message: 'applies to order.validate only' })
   }
 

@@ -1,10 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { BusinessPatchBodySchema, BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../schemas.ts'
+import { BusinessPatchBodySchema, DashboardQuerySchema, DashboardSchema, MerchantBusinessSchema, type Business } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const onRequest = fastify.requireRole('MERCHANT')
+  const withStorefront = (business: Business) => ({ ...business, storefrontUrl: fastify.origins.storeUrl(business.slug) })
 
   fastify.get('/business', {
     onRequest,
@@ -12,9 +13,9 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags: TAGS,
       summary: 'Your business profile',
       security: SECURITY,
-      response: { 200: BusinessSchema, ...errorResponses(401, 403, 404) }
+      response: { 200: MerchantBusinessSchema, ...errorResponses(401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.getBusinessProfile(businessOf(request)))
+  }, async (request) => withStorefront(await fastify.commerce.getBusinessProfile(businessOf(request))))
 
   fastify.patch('/business', {
     onRequest,
@@ -23,9 +24,9 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       summary: 'Change your business profile (the slug stays)',
       security: SECURITY,
       body: BusinessPatchBodySchema,
-      response: { 200: BusinessSchema, ...errorResponses(400, 401, 403, 404) }
+      response: { 200: MerchantBusinessSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.updateBusinessProfile(businessOf(request), request.body))
+  }, async (request) => withStorefront(await fastify.commerce.updateBusinessProfile(businessOf(request), request.body)))
 
   fastify.get('/analytics/dashboard', {
     onRequest,

@@ -13,3 +13,10 @@ export const users = pgTable('users', {
   businessId: text('business_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [index('users_business_idx').on(t.businessId)])
+
+/** Signed-out sessions (by JWT id) until their token would have expired anyway; every process keeps them in memory. */
+export const revokedSessions = pgTable('revoked_sessions', {
+  jti: text('jti').primaryKey(),
+  userId: text('user_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull()
+}, (t) => [index('revoked_sessions_expires_idx').on(t.expiresAt)])

@@ -55,7 +55,7 @@ t.test('App API product reads come from the cache and are never stale after a wr
     t.equal(order.statusCode, 201)
     t.equal((await byName(app, installed, 'Margherita Pizza')).stock, stock - 2, 'guest order')
     const { slug } = (await call(app, installed, 'GET', '/app-api/business')).json()
-    const placed = await app.inject({
+    const placed = await app.storefront.inject({
       method: 'POST', url: `/store/${slug}/api/orders`,
       payload: { items: [{ productId: pizza.id, quantity: 1 }], customer: { name: 'Bo', phone: '+15550101' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' }
     })

@@ -33,7 +33,7 @@ t.test('hooks at checkout: order, combination, signatures', async (t) => {
   const late = await installHookApp(app, developer, merchant, second.url, hooksOf(200), scopes)
   const early = await installHookApp(app, developer, merchant, first.url, hooksOf(10), scopes)
 
-  const quote = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
+  const quote = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
   t.equal(quote.statusCode, 200)
   const body = quote.json()
   t.equal(body.subtotal, 2700)
@@ -54,7 +54,7 @@ t.test('hooks at checkout: order, combination, signatures', async (t) => {
   t.ok(Math.abs(Number(timestamp) - Date.now() / 1000) < 5)
   t.equal(call.headers['user-agent'], 'Service-Webhooks/1.0')
 
-  const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
+  const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
   t.equal(placed.statusCode, 201)
   t.match(placed.json().order, { subtotal: 2700, deliveryFee: 800, discount: 2700, amount: 800, paymentMethod: 'CASH', status: 'PENDING' })
   t.notOk('payment' in placed.json())
@@ -75,9 +75,9 @@ t.test('hooks of an uninstalled app, or without the scope, are not called', asyn
   const { merchant, slug, pizza, soda } = await shop(app)
   const server = await startAppServer(t, { '/base/rates': () => ({ json: { fee: 1 } }) })
   const hooked = await installHookApp(app, developer, merchant, server.url, [{ hookPoint: 'checkout.shipping_rates', url: '/rates' }], ['write_shipping'])
-  t.equal((await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json().deliveryFee, 1)
+  t.equal((await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json().deliveryFee, 1)
   await app.inject({ method: 'DELETE', url: `/merchant/installations/${hooked.installed.installationId}`, headers: merchant.auth })
   const calls = server.calls.length
-  t.equal((await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json().deliveryFee, 300, 'built-in fee again')
+  t.equal((await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json().deliveryFee, 300, 'built-in fee again')
   t.equal(server.calls.length, calls, 'no call after uninstall')
 })

@@ -43,10 +43,10 @@ t.test('each failure mode per hook point gives the documented outcome, in time',
   ], ['write_shipping', 'write_discounts', 'write_payments', 'read_orders'])
   const quote = async () => {
     const started = Date.now()
-    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
+    const response = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })
     return { response, took: Date.now() - started }
   }
-  const placeOrder = async () => await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
+  const placeOrder = async () => await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
   const methodIds = (body: { paymentMethods: Array<{ id: string }> }) => body.paymentMethods.map((m) => m.id)
 
   const healthy = (await quote()).response.json()
@@ -105,12 +105,12 @@ t.test('order.validate: a refusal is a 422 with the reason, and nothing is writt
   const countOrders = async () => (await app.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.businessId, merchant.businessId)))[0].n
   const countEvents = async () => (await app.db.select({ n: sql<number>`count(*)::int` }).from(outboxEvents).where(and(eq(outboxEvents.businessId, merchant.businessId), eq(outboxEvents.event, 'order.created'))))[0].n
 
-  const refused = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CARD' } })
+  const refused = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CARD' } })
   t.equal(refused.statusCode, 422)
   t.match(refused.json(), { statusCode: 422, error: 'Unprocessable Entity', message: 'We only deliver orders up to 10.00', reason: 'We only deliver orders up to 10.00' })
   t.equal(await countOrders(), 0, 'no order')
   t.equal(await countEvents(), 0, 'no event')
-  const small = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { items: [{ productId: soda.id, quantity: 1 }], deliveryMethod: 'PICKUP', customer, paymentMethod: 'CARD' } })
+  const small = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { items: [{ productId: soda.id, quantity: 1 }], deliveryMethod: 'PICKUP', customer, paymentMethod: 'CARD' } })
   t.equal(small.statusCode, 201)
   t.equal(await countEvents(), 1)
 })
@@ -122,7 +122,7 @@ t.test('order.validate with failurePolicy closed: a validator that times out blo
   const server = await startAppServer(t, { '/base/validate': () => ({ delayMs: 800, json: { valid: true } }) })
   await installHookApp(app, developer, merchant, server.url, [{ hookPoint: 'order.validate', url: '/validate', timeout: 200, failurePolicy: 'closed' }], ['read_orders'])
   const started = Date.now()
-  const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
+  const response = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
   t.equal(response.statusCode, 422)
   t.equal(response.json().message, CLOSED_VALIDATION_REASON)
   t.ok(Date.now() - started < 1200, 'within the hook timeout + 1 s')

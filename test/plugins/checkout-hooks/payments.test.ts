@@ -27,10 +27,10 @@ t.test('checkout.create_payment', async (t) => {
   const method = `${owner.installed.installationId}:qr`
 
   t.test('the owning app creates the payment session', async (t) => {
-    const quote = (await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
+    const quote = (await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
     t.match(quote.paymentMethods.find((m: { id: string }) => m.id === method), { name: 'QR pay', description: 'Scan to pay', provider: 'app', appId: owner.appId })
 
-    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
     t.equal(placed.statusCode, 201)
     const { order, payment } = placed.json()
     t.same(payment, { paymentUrl: `https://pay.example.com/i/${order.id}`, qrCode: 'QR-DATA', invoiceId: `inv-${order.id}`, expiresAt })
@@ -47,7 +47,7 @@ t.test('checkout.create_payment', async (t) => {
 
   t.test('a provider that fails: 502, the order is saved and unpaid', async (t) => {
     payAnswer = { status: 500 }
-    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
     t.equal(placed.statusCode, 502)
     const body = placed.json()
     t.match(body, { statusCode: 502, error: 'Bad Gateway', message: /payment provider did not answer \(answered HTTP 500\)/, orderId: String })
@@ -58,7 +58,7 @@ t.test('checkout.create_payment', async (t) => {
   t.test('an unpaid app payment expires at expiresAt (payment.expired)', async (t) => {
     const soon = new Date(Date.now() + 1500).toISOString()
     provider.handlers['/base/pay'] = ({ body }) => ({ json: { invoiceId: `inv-${body.data.orderId}`, expiresAt: soon } })
-    const placed = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
+    const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
     t.equal(placed.statusCode, 201)
     const orderId = placed.json().order.id
     let status = ''
@@ -72,8 +72,8 @@ t.test('checkout.create_payment', async (t) => {
   })
 
   t.test('an unknown or foreign payment method is refused', async (t) => {
-    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'inst_nobody:qr' } })
+    const response = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'inst_nobody:qr' } })
     t.equal(response.statusCode, 422)
-    t.equal((await app.inject({ method: 'POST', url: '/store/no-such-store/api/orders', payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })).statusCode, 404)
+    t.equal((await app.storefront.inject({ method: 'POST', url: '/store/no-such-store/api/orders', payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })).statusCode, 404)
   })
 })

@@ -17,7 +17,7 @@ t.test('GET /store/:businessSlug/api/products', async (t) => {
   await createProduct(app, other, { name: 'Elsewhere', price: 1 })
 
   t.test('lists available ACTIVE products, newest first, without stock figures', async (t) => {
-    const response = await app.inject({ url: `/store/${slug}/api/products` })
+    const response = await app.storefront.inject({ url: `/store/${slug}/api/products` })
     t.equal(response.statusCode, 200)
     const body = response.json()
     t.same(body.data.map((p: any) => p.name), ['Cake 2', 'Cake 1', 'Cake 0'])
@@ -27,20 +27,20 @@ t.test('GET /store/:businessSlug/api/products', async (t) => {
   })
 
   t.test('paginates (limit clamped at 100) and filters by category', async (t) => {
-    const page2 = (await app.inject({ url: `/store/${slug}/api/products?limit=2&page=2` })).json()
+    const page2 = (await app.storefront.inject({ url: `/store/${slug}/api/products?limit=2&page=2` })).json()
     t.same(page2.data.map((p: any) => p.name), ['Cake 0'])
     t.same([page2.total, page2.page, page2.limit], [3, 2, 2])
-    t.equal((await app.inject({ url: `/store/${slug}/api/products?limit=500` })).json().limit, 100)
-    t.same((await app.inject({ url: `/store/${slug}/api/products?category=pies` })).json().data.map((p: any) => p.name), ['Cake 0'])
+    t.equal((await app.storefront.inject({ url: `/store/${slug}/api/products?limit=500` })).json().limit, 100)
+    t.same((await app.storefront.inject({ url: `/store/${slug}/api/products?category=pies` })).json().data.map((p: any) => p.name), ['Cake 0'])
   })
 
   t.test('bad input is a 400, an unknown store a 404, both JSON', async (t) => {
     for (const query of ['page=0', 'limit=abc', 'extra=1']) {
-      const response = await app.inject({ url: `/store/${slug}/api/products?${query}` })
+      const response = await app.storefront.inject({ url: `/store/${slug}/api/products?${query}` })
       t.equal(response.statusCode, 400, query)
       t.equal(response.json().statusCode, 400)
     }
-    const missing = await app.inject({ url: '/store/no-such-shop/api/products' })
+    const missing = await app.storefront.inject({ url: '/store/no-such-shop/api/products' })
     t.equal(missing.statusCode, 404)
     t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Store not found' })
   })
@@ -54,7 +54,7 @@ t.test('POST /store/:businessSlug/api/reviews', async (t) => {
   const product = await createProduct(app, merchant, { name: 'Baguette', price: 300 })
   const archived = await createProduct(app, merchant, { name: 'Old', price: 300, status: 'ARCHIVED' })
   const foreign = await createProduct(app, other, { name: 'Theirs', price: 300 })
-  const post = (payload: unknown, store = slug) => app.inject({ method: 'POST', url: `/store/${store}/api/reviews`, payload: payload as object })
+  const post = (payload: unknown, store = slug) => app.storefront.inject({ method: 'POST', url: `/store/${store}/api/reviews`, payload: payload as object })
 
   t.test('a customer’s review is stored and emits review.created', async (t) => {
     const response = await post({ productId: product.id, rating: 5, text: '  Crisp!  ', authorName: ' Ana ' })
@@ -90,7 +90,7 @@ t.test('POST /store/:businessSlug/api/reviews', async (t) => {
       const response = await post(payload)
       t.equal(response.statusCode, 400, JSON.stringify(payload))
     }
-    const malformed = await app.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, headers: { 'content-type': 'application/json' }, payload: '{"rating":' })
+    const malformed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, headers: { 'content-type': 'application/json' }, payload: '{"rating":' })
     t.equal(malformed.statusCode, 400)
     t.equal((await eventsOf(app, merchant.businessId, 'review.created')).length, 1)
   })
@@ -105,7 +105,7 @@ t.test('public writes are limited per client address and store (STOREFRONT_RATE_
   const product = await createProduct(app, merchant, { name: 'Baguette', price: 300, stock: 50 })
   const theirs = await createProduct(app, other, { name: 'Croissant', price: 250, stock: 50 })
   const review = (store: string, productId: string, remoteAddress = '203.0.113.7') =>
-    app.inject({ method: 'POST', url: `/store/${store}/api/reviews`, remoteAddress, payload: { productId, rating: 5, authorName: 'Ana' } })
+    app.storefront.inject({ method: 'POST', url: `/store/${store}/api/reviews`, remoteAddress, payload: { productId, rating: 5, authorName: 'Ana' } })
 
   for (let i = 0; i < 3; i++) t.equal((await review(slug, product.id)).statusCode, 201, `review ${i + 1} of 3`)
   const refused = await review(slug, product.id)
@@ -115,13 +115,13 @@ t.test('public writes are limited per client address and store (STOREFRONT_RATE_
   t.ok(Number(refused.headers['retry-after']) > 0, 'Retry-After')
   t.equal((await review(slug, product.id, '198.51.100.9')).statusCode, 201, 'another address has its own budget')
   t.equal((await review(otherSlug, theirs.id)).statusCode, 201, 'another store too')
-  t.equal((await app.inject({ url: `/store/${slug}/api/products`, remoteAddress: '203.0.113.7' })).statusCode, 200, 'reads are not limited')
+  t.equal((await app.storefront.inject({ url: `/store/${slug}/api/products`, remoteAddress: '203.0.113.7' })).statusCode, 200, 'reads are not limited')
 
-  const order = () => app.inject({
+  const order = () => app.storefront.inject({
     method: 'POST', url: `/store/${slug}/api/orders`, remoteAddress: '203.0.113.7',
     payload: { items: [{ productId: product.id, quantity: 1 }], customer: { name: 'Ana', phone: '+15550100' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' }
   })
-  const quote = () => app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, remoteAddress: '203.0.113.7', payload: { items: [{ productId: product.id, quantity: 1 }], deliveryMethod: 'PICKUP' } })
+  const quote = () => app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, remoteAddress: '203.0.113.7', payload: { items: [{ productId: product.id, quantity: 1 }], deliveryMethod: 'PICKUP' } })
   for (let i = 0; i < 3; i++) t.equal((await order()).statusCode, 201, `order ${i + 1} of 3 (each route counts on its own)`)
   t.equal((await order()).statusCode, 429, 'orders are limited')
   for (let i = 0; i < 3; i++) t.equal((await quote()).statusCode, 200, `quote ${i + 1} of 3`)
@@ -136,7 +136,7 @@ t.test('the client address: X-Forwarded-For behind a proxy (default), the socket
     const merchant = await registerUser(app, 'MERCHANT')
     const slug = await businessSlug(app, merchant)
     const product = await createProduct(app, merchant, { name: 'Baguette', price: 300 })
-    const review = (forwardedFor: string) => app.inject({
+    const review = (forwardedFor: string) => app.storefront.inject({
       method: 'POST', url: `/store/${slug}/api/reviews`, remoteAddress: '10.0.0.5', headers: { 'x-forwarded-for': forwardedFor },
       payload: { productId: product.id, rating: 5, authorName: 'Ana' }
     })
@@ -156,7 +156,7 @@ t.test('with REDIS_URL two instances share the storefront budget', { skip: redis
   const merchant = await registerUser(one, 'MERCHANT', { businessName: `Redis shop ${randomBytes(6).toString('hex')}` })
   const slug = await businessSlug(one, merchant)
   const product = await createProduct(one, merchant, { name: 'Baguette', price: 300 })
-  const review = (app: typeof one) => app.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, remoteAddress: '192.0.2.44', payload: { productId: product.id, rating: 4, authorName: 'Bo' } })
+  const review = (app: typeof one) => app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/reviews`, remoteAddress: '192.0.2.44', payload: { productId: product.id, rating: 4, authorName: 'Bo' } })
   t.equal((await review(one)).statusCode, 201)
   t.equal((await review(two)).statusCode, 201)
   t.equal((await review(one)).statusCode, 429, 'instance one counts instance two’s call')

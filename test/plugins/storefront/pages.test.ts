@@ -29,7 +29,7 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
   await createProduct(app, merchant, { name: 'Draft product', price: 100, status: 'DRAFT' })
 
   t.test('renders the home page: blocks in order as sandboxed iframes, products, nav, escaped', async (t) => {
-    const response = await app.inject({ url: `/store/${slug}` })
+    const response = await app.storefront.inject({ url: `/store/${slug}` })
     t.equal(response.statusCode, 200)
     t.match(response.headers['content-type'], /^text\/html; charset=utf-8/)
     t.equal(response.headers['x-content-type-options'], 'nosniff')
@@ -66,7 +66,7 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
   })
 
   t.test('places the enabled embeds: head and body_end scripts, floating widgets', async (t) => {
-    const html = (await app.inject({ url: `/store/${slug}/about` })).body
+    const html = (await app.storefront.inject({ url: `/store/${slug}/about` })).body
     const [head, body] = html.split('</head>')
     t.match(head, `<script src="https://cdn.analytics.example/tag.js" data-embed-type="analytics" data-business-id="${merchant.businessId}" data-settings="{&quot;siteId&quot;:&quot;a\\&quot;b&quot;}"></script>`)
     t.notMatch(head, 'pixel.example.io')
@@ -82,28 +82,28 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
   })
 
   t.test('the CSP allows exactly the rendered frames and scripts', async (t) => {
-    const csp = cspOf((await app.inject({ url: `/store/${slug}` })).headers['content-security-policy'])
+    const csp = cspOf((await app.storefront.inject({ url: `/store/${slug}` })).headers['content-security-policy'])
     t.same(csp['default-src'], ["'self'"])
     t.same(csp['script-src'], ["'self'", 'https://cdn.analytics.example', 'https://pixel.example.io'])
     t.same(csp['frame-src'], ['https://blocks.example.com', 'https://chat.example.net', 'https://faq.example.org'])
     t.same(csp['style-src'], ["'self'"])
     t.same(csp['object-src'], ["'none'"])
     t.same(csp['frame-ancestors'], ["'self'", 'https://admin.example.com'])
-    const about = cspOf((await app.inject({ url: `/store/${slug}/about` })).headers['content-security-policy'])
+    const about = cspOf((await app.storefront.inject({ url: `/store/${slug}/about` })).headers['content-security-policy'])
     t.same(about['frame-src'], ['https://chat.example.net'], 'a page without blocks frames the widget only')
   })
 
   t.test('?preview=1 names the admin origin allowed to send updates', async (t) => {
-    const html = (await app.inject({ url: `/store/${slug}?preview=1` })).body
+    const html = (await app.storefront.inject({ url: `/store/${slug}?preview=1` })).body
     t.match(html, '"previewOrigin":"https://admin.example.com"')
-    const odd = await app.inject({ url: `/store/${slug}?preview=1&preview=2&utm_source=x` })
+    const odd = await app.storefront.inject({ url: `/store/${slug}?preview=1&preview=2&utm_source=x` })
     t.equal(odd.statusCode, 200, 'odd queries do not break the page')
     t.match(odd.body, '"previewOrigin":null')
   })
 
   t.test('unknown business, unknown or unpublished page: a 404 HTML page', async (t) => {
     for (const url of [`/store/${slug}/draft`, `/store/${slug}/nope`, '/store/no-such-shop', '/store/no-such-shop/home', `/store/${slug}/Bad%20Slug`]) {
-      const response = await app.inject({ url })
+      const response = await app.storefront.inject({ url })
       t.equal(response.statusCode, 404, url)
       t.match(response.headers['content-type'], /^text\/html/)
       t.match(response.body, '<h1>Page not found</h1>')
@@ -113,17 +113,17 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
 
   t.test('a removed extension disappears; after uninstall nothing of the app remains', async (t) => {
     await blocksApp.setManifest({ blocks: [faqBlock()] })
-    let html = (await app.inject({ url: `/store/${slug}` })).body
+    let html = (await app.storefront.inject({ url: `/store/${slug}` })).body
     t.notMatch(html, 'blocks.example.com', 'the deactivated hero block is not rendered')
     t.match(html, 'faq.example.org')
     await embedsApp.setManifest({ embeds: [chatWidget()] })
-    html = (await app.inject({ url: `/store/${slug}` })).body
+    html = (await app.storefront.inject({ url: `/store/${slug}` })).body
     t.notMatch(html, 'cdn.analytics.example', 'a deactivated embed is not injected')
     t.match(html, 'chat.example.net')
 
     await app.inject({ method: 'DELETE', url: `/merchant/installations/${inst}`, headers: merchant.auth })
     await app.inject({ method: 'DELETE', url: `/merchant/installations/${embedsApp.installed.installationId}`, headers: merchant.auth })
-    const response = await app.inject({ url: `/store/${slug}` })
+    const response = await app.storefront.inject({ url: `/store/${slug}` })
     t.notMatch(response.body, /example\.(org|com|net|io)|<iframe/, 'no block, no widget, no script of uninstalled apps')
     const csp = cspOf(response.headers['content-security-policy'])
     t.same(csp['frame-src'], ["'none'"])
@@ -135,17 +135,17 @@ t.test('a store without pages shows its products; assets are served', async (t) 
   const app = await build(t)
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Empty Shop' })
   const slug = await businessSlug(app, merchant)
-  const response = await app.inject({ url: `/store/${slug}` })
+  const response = await app.storefront.inject({ url: `/store/${slug}` })
   t.equal(response.statusCode, 200)
   t.match(response.body, '<h1>Empty Shop</h1>')
   t.match(response.body, 'No products yet.')
 
-  const host = await app.inject({ url: '/store/_assets/host.js' })
+  const host = await app.storefront.inject({ url: '/store/_assets/host.js' })
   t.equal(host.statusCode, 200)
   t.match(host.headers['content-type'], /^text\/javascript/)
   t.match(host.body, 'SERVICE_BLOCK_READY', 'the SDK protocol is bundled in')
   t.notMatch(host.body, /\bimport\b|require\(/, 'one self-contained script')
-  const css = await app.inject({ url: '/store/_assets/storefront.css' })
+  const css = await app.storefront.inject({ url: '/store/_assets/storefront.css' })
   t.match(css.headers['content-type'], /^text\/css/)
-  t.equal((await app.inject({ url: '/store/_assets/nope.js' })).statusCode, 404)
+  t.equal((await app.storefront.inject({ url: '/store/_assets/nope.js' })).statusCode, 404)
 })

@@ -19,6 +19,8 @@ export function AdminShell ({ children }: ShellProps) {
   const { url, route } = useLocation()
   const isMerchant = session?.user.role === 'MERCHANT'
   const installs = useResource<{ data: InstalledApp[] }>(isMerchant ? 'admin-installations' : null, () => api.get('/merchant/installations'))
+  // the server names the storefront origin: the SPA never builds storefront URLs itself (DESIGN §14)
+  const business = useResource<{ storefrontUrl: string }>(isMerchant ? 'merchant-business' : null, () => api.get('/merchant/business'))
 
   useEffect(() => { if (session === null) route(`/login?next=${encodeURIComponent(url)}`, true) }, [session])
   if (session === null) return null
@@ -29,6 +31,7 @@ export function AdminShell ({ children }: ShellProps) {
     <div class={styles.shell}>
       <nav class={styles.sidebar} aria-label='Admin'>
         <a href='/admin' aria-current={url === '/admin' ? 'page' : undefined}>Installed apps</a>
+        {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {list.filter((install) => install.adminPages.length > 0).map((install) => (
           <div key={install.installationId}>
             <h3>{install.app.name}</h3>

@@ -22,7 +22,7 @@ export function Layout ({ children }: { children: ComponentChildren }) {
             <div class={styles.who} data-testid='who'>
               <span>{session.user.name} ({session.user.email})</span>
               <span class={styles.role}>{session.user.role}</span>
-              <button class={styles.logout} onClick={() => { signOut(); route('/login') }}>Log out</button>
+              <button class={styles.logout} onClick={() => { void signOut().then(() => route('/login')) }}>Log out</button>
             </div>
             )}
       </header>

@@ -1,8 +1,10 @@
 import { useSignIn } from '../../lib/use-sign-in.ts'
+import { useSession } from '../../lib/use-session.tsx'
 import styles from '../register/style.module.css'
 
 export default function Login () {
   const { send, busy, error, query } = useSignIn('/auth/login')
+  const { expired } = useSession()
 
   async function submit (event: Event) {
     event.preventDefault()
@@ -13,6 +15,7 @@ export default function Login () {
   return (
     <div class={`panel ${styles.card}`}>
       <h1>Log in</h1>
+      {expired && error === null && <p class='notice' role='status' data-testid='session-expired'>Your session expired. Log in again to continue.</p>}
       {error !== null && <div class='error' role='alert'>{error}</div>}
       <form onSubmit={submit}>
         <label>Email<input name='email' type='email' autocomplete='email' required /></label>
