@@ -32,6 +32,7 @@ import webhookRoutes from '../plugins/webhooks/routes.ts'
 import appAnalyticsService from '../plugins/app-analytics/service.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
+import oauthMetadataRoutes from '../plugins/oauth/metadata-routes.ts'
 import appApiRoutes from '../plugins/app-api/index.ts'
 import commerceService from '../plugins/commerce/service.ts'
 import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
@@ -107,6 +108,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
   await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })
+  await app.register(oauthMetadataRoutes, { prefix: PREFIX.wellKnown })
   // What apps call with their access token: one token check and one rate-limit budget per installation cover both.
   await app.register(async function appTokenScope (scope) {
     scope.addHook('onRequest', scope.requireAppToken)

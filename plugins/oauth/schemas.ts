@@ -75,3 +75,26 @@ export const OAuthErrorSchema = Type.Object({
   statusCode: Type.Integer(),
   message: Type.String()
 })
+
+/** RFC 7009 §2.1; loose like TokenBody, so a missing token is an RFC 6749 invalid_request. */
+export const RevokeBody = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 400, description: 'The access token (fbat_…) to revoke' })),
+  token_type_hint: Type.Optional(Type.String({ maxLength: 100, description: 'access_token (the only kind issued); other hints are ignored' }))
+})
+
+export const RevokedSchema = Type.Object({}, { description: 'Empty: the same answer whether or not the token was valid (RFC 7009 §2.2)' })
+
+/** RFC 8414 authorization server metadata. */
+export const ServerMetadataSchema = Type.Object({
+  issuer: Type.String({ format: 'uri' }),
+  authorization_endpoint: Type.String({ format: 'uri', description: 'The consent screen (on ADMIN_URL)' }),
+  token_endpoint: Type.String({ format: 'uri' }),
+  revocation_endpoint: Type.String({ format: 'uri' }),
+  response_types_supported: Type.Array(Type.String()),
+  grant_types_supported: Type.Array(Type.String()),
+  code_challenge_methods_supported: Type.Array(Type.String()),
+  token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  scopes_supported: Type.Array(Type.String()),
+  service_documentation: Type.String({ format: 'uri' })
+})
