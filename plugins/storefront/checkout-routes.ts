@@ -33,6 +33,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: STOREFRONT_WRITE_LIMIT,
     schema: {
       tags, summary: 'Quote a cart: delivery fee, discounts and payment methods from the installed apps',
+      description: 'DELIVERY needs no address here (a shopper asks for a delivery price before typing one); `locality` is passed to the shipping-rate hooks. The order requires the address.',
       params: Params, body: QuoteBody, response: { 200: QuoteSchema, ...errorResponses(400, 404, 422, 429) }
     }
   }, async (request) => await fastify.checkoutHooks.quote(await businessIdOf(request.params.businessSlug), request.body))
