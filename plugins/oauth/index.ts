@@ -19,7 +19,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/authorize/info', {
     onRequest: fastify.requireUser,
     schema: {
-      tags, security: [{ developerJwt: [] }], summary: 'What the consent screen shows',
+      tags, security: [{ developerJwt: [] }], operationId: 'getAuthorizationInfo', summary: 'What the consent screen shows',
       description: '400 (with `code`: invalid_client, invalid_request, unauthorized_client, invalid_scope) for an unknown client, a redirect_uri that does not exactly match, an unpublished app (merchant), or scopes outside the approved set.',
       querystring: AuthorizeInfoQuery, response: { 200: AuthorizeInfoSchema, ...errorResponses(400, 401, 403) }
     }
@@ -28,7 +28,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/authorize', {
     onRequest: fastify.requireUser,
     schema: {
-      tags, security: [{ developerJwt: [] }], summary: 'Approve or deny: returns where to send the browser',
+      tags, security: [{ developerJwt: [] }], operationId: 'authorize', summary: 'Approve or deny: returns where to send the browser',
       description: 'A MERCHANT installs on their business; a DEVELOPER authorizing their own app installs on their sandbox (test install). The code is valid 10 minutes, once. PKCE S256: send code_challenge here and code_verifier at the exchange.',
       body: AuthorizeBody, response: { 200: RedirectSchema, ...errorResponses(400, 401, 403) }
     }
@@ -41,7 +41,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/token', {
     onRequest: requireClient,
     schema: {
-      tags, security: [{ clientBasic: [] }], summary: 'Exchange an authorization code for an access token',
+      tags, security: [{ clientBasic: [] }], operationId: 'exchangeToken', summary: 'Exchange an authorization code for an access token',
       description: 'HTTP Basic client_id:client_secret, each form-urlencoded first (RFC 6749 §2.3.1; raw values work too); body as form or JSON. Errors use RFC 6749 codes in `error` (invalid_client 401; invalid_grant, invalid_request, unsupported_grant_type 400).',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenBody, response: { 200: TokenSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
@@ -55,7 +55,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/revoke', {
     onRequest: requireClient,
     schema: {
-      tags, security: [{ clientBasic: [] }], summary: 'Revoke an access token (RFC 7009): uninstalls the app',
+      tags, security: [{ clientBasic: [] }], operationId: 'revokeToken', summary: 'Revoke an access token (RFC 7009): uninstalls the app',
       description: 'HTTP Basic client authentication as at /oauth/token; body `token` (form or JSON). Revoking an access token uninstalls its installation exactly as a merchant uninstall does (webhooks off, blocks removed, `business.data_erasure` scheduled). 200 whether or not the token was valid; another client\'s token is left alone.',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: RevokeBody, response: { 200: RevokedSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
