@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { APP_STATUSES } from '../../server/db/schema/index.ts'
-import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, EventNameValue } from '../../sdk/src/contract/index.ts'
+import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, EventNameValue, appExample } from '../../sdk/src/contract/index.ts'
 
 export const MAX_SCREENSHOTS = 5
 // the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
@@ -33,7 +33,7 @@ export const AppSchema = Type.Object({
   manifest: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
-}, { title: 'App', examples: [{'id': 'app_6Kp1', 'clientId': 'fbci_2Nf8Qw', 'name': 'Loyalty Stamps', 'slug': 'loyalty-stamps', 'description': 'A stamp card for repeat customers.', 'category': 'loyalty', 'scopes': ['read_orders', 'read_business'], 'approvedScopes': ['read_orders', 'read_business'], 'redirectUrl': 'https://stamps.example.com/oauth/callback', 'webhookUrl': 'https://stamps.example.com/webhooks', 'webhookEvents': ['order.created'], 'iconUrl': '/media/med_1a2b', 'screenshots': [], 'version': '1.2.0', 'status': 'APPROVED', 'isPublished': true, 'reviewNotes': null, 'manifest': {}, 'createdAt': '2026-01-15T10:30:00.000Z', 'updatedAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'App', examples: [appExample] })
 export type AppView = Static<typeof AppSchema>
 
 export const CreateAppBody = Type.Object({

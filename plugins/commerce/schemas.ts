@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
+import { businessExample, orderExample, pageExample, productExample, reviewExample } from '../../sdk/src/contract/examples.ts'
 
 /** Page sizes (spec Limits; DESIGN §5): the App API reuses them. */
 export const PRODUCT_PAGE_LIMITS: PageLimits = { defaultLimit: 50, maxLimit: 100 }
@@ -39,7 +40,7 @@ export const ProductSchema = Type.Object({
   lowStockThreshold: Type.Integer({ minimum: 0, description: 'product.low_stock fires when stock falls to or below it' }),
   createdAt: Iso,
   updatedAt: Iso
-}, { title: 'Product', examples: [{'id': 'prod_7Yk2', 'name': 'Sourdough loaf', 'description': 'Naturally leavened, baked daily.', 'price': 650, 'category': 'bread', 'isAvailable': true, 'imageUrl': '/media/med_3f9a', 'slug': 'sourdough-loaf', 'status': 'ACTIVE', 'stock': 24, 'lowStockThreshold': 5, 'createdAt': '2026-01-15T10:30:00.000Z', 'updatedAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'Product', examples: [productExample] })
 export type Product = Static<typeof ProductSchema>
 
 const productFields = {
@@ -111,7 +112,7 @@ export const OrderSchema = Type.Object({
   address: Type.String(),
   createdAt: Iso,
   updatedAt: Iso
-}, { title: 'Order', examples: [{'id': 'ord_9Qx1', 'orderNumber': '1042', 'status': 'CONFIRMED', 'items': [{'productId': 'prod_7Yk2', 'name': 'Sourdough loaf', 'quantity': 2, 'unitPrice': 650, 'total': 1300}], 'subtotal': 1300, 'deliveryFee': 500, 'discount': 0, 'amount': 1800, 'currency': 'USD', 'deliveryMethod': 'DELIVERY', 'paymentMethod': 'CASH', 'paymentStatus': 'PENDING', 'isGuest': true, 'customer': {'name': 'Ada Lovelace', 'phone': '+15550100', 'email': 'ada@example.com'}, 'address': '12 Baker Street', 'createdAt': '2026-01-15T10:30:00.000Z', 'updatedAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'Order', examples: [orderExample] })
 export type Order = Static<typeof OrderSchema>
 
 export const OrderListQuerySchema = Type.Composite([
@@ -147,7 +148,7 @@ export const ReviewSchema = Type.Object({
   text: Type.String(),
   authorName: Type.String(),
   createdAt: Iso
-}, { title: 'Review', examples: [{'id': 'rev_4Tn8', 'productId': 'prod_7Yk2', 'rating': 5, 'text': 'Crisp crust, soft crumb.', 'authorName': 'Ana', 'createdAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'Review', examples: [reviewExample] })
 export type Review = Static<typeof ReviewSchema>
 
 export const ReviewCreateBodySchema = Type.Object({
@@ -186,7 +187,7 @@ export const PageSchema = Type.Object({
   isPublished: Type.Boolean(),
   blocks: Type.Array(BlockInstanceSchema),
   updatedAt: Iso
-}, { title: 'Page', examples: [{'id': 'page_2Lm5', 'slug': 'home', 'title': 'Home', 'isPublished': true, 'blocks': [{'id': 'blk_1', 'installationId': 'inst_8Hd3', 'blockType': 'reviews-carousel', 'settings': {'count': 3}}], 'updatedAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'Page', examples: [pageExample] })
 export type Page = Static<typeof PageSchema>
 
 export const PageCreateBodySchema = Type.Object({
@@ -219,7 +220,7 @@ export const BusinessSchema = Type.Object({
   timezone: Type.String({ examples: ['UTC'] }),
   email: Type.String(),
   phone: Type.String()
-}, { title: 'Business', examples: [{'id': 'biz_5Rw7', 'name': 'Corner Bakery', 'slug': 'corner-bakery', 'type': 'RESTAURANT', 'address': '12 Baker Street', 'currency': 'USD', 'locale': 'en', 'timezone': 'UTC', 'email': 'hello@corner-bakery.example', 'phone': '+15550123'}] })
+}, { title: 'Business', examples: [businessExample] })
 export type Business = Static<typeof BusinessSchema>
 
 export const BusinessPatchBodySchema = Type.Object({

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery } from '../../server/schemas.ts'
-import { EventNameSchema, EventNameValue } from '../../sdk/src/contract/index.ts'
+import { EventNameSchema, EventNameValue, webhookRegistrationExample } from '../../sdk/src/contract/index.ts'
 import { DELIVERY_STATUSES } from '../../server/db/schema/index.ts'
 
 export const MAX_EVENTS = 32
@@ -33,7 +33,7 @@ export const WebhookSchema = Type.Object({
   isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
-}, { title: 'WebhookRegistration', examples: [{'id': 'wh_3Jc9', 'url': 'https://stamps.example.com/webhooks/orders', 'events': ['order.created', 'order.status_changed'], 'description': 'Order stream', 'isActive': true, 'disabledReason': null, 'consecutiveFailures': 0, 'isAppWebhook': false, 'createdAt': '2026-01-15T10:30:00.000Z', 'updatedAt': '2026-01-15T10:30:00.000Z'}] })
+}, { title: 'WebhookRegistration', examples: [webhookRegistrationExample] })
 export const WebhookCreatedSchema = Type.Intersect([WebhookSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })], { title: 'CreatedWebhookRegistration' })
 
 export const WebhookParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })

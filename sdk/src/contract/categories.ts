@@ -1,7 +1,3 @@
-import { StringEnum } from './enum.ts'
-
 /** Marketplace categories of an app. */
 export const APP_CATEGORIES = ['analytics', 'marketing', 'sales', 'shipping', 'pos', 'communication', 'automation', 'loyalty', 'other'] as const
 export type AppCategory = typeof APP_CATEGORIES[number]
-
-export const CategorySchema = StringEnum(APP_CATEGORIES, { title: 'AppCategory' })

@@ -1,5 +1,3 @@
-import { Type } from '@sinclair/typebox'
-import { StringEnum } from './enum.ts'
 import type { Scope } from './scopes.ts'
 
 /** Every webhook event and the scope an app needs to receive it (null: no scope needed). DESIGN §7, §9. */
@@ -28,9 +26,6 @@ export const EVENT_NAMES = Object.keys(EVENT_SCOPES) as EventName[]
 export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((event) => event !== 'webhook.test' && event !== 'business.data_erasure') as Array<Exclude<EventName, 'webhook.test' | 'business.data_erasure'>>
 export type SubscribableEvent = typeof SUBSCRIBABLE_EVENTS[number]
 
-export const EventNameSchema = StringEnum(EVENT_NAMES, { title: 'EventName' })
-export const SubscribableEventSchema = StringEnum(SUBSCRIBABLE_EVENTS, { title: 'SubscribableEvent' })
-
 /** Checkout hook points (DESIGN §10). */
 export const HOOK_POINTS = ['checkout.payment_methods', 'checkout.create_payment', 'checkout.shipping_rates', 'order.validate', 'order.calculate_discounts'] as const
 export type HookPoint = typeof HOOK_POINTS[number]
@@ -43,6 +38,3 @@ export const HOOK_SCOPES: Record<HookPoint, Scope> = {
   'order.validate': 'read_orders',
   'order.calculate_discounts': 'write_discounts'
 }
-
-/** The event enum typed as a plain string: for records read back from storage. */
-export const EventNameValue = Type.Unsafe<string>({ ...EventNameSchema })

@@ -1,11 +1,4 @@
-import { Type } from '@sinclair/typebox'
-import { StringEnum } from './enum.ts'
-
 /** Scopes of the platform (DESIGN §7): the one list the server, the SDK and the admin UI use. */
 export const SCOPES = ['read_products', 'write_products', 'read_orders', 'write_orders', 'read_reviews', 'read_analytics',
   'read_business', 'read_pages', 'write_payments', 'write_shipping', 'write_discounts'] as const
 export type Scope = typeof SCOPES[number]
-
-export const ScopeSchema = StringEnum(SCOPES, { title: 'Scope' })
-/** The same enum typed as a plain string: for records read back from storage, where TypeScript sees text. */
-export const ScopeValue = Type.Unsafe<string>({ ...ScopeSchema })
