@@ -33,7 +33,9 @@ function literalNames (nodes: readonly ts.Node[]): string[] {
   for (const node of nodes) {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) names.push(node.text)
     else if (ts.isLiteralTypeNode(node) && ts.isStringLiteral(node.literal)) names.push(node.literal.text)
-    else if ((ts.isPropertyAssignment(node) || ts.isPropertySignature(node)) && (ts.isStringLiteral(node.name) || ts.isIdentifier(node.name))) names.push(node.name.text)
+    else if (ts.isPropertyAssignment(node) || ts.isPropertySignature(node)) {
+      if (ts.isStringLiteral(node.name) || ts.isIdentifier(node.name)) names.push(node.name.text)
+    }
   }
   return names
 }
