@@ -15,7 +15,8 @@ export const PREFIX = {
   merchantInstallations: '/merchant/installations',
   appApi: '/app-api',
   webhooks: '/webhooks',
-  store: '/store'
+  store: '/store',
+  wellKnown: '/.well-known'
 } as const
 
 /**
@@ -33,8 +34,11 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   { path: PREFIX.store, devProxy: false },
   // the rest of /oauth is the SPA's consent screen
   { path: `${PREFIX.oauth}/token`, devProxy: true },
+  { path: `${PREFIX.oauth}/revoke`, devProxy: true },
   { path: `${PREFIX.oauth}/authorize/info`, devProxy: true },
   { path: '/docs', devProxy: false },
+  // RFC 8615: nothing under /.well-known is a client-side route
+  { path: PREFIX.wellKnown, devProxy: true },
   { path: PREFIX.media, devProxy: true },
   { path: '/health', devProxy: false },
   { path: '/ready', devProxy: false },
@@ -42,4 +46,4 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
 ]
 
 /** The Vite dev proxy's path pattern. */
-export const DEV_PROXY_PATTERN = `^/(${API_ROOTS.filter((root) => root.devProxy).map((root) => root.path.slice(1)).join('|')})`
+export const DEV_PROXY_PATTERN = `^/(${API_ROOTS.filter((root) => root.devProxy).map((root) => root.path.slice(1).replace(/\./g, '\\.')).join('|')})`

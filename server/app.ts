@@ -36,6 +36,7 @@ import webhookRoutes from '../plugins/webhooks/routes.ts'
 import appAnalyticsService from '../plugins/app-analytics/service.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
+import oauthMetadataRoutes from '../plugins/oauth/metadata-routes.ts'
 import appApiRoutes from '../plugins/app-api/index.ts'
 import commerceService from '../plugins/commerce/service.ts'
 import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
@@ -72,7 +73,7 @@ export async function buildApp (options: BuildOptions) {
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     trustProxy: config.trustProxy,
-    maxParamLength: MAX_PARAM_LENGTH,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
@@ -119,6 +120,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
   await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })
+  await app.register(oauthMetadataRoutes, { prefix: PREFIX.wellKnown })
   // What apps call with their access token: one token check and one rate-limit budget per installation cover both.
   await app.register(async function appTokenScope (scope) {
     scope.addHook('onRequest', scope.requireAppToken)

@@ -2,33 +2,10 @@ import { outboxEvents } from './db/schema/index.ts'
 import type { Executor } from './db/client.ts'
 import { newId } from './db/ids.ts'
 import { asc, inArray, isNull, sql } from 'drizzle-orm'
+import type { EventName } from '../sdk/src/contract/index.ts'
 
-/** Scopes of the platform (DESIGN §7). */
-export const SCOPES = ['read_products', 'write_products', 'read_orders', 'write_orders', 'read_reviews', 'read_analytics',
-  'read_business', 'read_pages', 'write_payments', 'write_shipping', 'write_discounts'] as const
-export type Scope = typeof SCOPES[number]
-
-/** Every webhook event and the scope an app needs to receive it (null: no scope needed). */
-export const EVENT_SCOPES = {
-  'order.created': 'read_orders',
-  'order.status_changed': 'read_orders',
-  'order.delivered': 'read_orders',
-  'order.cancelled': 'read_orders',
-  'payment.completed': 'read_orders',
-  'payment.expired': 'read_orders',
-  'product.created': 'read_products',
-  'product.updated': 'read_products',
-  'product.deleted': 'read_products',
-  'product.out_of_stock': 'read_products',
-  'product.low_stock': 'read_products',
-  'product.back_in_stock': 'read_products',
-  'review.created': 'read_reviews',
-  'review.deleted': 'read_reviews',
-  'business.data_erasure': null,
-  'webhook.test': null
-} as const satisfies Record<string, Scope | null>
-export type EventName = keyof typeof EVENT_SCOPES
-export const EVENT_NAMES = Object.keys(EVENT_SCOPES) as EventName[]
+/** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
+export { SCOPES, EVENT_SCOPES, EVENT_NAMES, type Scope, type EventName } from '../sdk/src/contract/index.ts'
 
 /** Channel that wakes the dispatcher in every process when an event commits. */
 export const OUTBOX_CHANNEL = 'outbox_events'

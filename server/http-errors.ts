@@ -25,3 +25,10 @@ export const forbidden = (message: string) => new HttpError(403, message)
 export const notFound = (what: string) => new HttpError(404, `${what} not found`)
 export const conflict = (message: string) => new HttpError(409, message)
 export const unprocessable = (message: string, extra?: Record<string, unknown>) => new HttpError(422, message, extra)
+
+/** RFC 6750 §3 challenges of the App API and /webhooks, so standard clients know to re-authorize or which scope to ask for. */
+export const BEARER_REALM = 'app-api'
+export const invalidToken = (message: string) =>
+  new HttpError(401, message, {}, { 'www-authenticate': `Bearer realm="${BEARER_REALM}", error="invalid_token"` })
+export const insufficientScope = (scope: string, message: string) =>
+  new HttpError(403, message, {}, { 'www-authenticate': `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${scope}"` })

@@ -20,7 +20,8 @@ export const DEFAULT_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100
 export function PaginationQuery (limits: PageLimits = DEFAULT_PAGE_LIMITS) {
   return Type.Object({
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1, description: 'Page number, from 1' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: limits.defaultLimit, description: `Items per page (default ${limits.defaultLimit}, at most ${limits.maxLimit}; larger values are clamped)` }))
+    // clampedMaximum: `maximum` in the OpenAPI document (server/openapi-shape.ts); the validator clamps instead of refusing
+    limit: Type.Optional(Type.Integer({ minimum: 1, clampedMaximum: limits.maxLimit, default: limits.defaultLimit, description: `Items per page (default ${limits.defaultLimit}, at most ${limits.maxLimit}; larger values are clamped)` }))
   })
 }
 

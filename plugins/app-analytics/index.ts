@@ -13,7 +13,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId/analytics', {
     schema: {
-      tags, security, summary: 'Installs and webhook health of my app', description: 'Test installs are excluded. Days are UTC, the last 30 including today.',
+      tags, security, operationId: 'getAppAnalytics', summary: 'Installs and webhook health of my app', description: 'Test installs are excluded. Days are UTC, the last 30 including today.',
       params: AppIdParams, response: { 200: AnalyticsSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
@@ -23,7 +23,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId/deliveries', {
     schema: {
-      tags, security, summary: 'Webhook delivery log across the installations of my app', params: AppIdParams, querystring: AppDeliveryQuery,
+      tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app', params: AppIdParams, querystring: AppDeliveryQuery,
       response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
@@ -33,7 +33,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId/hook-calls', {
     schema: {
-      tags, security, summary: 'Hook call log of my app', params: AppIdParams, querystring: HookCallQuery,
+      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', params: AppIdParams, querystring: HookCallQuery,
       response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {

@@ -10,9 +10,9 @@ export const AnalyticsSchema = Type.Object({
   activeInstalls: Type.Integer(),
   webhookSuccessRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Succeeded / finished deliveries of the last 30 days; null without any' }),
   averageWebhookLatencyMs: Type.Union([Type.Integer(), Type.Null()], { description: 'Mean attempt duration of the last 30 days; null without any' }),
-  installTrend: Type.Array(Type.Object({ date: Day, installs: Type.Integer(), uninstalls: Type.Integer() }), { description: '30 UTC days, oldest first, zero-filled' }),
-  webhookDeliveries: Type.Array(Type.Object({ date: Day, succeeded: Type.Integer(), failed: Type.Integer() }), { description: '30 UTC days, oldest first, zero-filled' })
-})
+  installTrend: Type.Array(Type.Object({ date: Day, installs: Type.Integer(), uninstalls: Type.Integer() }), { minItems: 30, maxItems: 30, description: '30 UTC days, oldest first, zero-filled' }),
+  webhookDeliveries: Type.Array(Type.Object({ date: Day, succeeded: Type.Integer(), failed: Type.Integer() }), { minItems: 30, maxItems: 30, description: '30 UTC days, oldest first, zero-filled' })
+}, { title: 'AppAnalytics' })
 
 export const AppDeliveryQuery = Type.Object({
   ...PaginationQuery().properties,
@@ -38,4 +38,4 @@ export const HookCallSchema = Type.Object({
   error: Nullable(Type.String()),
   success: Type.Boolean(),
   createdAt: Type.String({ format: 'date-time' })
-})
+}, { title: 'HookCall' })

@@ -8,5 +8,5 @@ export const ReviewStatsQuerySchema = Type.Object({
 
 export const PaymentOutcomeBodySchema = Type.Object({
   status: Type.Union([Type.Literal('COMPLETED'), Type.Literal('FAILED')], { description: 'The outcome of the payment the app collected' })
-}, { additionalProperties: false })
+}, { title: 'PaymentOutcomeBody', additionalProperties: false })
 export type PaymentOutcomeBody = Static<typeof PaymentOutcomeBodySchema>

@@ -18,7 +18,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:id', {
     schema: {
       tags: ['portal'],
-      summary: 'An uploaded app icon or screenshot',
+      operationId: 'getMedia', security: [], summary: 'An uploaded app icon or screenshot',
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: Type.Unknown({ description: 'The image' }), ...errorResponses(404) }
     }

@@ -20,14 +20,14 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
 
   fastify.get('/apps', {
-    schema: { tags, security, summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
+    schema: { tags, security, operationId: 'listReviewQueue', summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
   }, async (request) => {
     const { rows, total, page, limit } = await fastify.apps.reviewQueue(request.query)
     return { data: rows.map(withAdded), total, page, limit }
   })
 
   fastify.get('/apps/:appId', {
-    schema: { tags, security, summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
+    schema: { tags, security, operationId: 'getReviewApp', summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
   }, async (request) => {
     const app = await fastify.apps.findById(fastify.db, request.params.appId)
     if (app === null) throw notFound('App')
@@ -38,7 +38,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     // notes are optional, so a bare POST with no body is an approval too
     preValidation: async (request) => { request.body ??= {} },
     schema: {
-      tags, security, summary: 'Approve: publish, snapshot approvedScopes, convert test installs, flag re-consent when scopes grew',
+      tags, security, operationId: 'approveApp', summary: 'Approve: publish, snapshot approvedScopes, convert test installs, flag re-consent when scopes grew',
       params: AppIdParams, body: Type.Object({ notes: Type.Optional(Type.String({ maxLength: 5000 })) }, { additionalProperties: false }),
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
@@ -50,7 +50,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/apps/:appId/reject', {
     schema: {
-      tags, security, summary: 'Reject with notes (back to DRAFT; a published app stays published)',
+      tags, security, operationId: 'rejectApp', summary: 'Reject with notes (back to DRAFT; a published app stays published)',
       params: AppIdParams, body: Type.Object({ notes: Type.String({ minLength: 1, maxLength: 5000, description: 'What the developer must change' }) }, { additionalProperties: false }),
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }

@@ -6,7 +6,7 @@ import { badRequest } from '../../server/http-errors.ts'
 import { publicApp } from './service.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
-  AppIdParams, AppSchema, CreateAppBody, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponse, UpdateAppBody, VersionSchema
+  AppIdParams, AppSchema, CreateAppBody, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponse, MediaUploadBody, UpdateAppBody, VersionSchema
 } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
@@ -19,7 +19,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/', {
     schema: {
-      tags, security, summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response.',
+      tags, security, operationId: 'createApp', summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response.',
       body: CreateAppBody, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
     }
   }, async (request, reply) => {
@@ -29,28 +29,28 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.get('/', {
-    schema: { tags, security, summary: 'List my apps', querystring: PaginationQuery(), response: { 200: Paginated(AppSchema), ...errorResponses(400, 401, 403) } }
+    schema: { tags, security, operationId: 'listApps', summary: 'List my apps', querystring: PaginationQuery(), response: { 200: Paginated(AppSchema), ...errorResponses(400, 401, 403) } }
   }, async (request) => await fastify.apps.list(request.user.sub, request.query))
 
   fastify.get('/:appId', {
-    schema: { tags, security, summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
+    schema: { tags, security, operationId: 'getApp', summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
   }, async (request) => publicApp(await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)))
 
   fastify.patch('/:appId', {
     schema: {
-      tags, security, summary: 'Edit an app',
+      tags, security, operationId: 'updateApp', summary: 'Edit an app',
       description: '409 while PENDING_REVIEW; 400 when slug is sent. On a published app, adding scopes moves it to DRAFT (submit it for review) while the listing keeps its approved scopes; other edits apply at once and are recorded in the version history.',
       params: AppIdParams, body: UpdateAppBody, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
 
   fastify.post('/:appId/submit', {
-    schema: { tags, security, summary: 'Submit for review (DRAFT → PENDING_REVIEW)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
+    schema: { tags, security, operationId: 'submitApp', summary: 'Submit for review (DRAFT → PENDING_REVIEW)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
   }, async (request) => publicApp(await fastify.apps.submit(request.user.sub, request.params.appId)))
 
   fastify.post('/:appId/client-secret', {
     schema: {
-      tags, security, summary: 'Regenerate the client secret', description: 'The old secret stops working at once.',
+      tags, security, operationId: 'regenerateClientSecret', summary: 'Regenerate the client secret', description: 'The old secret stops working at once.',
       params: AppIdParams, response: { 200: Type.Object({ clientSecret: Type.String() }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
@@ -60,14 +60,14 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.get('/:appId/versions', {
-    schema: { tags, security, summary: 'Version history', params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(VersionSchema), ...errorResponses(400, 401, 403, 404) } }
+    schema: { tags, security, operationId: 'listAppVersions', summary: 'Version history', params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(VersionSchema), ...errorResponses(400, 401, 403, 404) } }
   }, async (request) => await fastify.apps.versions(request.user.sub, request.params.appId, request.query))
 
   fastify.post('/:appId/media', {
     schema: {
-      tags, security, summary: 'Upload the icon or a screenshot',
+      tags, security, operationId: 'uploadAppMedia', summary: 'Upload the icon or a screenshot',
       description: `multipart/form-data with one file: PNG, JPEG or WebP (sniffed), at most 1 MB; at most ${MAX_SCREENSHOTS} screenshots.`,
-      params: AppIdParams, querystring: MediaQuery, consumes: ['multipart/form-data'],
+      params: AppIdParams, querystring: MediaQuery, consumes: ['multipart/form-data'], body: MediaUploadBody,
       response: { 201: MediaResponse, ...errorResponses(400, 401, 403, 404, 409, 413) }
     }
   }, async (request, reply) => {

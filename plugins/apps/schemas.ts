@@ -1,19 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { APP_CATEGORIES, APP_STATUSES } from '../../server/db/schema/index.ts'
-import { SCOPES, EVENT_NAMES } from '../../server/events.ts'
+import { APP_STATUSES } from '../../server/db/schema/index.ts'
+import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, EventNameValue, appExample } from '../../sdk/src/contract/index.ts'
 
 export const MAX_SCREENSHOTS = 5
-/** Events an app can subscribe its own webhook to; data_erasure is always sent, webhook.test on demand. */
-export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((e) => e !== 'webhook.test' && e !== 'business.data_erasure')
-
-/** A string enum: `enum` in the JSON Schema (and OpenAPI), the literal union in TypeScript. */
-export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string, default?: T } = {}) =>
-  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
-
-export const ScopeSchema = StringEnum(SCOPES)
-export const CategorySchema = StringEnum(APP_CATEGORIES)
+// the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
+export { SUBSCRIBABLE_EVENTS, StringEnum, ScopeSchema, CategorySchema }
 const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://app.example.com/oauth/callback'] })
-const Scopes = Type.Array(ScopeSchema, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
+const Scopes = Type.Array(ScopeValue, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
 const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
 const Screenshots = Type.Array(Url, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs` })
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
@@ -26,11 +19,11 @@ export const AppSchema = Type.Object({
   slug: Type.String(),
   description: Type.String(),
   category: CategorySchema,
-  scopes: Type.Array(Type.String()),
-  approvedScopes: Type.Array(Type.String(), { description: 'Scopes approved in the last review' }),
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
   redirectUrl: Type.String(),
   webhookUrl: Type.Union([Type.String(), Type.Null()]),
-  webhookEvents: Type.Array(Type.String()),
+  webhookEvents: Type.Array(EventNameValue),
   iconUrl: Type.Union([Type.String(), Type.Null()]),
   screenshots: Type.Array(Type.String()),
   version: Type.String(),
@@ -40,7 +33,7 @@ export const AppSchema = Type.Object({
   manifest: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
-})
+}, { title: 'App', examples: [appExample] })
 export type AppView = Static<typeof AppSchema>
 
 export const CreateAppBody = Type.Object({
@@ -54,7 +47,7 @@ export const CreateAppBody = Type.Object({
   webhookEvents: Type.Optional(WebhookEvents),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
-}, { additionalProperties: false })
+}, { title: 'CreateAppBody', additionalProperties: false })
 export type CreateApp = Static<typeof CreateAppBody>
 
 export const UpdateAppBody = Type.Object({
@@ -69,13 +62,13 @@ export const UpdateAppBody = Type.Object({
   iconUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
-}, { additionalProperties: false, minProperties: 1 })
+}, { title: 'UpdateAppBody', additionalProperties: false, minProperties: 1 })
 export type UpdateApp = Static<typeof UpdateAppBody>
 
 export const CreatedAppSchema = Type.Object({
   app: AppSchema,
   clientSecret: Type.String({ description: 'Shown only here: store it now', examples: ['fbcs_…'] })
-})
+}, { title: 'CreatedApp' })
 
 export const AppIdParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) })
 
@@ -84,11 +77,17 @@ export const VersionSchema = Type.Object({
   version: Type.String(),
   kind: Type.String({ description: 'SUBMITTED, APPROVED, REJECTED or UPDATED (live edit of an approved app)' }),
   changes: Type.Array(Type.String()),
-  scopes: Type.Array(Type.String()),
-  approvedScopes: Type.Array(Type.String()),
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue),
   notes: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' })
-})
+}, { title: 'AppVersion' })
 
+/** The multipart upload, for the document: the handler reads the stream (request.file()), so nothing validates a body. */
+export const MediaUploadBody = Type.Unknown({
+  documentedAs: Type.Object({
+    file: Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, at most 1 MB' })
+  }, { title: 'MediaUpload' })
+})
 export const MediaQuery = Type.Object({ kind: Type.Union([Type.Literal('icon'), Type.Literal('screenshot')]) }, { additionalProperties: false })
 export const MediaResponse = Type.Object({ url: Type.String(), kind: Type.String(), app: AppSchema })

@@ -16,7 +16,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/register', {
     schema: {
       tags: ['auth'],
-      summary: 'Create a developer or merchant account',
+      operationId: 'register', security: [], summary: 'Create a developer or merchant account',
       description: 'A MERCHANT gets their business (businessName required); a DEVELOPER gets a sandbox business with sample products, orders, reviews and pages.',
       body: RegisterBodySchema,
       response: { 201: SessionSchema, ...errorResponses(400, 409) }
@@ -30,7 +30,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/login', {
     schema: {
       tags: ['auth'],
-      summary: 'Sign in; returns a JWT valid 8 hours',
+      operationId: 'login', security: [], summary: 'Sign in; returns a JWT valid 8 hours',
       body: LoginBodySchema,
       response: { 200: SessionSchema, ...errorResponses(400, 401) }
     }
@@ -40,6 +40,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest: fastify.requireUser,
     schema: {
       tags: ['auth'],
+      operationId: 'logout',
       summary: 'Sign out: the session token is refused everywhere from now on',
       security: [{ developerJwt: [] }],
       response: { 204: Type.Null({ description: 'Signed out' }), ...errorResponses(401) }
@@ -53,7 +54,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest: fastify.requireUser,
     schema: {
       tags: ['auth'],
-      summary: 'The signed-in user and their business',
+      operationId: 'getMe', summary: 'The signed-in user and their business',
       security: [{ developerJwt: [] }],
       response: { 200: MeSchema, ...errorResponses(401, 404) }
     }

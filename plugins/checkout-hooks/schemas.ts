@@ -37,5 +37,5 @@ export const PaymentMethodSchema = Type.Object({
   icon: Type.Optional(Type.String()),
   provider: Type.Union([Type.Literal('platform'), Type.Literal('app')]),
   appId: Type.Optional(Type.String())
-})
+}, { title: 'PaymentMethod' })
 export type PaymentMethod = Static<typeof PaymentMethodSchema>

@@ -3,10 +3,10 @@ import { ORDER_STATUSES } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { rows } from '../../server/db/rows.ts'
-import type { Dashboard, DashboardQuery } from './schemas.ts'
+import { MAX_DASHBOARD_DAYS, type Dashboard, type DashboardQuery } from './schemas.ts'
 
 export const DEFAULT_DASHBOARD_DAYS = 30
-export const MAX_DASHBOARD_DAYS = 366
+export { MAX_DASHBOARD_DAYS }
 export const TOP_PRODUCTS = 5
 
 const DAY_MS = 86_400_000

@@ -111,10 +111,11 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
  * (and any inventory events). Unknown/unavailable product or a refused validation → 422;
  * not enough stock → 409 with `available`.
  */
-/** The server-priced cart every checkout step starts from; refuses unknown or unavailable products. */
+/**
+ * The server-priced cart every checkout step starts from; refuses unknown or unavailable products.
+ * No address needed: a shopper asks for a delivery price before typing one (the order requires it).
+ */
 export async function checkoutContext (executor: Executor, businessId: string, input: Omit<GuestOrderBody, 'customer'>): Promise<CheckoutContext> {
-  const address = input.address?.trim() ?? ''
-  if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
   const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
   if (business === undefined) throw notFound('Business')
   const items = await priceItems(executor, businessId, mergeItems(input.items))
@@ -133,6 +134,7 @@ export async function checkoutContext (executor: Executor, businessId: string, i
 
 export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody, pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
   const address = input.address?.trim() ?? ''
+  if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
   const ctx = await checkoutContext(executor, businessId, input)
   const { items, currency } = ctx
   const quote = await quoteCheckout(ctx, pipeline)

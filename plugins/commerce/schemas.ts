@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
+import { businessExample, orderExample, pageExample, productExample, reviewExample } from '../../sdk/src/contract/examples.ts'
 
 /** Page sizes (spec Limits; DESIGN §5): the App API reuses them. */
 export const PRODUCT_PAGE_LIMITS: PageLimits = { defaultLimit: 50, maxLimit: 100 }
@@ -39,7 +40,7 @@ export const ProductSchema = Type.Object({
   lowStockThreshold: Type.Integer({ minimum: 0, description: 'product.low_stock fires when stock falls to or below it' }),
   createdAt: Iso,
   updatedAt: Iso
-})
+}, { title: 'Product', examples: [productExample] })
 export type Product = Static<typeof ProductSchema>
 
 const productFields = {
@@ -66,10 +67,10 @@ export const ProductCreateBodySchema = Type.Object({
   status: Type.Optional(productFields.status),
   stock: Type.Optional(productFields.stock),
   lowStockThreshold: Type.Optional(productFields.lowStockThreshold)
-}, { additionalProperties: false })
+}, { title: 'CreateProductBody', additionalProperties: false })
 export type ProductCreateBody = Static<typeof ProductCreateBodySchema>
 
-export const ProductPatchBodySchema = Type.Partial(Type.Object(productFields), { additionalProperties: false, minProperties: 1 })
+export const ProductPatchBodySchema = Type.Partial(Type.Object(productFields), { title: 'UpdateProductBody', additionalProperties: false, minProperties: 1 })
 export type ProductPatchBody = Static<typeof ProductPatchBodySchema>
 
 export const ProductListQuerySchema = Type.Composite([
@@ -85,13 +86,13 @@ export const OrderItemSchema = Type.Object({
   quantity: Type.Integer({ minimum: 1 }),
   unitPrice: Money('Unit price'),
   total: Money('Line total')
-})
+}, { title: 'OrderItem' })
 
 export const CustomerSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
   phone: Type.String({ maxLength: 40 }),
   email: Type.String({ maxLength: 254 })
-})
+}, { title: 'Customer' })
 
 export const OrderSchema = Type.Object({
   id: Type.String(),
@@ -111,7 +112,7 @@ export const OrderSchema = Type.Object({
   address: Type.String(),
   createdAt: Iso,
   updatedAt: Iso
-})
+}, { title: 'Order', examples: [orderExample] })
 export type Order = Static<typeof OrderSchema>
 
 export const OrderListQuerySchema = Type.Composite([
@@ -119,7 +120,7 @@ export const OrderListQuerySchema = Type.Composite([
   Type.Object({ status: Type.Optional(OrderStatus) })
 ], { additionalProperties: false })
 
-export const OrderStatusBodySchema = Type.Object({ status: OrderStatus }, { additionalProperties: false })
+export const OrderStatusBodySchema = Type.Object({ status: OrderStatus }, { title: 'OrderStatusBody', additionalProperties: false })
 
 export const GuestOrderBodySchema = Type.Object({
   items: Type.Array(Type.Object({
@@ -135,7 +136,7 @@ export const GuestOrderBodySchema = Type.Object({
   address: Type.Optional(Type.String({ maxLength: 500, description: 'Required for DELIVERY' })),
   locality: Type.Optional(Type.String({ maxLength: 200 })),
   paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' })
-}, { additionalProperties: false })
+}, { title: 'GuestOrderBody', additionalProperties: false })
 export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
 
 // ---- reviews
@@ -147,7 +148,7 @@ export const ReviewSchema = Type.Object({
   text: Type.String(),
   authorName: Type.String(),
   createdAt: Iso
-})
+}, { title: 'Review', examples: [reviewExample] })
 export type Review = Static<typeof ReviewSchema>
 
 export const ReviewCreateBodySchema = Type.Object({
@@ -155,7 +156,7 @@ export const ReviewCreateBodySchema = Type.Object({
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
   text: Type.Optional(Type.String({ maxLength: 5000 })),
   authorName: Type.String({ minLength: 1, maxLength: 100 })
-}, { additionalProperties: false })
+}, { title: 'CreateReviewBody', additionalProperties: false })
 export type ReviewCreateBody = Static<typeof ReviewCreateBodySchema>
 
 export const ReviewListQuerySchema = Type.Composite([
@@ -167,7 +168,7 @@ export const ReviewStatsSchema = Type.Object({
   averageRating: Type.Number({ description: 'Rounded to 2 decimals; 0 without reviews' }),
   totalReviews: Type.Integer(),
   distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() })
-})
+}, { title: 'ReviewStats' })
 export type ReviewStats = Static<typeof ReviewStatsSchema>
 
 // ---- pages
@@ -177,7 +178,7 @@ export const BlockInstanceSchema = Type.Object({
   installationId: Type.String(),
   blockType: Type.String(),
   settings: Type.Record(Type.String(), Type.Unknown())
-})
+}, { title: 'BlockInstance' })
 
 export const PageSchema = Type.Object({
   id: Type.String(),
@@ -186,21 +187,21 @@ export const PageSchema = Type.Object({
   isPublished: Type.Boolean(),
   blocks: Type.Array(BlockInstanceSchema),
   updatedAt: Iso
-})
+}, { title: 'Page', examples: [pageExample] })
 export type Page = Static<typeof PageSchema>
 
 export const PageCreateBodySchema = Type.Object({
   slug: Slug,
   title: Type.String({ minLength: 1, maxLength: 200 }),
   isPublished: Type.Optional(Type.Boolean())
-}, { additionalProperties: false })
+}, { title: 'CreatePageBody', additionalProperties: false })
 export type PageCreateBody = Static<typeof PageCreateBodySchema>
 
 export const PagePatchBodySchema = Type.Object({
   slug: Type.Optional(Slug),
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   isPublished: Type.Optional(Type.Boolean())
-}, { additionalProperties: false, minProperties: 1 })
+}, { title: 'UpdatePageBody', additionalProperties: false, minProperties: 1 })
 export type PagePatchBody = Static<typeof PagePatchBodySchema>
 
 export const SlugParams = Type.Object({ slug: Slug })
@@ -219,7 +220,7 @@ export const BusinessSchema = Type.Object({
   timezone: Type.String({ examples: ['UTC'] }),
   email: Type.String(),
   phone: Type.String()
-})
+}, { title: 'Business', examples: [businessExample] })
 export type Business = Static<typeof BusinessSchema>
 
 /** The merchant's view adds where the store is: the SPA never builds storefront URLs itself (DESIGN §14). */
@@ -237,15 +238,17 @@ export const BusinessPatchBodySchema = Type.Object({
   timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, for example Europe/Paris' })),
   email: Type.Optional(Type.Union([Type.String({ format: 'email', maxLength: 254 }), Type.Literal('')])),
   phone: Type.Optional(Type.String({ maxLength: 40 }))
-}, { additionalProperties: false, minProperties: 1 })
+}, { title: 'UpdateBusinessBody', additionalProperties: false, minProperties: 1 })
 export type BusinessPatchBody = Static<typeof BusinessPatchBodySchema>
 
 // ---- analytics
 
 const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD, in the business time zone' })
+/** The longest period a dashboard covers (400 otherwise). */
+export const MAX_DASHBOARD_DAYS = 366
 
 export const DashboardQuerySchema = Type.Object({
-  from: Type.Optional({ ...IsoDate, description: 'First day (inclusive); default 29 days before `to`' }),
+  from: Type.Optional({ ...IsoDate, description: `First day (inclusive); default 29 days before \`to\`; the period spans at most ${MAX_DASHBOARD_DAYS} days` }),
   to: Type.Optional({ ...IsoDate, description: 'Last day (inclusive); default today' })
 }, { additionalProperties: false })
 export type DashboardQuery = Static<typeof DashboardQuerySchema>
@@ -258,6 +261,6 @@ export const DashboardSchema = Type.Object({
   averageOrderValue: Type.Integer({ description: 'revenue / orderCount, rounded; 0 without orders' }),
   ordersByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'Every status, CANCELLED included, zero-filled' }),
   topProducts: Type.Array(Type.Object({ productId: Type.String(), name: Type.String(), quantity: Type.Integer(), revenue: Type.Integer() }), { description: 'Up to 5, by revenue' }),
-  daily: Type.Array(Type.Object({ date: IsoDate, revenue: Type.Integer(), orders: Type.Integer() }))
-})
+  daily: Type.Array(Type.Object({ date: IsoDate, revenue: Type.Integer(), orders: Type.Integer() }), { maxItems: MAX_DASHBOARD_DAYS, description: `One entry per day of the period (at most ${MAX_DASHBOARD_DAYS})` })
+}, { title: 'AnalyticsDashboard' })
 export type Dashboard = Static<typeof DashboardSchema>

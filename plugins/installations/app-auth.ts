@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
-import { forbidden, unauthorized } from '../../server/http-errors.ts'
+import { insufficientScope, invalidToken } from '../../server/http-errors.ts'
 import { toCached } from './service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
@@ -26,12 +26,12 @@ export default fp(async function appAuth (fastify) {
 
   fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
     const match = TOKEN_PATTERN.exec(request.headers.authorization ?? '')
-    if (match === null) throw unauthorized('Missing or malformed access token: send Authorization: Bearer fbat_…')
+    if (match === null) throw invalidToken('Missing or malformed access token: send Authorization: Bearer fbat_…')
     const tokenHash = sha256(match[1])
     let installation = fastify.tokenCache.get(tokenHash)
     if (installation === undefined) {
       const row = await fastify.installations.findByTokenHash(tokenHash)
-      if (row === null) throw unauthorized('Invalid or revoked access token')
+      if (row === null) throw invalidToken('Invalid or revoked access token')
       installation = toCached(row)
       fastify.tokenCache.set(tokenHash, installation)
     }
@@ -41,7 +41,7 @@ export default fp(async function appAuth (fastify) {
   fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
     const { scopes, pendingScopes } = request.installation
     if (scopes.includes(scope)) return
-    throw forbidden(pendingScopes.includes(scope)
+    throw insufficientScope(scope, pendingScopes.includes(scope)
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)
   })

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { IdParams, errorResponses } from '../../server/schemas.ts'
+import { ScopeValue } from '../../sdk/src/contract/index.ts'
 import { publicInstallation } from './service.ts'
 import { EmbedsBodySchema, EmbedsResponseSchema } from './schemas.ts'
 
@@ -9,9 +10,9 @@ const tags = ['installations']
 
 const InstallationSchema = Type.Object({
   installationId: Type.String(), appId: Type.String(), businessId: Type.String(), isTestInstall: Type.Boolean(), needsReConsent: Type.Boolean(),
-  grantedScopes: Type.Array(Type.String()), pendingScopes: Type.Array(Type.String(), { description: 'Added scopes waiting for the merchant’s approval' }),
+  grantedScopes: Type.Array(ScopeValue), pendingScopes: Type.Array(ScopeValue, { description: 'Added scopes waiting for the merchant’s approval' }),
   installedAt: Type.String({ format: 'date-time' }), uninstalledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
-})
+}, { title: 'Installation' })
 const AdminPageLink = Type.Object({ pageId: Type.String(), title: Type.String(), iconName: Type.Union([Type.String(), Type.Null()]), renderUrl: Type.String() })
 const ListedInstallation = Type.Intersect([InstallationSchema, Type.Object({
   app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) }),
@@ -29,7 +30,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
 
   fastify.post('/:id/session-token', {
     schema: {
-      tags, security,
+      tags, security, operationId: 'createAdminPageSessionToken',
       summary: "A session token for the app's admin page (service:init, service:session-token)",
       description: 'A JWT (HS256, keyed with the installation’s webhook secret) with iss = the admin origin, aud = the app’s client id, sub = the user, ' +
         'businessId, installationId, iat, exp (5 minutes) and jti. The app verifies it with the SDK’s verifySessionToken.',
@@ -41,7 +42,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   }))
 
   fastify.get('/', {
-    schema: { tags, security, summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
+    schema: { tags, security, operationId: 'listInstallations', summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
   }, async (request) => {
     const rows = await fastify.installations.listForBusiness(businessOf(request))
     const pagesByApp = await fastify.apps.adminPagesOf(rows.map(({ app }) => app.id))
@@ -57,7 +58,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
 
   fastify.delete('/:id', {
     schema: {
-      tags, security, summary: 'Uninstall',
+      tags, security, operationId: 'uninstallApp', summary: 'Uninstall',
       description: 'Revokes the token at once, deactivates the installation’s webhooks, removes its blocks from pages, stops its embeds and hooks, and schedules business.data_erasure after 48 hours.',
       params: Params, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(401, 403, 404) }
     }
@@ -71,16 +72,16 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   })
 
   fastify.post('/:id/consent', {
-    schema: { tags, security, summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
+    schema: { tags, security, operationId: 'approveAddedScopes', summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
   }, async (request) => publicInstallation(await fastify.installations.consent(businessOf(request), request.params.id)))
 
   fastify.get('/:id/settings', {
-    schema: { tags, security, summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
+    schema: { tags, security, operationId: 'getInstallationSettings', summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
   }, async (request) => await fastify.installations.settingsOf(businessOf(request), request.params.id))
 
   fastify.put('/:id/settings', {
     schema: {
-      tags, security, summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
+      tags, security, operationId: 'putInstallationSettings', summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
       params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: { 200: SettingsResponse, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => await fastify.installations.putSettings(businessOf(request), request.params.id, request.body.settings))
@@ -88,7 +89,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.get('/:id/embeds', {
     schema: {
       tags, security,
-      summary: 'The app’s embeds and how this installation configures them',
+      operationId: 'getInstallationEmbeds', summary: 'The app’s embeds and how this installation configures them',
       params: IdParams,
       response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
     }
@@ -97,7 +98,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.put('/:id/embeds', {
     schema: {
       tags, security,
-      summary: 'Enable, disable and configure embeds',
+      operationId: 'putInstallationEmbeds', summary: 'Enable, disable and configure embeds',
       description: 'Keyed by embedType; settings are validated against each embed’s settingsSchema. An unknown or inactive embedType is a 400; embeds not named keep their configuration.',
       params: IdParams,
       body: EmbedsBodySchema,

@@ -15,7 +15,7 @@ export const PageBlocksBodySchema = Type.Object({
     blockType: Type.String({ minLength: 1, maxLength: 64 }),
     settings: Type.Optional({ ...SettingsSchema, description: 'Validated against the block’s settingsSchema; the block’s defaultConfig when omitted' })
   }, { additionalProperties: false }), { maxItems: MAX_PAGE_BLOCKS, description: 'The page’s blocks, in display order' })
-}, { additionalProperties: false })
+}, { title: 'PageBlocksBody', additionalProperties: false })
 export type PageBlocksBody = Static<typeof PageBlocksBodySchema>
 
 // ---- merchant: installation embeds
@@ -30,7 +30,7 @@ export const EmbedStateSchema = Type.Object({
   settings: SettingsSchema,
   settingsSchema: Type.Union([SettingsSchema, Type.Null()]),
   defaultConfig: SettingsSchema
-})
+}, { title: 'EmbedState' })
 
 export const EmbedsResponseSchema = Type.Object({
   installationId: Type.String(),
@@ -42,5 +42,5 @@ export const EmbedsBodySchema = Type.Object({
     enabled: Type.Boolean(),
     settings: Type.Optional({ ...SettingsSchema, description: 'Validated against the embed’s settingsSchema; the current settings when omitted' })
   }, { additionalProperties: false }), { description: 'Keyed by embedType; embeds not named keep their configuration', maxProperties: 20 })
-}, { additionalProperties: false })
+}, { title: 'EmbedsBody', additionalProperties: false })
 export type EmbedsBody = Static<typeof EmbedsBodySchema>

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
+import { ScopeValue } from '../../sdk/src/contract/index.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 
@@ -21,7 +22,7 @@ const TestStatusSchema = Type.Object({
   businessId: Type.String({ description: 'The sandbox business' }),
   isTestInstall: Type.Union([Type.Boolean(), Type.Null()]),
   needsReConsent: Type.Union([Type.Boolean(), Type.Null()]),
-  grantedScopes: Type.Array(Type.String()),
+  grantedScopes: Type.Array(ScopeValue),
   installedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   webhooks: Type.Array(Type.Object({ id: Type.String(), url: Type.String(), events: Type.Array(Type.String()), isActive: Type.Boolean() })),
   recentDeliveries: Type.Array(Type.Object({
@@ -40,7 +41,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/:appId/test-install', {
     schema: {
-      tags, security, summary: 'Install the app on my sandbox business', description: 'Replaces an earlier test install (its token is revoked). Works in any app status.',
+      tags, security, operationId: 'testInstallApp', summary: 'Install the app on my sandbox business', description: 'Replaces an earlier test install (its token is revoked). Works in any app status.',
       params: AppIdParams, response: { 201: TestInstallSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
@@ -58,7 +59,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.get('/:appId/test-status', {
-    schema: { tags, security, summary: 'The test install on my sandbox, its webhooks and recent deliveries', params: AppIdParams, response: { 200: TestStatusSchema, ...errorResponses(400, 401, 403, 404) } }
+    schema: { tags, security, operationId: 'getTestStatus', summary: 'The test install on my sandbox, its webhooks and recent deliveries', params: AppIdParams, response: { 200: TestStatusSchema, ...errorResponses(400, 401, 403, 404) } }
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)
     const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
@@ -85,7 +86,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/:appId/test-uninstall', {
     schema: {
-      tags, security, summary: 'Remove the test install', description: 'Same effects as a merchant uninstall. 404 when there is none.',
+      tags, security, operationId: 'testUninstallApp', summary: 'Remove the test install', description: 'Same effects as a merchant uninstall. 404 when there is none.',
       params: AppIdParams, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {

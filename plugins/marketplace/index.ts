@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { CategorySchema } from '../apps/schemas.ts'
+import { CategorySchema, ScopeValue } from '../../sdk/src/contract/index.ts'
 import type { AppRow } from '../apps/service.ts'
 
 const tags = ['marketplace']
@@ -16,12 +16,12 @@ export const ListingSchema = Type.Object({
   category: Type.String(),
   iconUrl: Type.Union([Type.String(), Type.Null()]),
   screenshots: Type.Array(Type.String()),
-  scopes: Type.Array(Type.String(), { description: 'The approved scopes' }),
+  scopes: Type.Array(ScopeValue, { description: 'The approved scopes' }),
   version: Type.String(),
   developerName: Type.String(),
   installCount: Type.Integer({ description: 'Active installs, test installs excluded' }),
   publishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
-})
+}, { title: 'AppListing' })
 
 const ListQuery = Type.Intersect([
   PaginationQuery(),
@@ -42,14 +42,14 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   fastify.get('/apps', {
-    schema: { tags, summary: 'Browse published apps', querystring: ListQuery, response: { 200: Paginated(ListingSchema), ...errorResponses(400) } }
+    schema: { tags, operationId: 'listMarketplaceApps', security: [], summary: 'Browse published apps', querystring: ListQuery, response: { 200: Paginated(ListingSchema), ...errorResponses(400) } }
   }, async (request) => {
     const { rows, total, page, limit } = await fastify.apps.listPublished(request.query)
     return { data: await listings(rows), total, page, limit }
   })
 
   fastify.get('/apps/:slug', {
-    schema: { tags, summary: 'A published app by slug', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: ListingSchema, ...errorResponses(404) } }
+    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: ListingSchema, ...errorResponses(404) } }
   }, async (request) => {
     const app = await fastify.apps.publishedBySlug(request.params.slug)
     if (app === null) throw notFound('App')

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import type { Scope } from '../../server/events.ts'
+import { ScopeValue, type Scope } from '../../sdk/src/contract/index.ts'
 
 /** Plain words for the consent screen. */
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -31,11 +31,11 @@ export const AuthorizeInfoQuery = Type.Object({
 
 export const AuthorizeInfoSchema = Type.Object({
   app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), description: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]), developerName: Type.String(), status: Type.String() }),
-  scopes: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+  scopes: Type.Array(Type.Object({ name: ScopeValue, description: Type.String() })),
   business: Type.Object({ id: Type.String(), name: Type.String(), isSandbox: Type.Boolean() }),
   isTestInstall: Type.Boolean(),
   alreadyInstalled: Type.Boolean()
-})
+}, { title: 'AuthorizationInfo' })
 
 export const AuthorizeBody = Type.Object({
   client_id: ClientId,
@@ -46,7 +46,7 @@ export const AuthorizeBody = Type.Object({
   code_challenge: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
   code_challenge_method: Type.Optional(Type.Literal('S256')),
   decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')])
-}, { additionalProperties: false })
+}, { title: 'AuthorizeBody', additionalProperties: false })
 export type AuthorizeBodyType = Static<typeof AuthorizeBody>
 
 export const RedirectSchema = Type.Object({ redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied' }) })
@@ -58,7 +58,7 @@ export const TokenBody = Type.Object({
   redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
   code_verifier: Type.Optional(Type.String({ maxLength: 200 })),
   client_id: Type.Optional(Type.String({ maxLength: 64 }))
-})
+}, { title: 'TokenRequest' })
 
 export const TokenSchema = Type.Object({
   access_token: Type.String({ examples: ['fbat_…'] }),
@@ -67,11 +67,34 @@ export const TokenSchema = Type.Object({
   installation_id: Type.String(),
   business_id: Type.String(),
   webhook_secret: Type.String({ examples: ['whsec_…'] })
-})
+}, { title: 'TokenResponse' })
 
 export const OAuthErrorSchema = Type.Object({
   error: Type.String({ description: 'RFC 6749 error code', examples: ['invalid_grant'] }),
   error_description: Type.String(),
   statusCode: Type.Integer(),
   message: Type.String()
-})
+}, { title: 'OAuthError' })
+
+/** RFC 7009 §2.1; loose like TokenBody, so a missing token is an RFC 6749 invalid_request. */
+export const RevokeBody = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 400, description: 'The access token (fbat_…) to revoke' })),
+  token_type_hint: Type.Optional(Type.String({ maxLength: 100, description: 'access_token (the only kind issued); other hints are ignored' }))
+}, { title: 'RevokeRequest' })
+
+export const RevokedSchema = Type.Object({}, { description: 'Empty: the same answer whether or not the token was valid (RFC 7009 §2.2)' })
+
+/** RFC 8414 authorization server metadata. */
+export const ServerMetadataSchema = Type.Object({
+  issuer: Type.String({ format: 'uri' }),
+  authorization_endpoint: Type.String({ format: 'uri', description: 'The consent screen (on ADMIN_URL)' }),
+  token_endpoint: Type.String({ format: 'uri' }),
+  revocation_endpoint: Type.String({ format: 'uri' }),
+  response_types_supported: Type.Array(Type.String()),
+  grant_types_supported: Type.Array(Type.String()),
+  code_challenge_methods_supported: Type.Array(Type.String()),
+  token_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
+  scopes_supported: Type.Array(Type.String()),
+  service_documentation: Type.String({ format: 'uri' })
+}, { title: 'AuthorizationServerMetadata' })

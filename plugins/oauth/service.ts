@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm'
 import { oauthCodes } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
-import { forbidden } from '../../server/http-errors.ts'
+import { HttpError, forbidden } from '../../server/http-errors.ts'
 import type { SessionClaims } from '../auth/guards.ts'
 import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued } from '../installations/service.ts'
@@ -15,6 +15,7 @@ import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType }
 export interface ResolvedRequest { app: AppRow, scopes: string[], businessId: string, isTestInstall: boolean }
 
 const VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/
+const ACCESS_TOKEN_PATTERN = /^fbat_[A-Za-z0-9_-]{20,200}$/
 
 export function parseScopes (scope: string | undefined): string[] | null {
   if (scope === undefined || scope.trim() === '') return null
@@ -134,5 +135,25 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
     }
   }
 
-  return { resolve, info, authorize, exchange }
+  /**
+   * RFC 7009: an app revokes its own access token. That ends the installation: it is uninstalled
+   * exactly as a merchant's uninstall does it (webhooks off, blocks removed, data erasure scheduled).
+   * An unknown, already revoked or another client's token changes nothing, and the answer is the same.
+   */
+  async function revoke (app: AppRow, token: string): Promise<boolean> {
+    if (!ACCESS_TOKEN_PATTERN.test(token)) return false
+    const tokenHash = sha256(token)
+    const found = await deps.installations.findByTokenHash(tokenHash)
+    if (found === null || found.appId !== app.id) return false
+    return await db.transaction(async (tx) => {
+      // locked, and read again: a concurrent uninstall or token rotation wins
+      const installation = await deps.installations.getForBusiness(tx, found.businessId, found.id, true)
+        .catch((error: unknown) => { if (error instanceof HttpError && error.statusCode === 404) return null; throw error })
+      if (installation === null || installation.accessTokenHash !== tokenHash) return false
+      await deps.installations.uninstall(tx, installation)
+      return true
+    })
+  }
+
+  return { resolve, info, authorize, exchange, revoke }
 }

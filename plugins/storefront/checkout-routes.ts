@@ -8,7 +8,7 @@ import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
 
 const tags = ['storefront']
 const Params = Type.Object({ businessSlug: Type.String({ minLength: 1, maxLength: 64 }) })
-const QuoteBody = Type.Omit(GuestOrderBodySchema, ['customer', 'paymentMethod'], { additionalProperties: false })
+const QuoteBody = Type.Omit(GuestOrderBodySchema, ['customer', 'paymentMethod'], { title: 'QuoteBody', additionalProperties: false })
 const QuoteSchema = Type.Object({
   subtotal: Type.Integer(),
   deliveryFee: Type.Integer({ description: 'After checkout.shipping_rates' }),
@@ -18,8 +18,8 @@ const QuoteSchema = Type.Object({
   total: Type.Integer(),
   currency: Type.String(),
   paymentMethods: Type.Array(PaymentMethodSchema)
-})
-const PlacedSchema = Type.Object({ order: OrderSchema, payment: Type.Optional(CreatePaymentAnswer) })
+}, { title: 'CheckoutQuote' })
+const PlacedSchema = Type.Object({ order: OrderSchema, payment: Type.Optional(CreatePaymentAnswer) }, { title: 'PlacedOrder' })
 
 /** Customer checkout on a merchant's storefront: quote, then place the order. Public. */
 const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -32,7 +32,8 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/:businessSlug/api/checkout/quote', {
     config: STOREFRONT_WRITE_LIMIT,
     schema: {
-      tags, summary: 'Quote a cart: delivery fee, discounts and payment methods from the installed apps',
+      tags, operationId: 'quoteCheckout', security: [], summary: 'Quote a cart: delivery fee, discounts and payment methods from the installed apps',
+      description: 'DELIVERY needs no address here (a shopper asks for a delivery price before typing one); `locality` is passed to the shipping-rate hooks. The order requires the address.',
       params: Params, body: QuoteBody, response: { 200: QuoteSchema, ...errorResponses(400, 404, 422, 429) }
     }
   }, async (request) => await fastify.checkoutHooks.quote(await businessIdOf(request.params.businessSlug), request.body))
@@ -40,7 +41,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/:businessSlug/api/orders', {
     config: STOREFRONT_WRITE_LIMIT,
     schema: {
-      tags, summary: 'Place a guest order',
+      tags, operationId: 'placeStoreOrder', security: [], summary: 'Place a guest order',
       description: 'Runs the checkout hooks; order.validate refusing → 422 with the reason. For an app payment method, `payment` is the app’s checkout.create_payment answer; if the app cannot answer, 502 and the order stays unpaid.',
       params: Params, body: GuestOrderBodySchema, response: { 201: PlacedSchema, ...errorResponses(400, 404, 409, 422, 429, 502) }
     }

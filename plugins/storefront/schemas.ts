@@ -15,7 +15,7 @@ export const StoreProductSchema = Type.Object({
   currency: Type.String({ examples: ['USD'] }),
   category: Type.String(),
   imageUrl: Type.String()
-}, { description: 'A product as customers see it: available and ACTIVE ones only, without stock figures' })
+}, { title: 'StoreProduct', description: 'A product as customers see it: available and ACTIVE ones only, without stock figures' })
 export type StoreProduct = Static<typeof StoreProductSchema>
 
 export const StoreProductQuerySchema = Type.Composite([

@@ -19,29 +19,29 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/', {
     schema: {
-      tags, security, summary: 'Register a webhook',
+      tags, security, operationId: 'createWebhook', summary: 'Register a webhook',
       description: 'The secret (whsec_…) signs every delivery and is returned only here. Unknown event → 400; an event whose scope was not granted → 403.',
       body: WebhookCreateSchema, response: { 201: WebhookCreatedSchema, ...errorResponses(400, 401, 403, 409, 429) }
     }
   }, async (request, reply) => reply.code(201).send(await service.create(request.installation, request.body)))
 
   fastify.get('/', {
-    schema: { tags, security, summary: "The installation's webhooks (never their secrets)", querystring: PaginationQuery(), response: { 200: Paginated(WebhookSchema), ...errorResponses(400, 401, 429) } }
+    schema: { tags, security, operationId: 'listWebhooks', summary: "The installation's webhooks (never their secrets)", querystring: PaginationQuery(), response: { 200: Paginated(WebhookSchema), ...errorResponses(400, 401, 429) } }
   }, async (request) => await service.list(request.installation, request.query))
 
   fastify.get('/:id', {
-    schema: { tags, security, summary: 'A webhook', params: WebhookParams, response: { 200: WebhookSchema, ...errorResponses(401, 404, 429) } }
+    schema: { tags, security, operationId: 'getWebhook', summary: 'A webhook', params: WebhookParams, response: { 200: WebhookSchema, ...errorResponses(401, 404, 429) } }
   }, async (request) => publicWebhook(await service.get(request.installation, request.params.id)))
 
   fastify.patch('/:id', {
     schema: {
-      tags, security, summary: 'Change a webhook', description: 'isActive true re-enables an auto-disabled webhook and resets its failure count.',
+      tags, security, operationId: 'updateWebhook', summary: 'Change a webhook', description: 'isActive true re-enables an auto-disabled webhook and resets its failure count.',
       params: WebhookParams, body: WebhookPatchSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request) => await service.update(request.installation, request.params.id, request.body))
 
   fastify.delete('/:id', {
-    schema: { tags, security, summary: 'Delete a webhook', description: 'Its delivery log is kept; pending deliveries end as failed.', params: WebhookParams, response: { 204: Type.Null(), ...errorResponses(401, 404, 429) } }
+    schema: { tags, security, operationId: 'deleteWebhook', summary: 'Delete a webhook', description: 'Its delivery log is kept; pending deliveries end as failed.', params: WebhookParams, response: { 204: Type.Null(), ...errorResponses(401, 404, 429) } }
   }, async (request, reply) => {
     await service.remove(request.installation, request.params.id)
     return reply.code(204).send(null)
@@ -49,25 +49,25 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/:id/test', {
     schema: {
-      tags, security, summary: 'Send a webhook.test event now', description: 'Synchronous: answers with the outcome of the one attempt (no retries).',
+      tags, security, operationId: 'testWebhook', summary: 'Send a webhook.test event now', description: 'Synchronous: answers with the outcome of the one attempt (no retries).',
       params: WebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 404, 409, 429) }
     }
   }, async (request) => await service.test(request.installation, request.params.id))
 
   fastify.get('/:id/deliveries', {
-    schema: { tags, security, summary: 'Delivery log of a webhook, newest first, with every attempt', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
+    schema: { tags, security, operationId: 'listWebhookDeliveries', summary: 'Delivery log of a webhook, newest first, with every attempt', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
   }, async (request) => await service.deliveries(request.installation, request.params.id, request.query))
 
   fastify.post('/:id/deliveries/:deliveryId/redeliver', {
     schema: {
-      tags, security, summary: 'Send a delivery again', description: 'Same X-Service-Event-Id, fresh retry schedule. 409 while it is being attempted or when the webhook is inactive.',
+      tags, security, operationId: 'redeliverWebhookDelivery', summary: 'Send a delivery again', description: 'Same X-Service-Event-Id, fresh retry schedule. 409 while it is being attempted or when the webhook is inactive.',
       params: DeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 404, 409, 429) }
     }
   }, async (request, reply) => reply.code(202).send(await service.redeliver(request.installation, request.params.id, request.params.deliveryId)))
 
   fastify.post('/:id/replay', {
     schema: {
-      tags, security, summary: 'Send again every delivery since a time', description: 'Optionally only those with a status. Event ids are kept.',
+      tags, security, operationId: 'replayWebhookDeliveries', summary: 'Send again every delivery since a time', description: 'Optionally only those with a status. Event ids are kept.',
       params: WebhookParams, body: ReplaySchema, response: { 202: ReplayedSchema, ...errorResponses(400, 401, 404, 409, 429) }
     }
   }, async (request, reply) => reply.code(202).send(await service.replay(request.installation, request.params.id, request.body)))

@@ -1,14 +1,17 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery } from '../../server/schemas.ts'
+import { EventNameSchema, EventNameValue, webhookRegistrationExample } from '../../sdk/src/contract/index.ts'
 import { DELIVERY_STATUSES } from '../../server/db/schema/index.ts'
 
 export const MAX_EVENTS = 32
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https required in production', examples: ['https://app.example.com/webhooks'] })
-const Events = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: MAX_EVENTS, description: 'Event names (see the event catalog)', examples: [['order.created']] })
+// the service refuses an unknown event naming it (400); the document shows the enum
+const EventItem = Type.String({ minLength: 1, maxLength: 64, documentedAs: EventNameSchema })
+const Events = Type.Array(EventItem, { minItems: 1, maxItems: MAX_EVENTS, description: 'Event names; each needs its scope (403 otherwise)', examples: [['order.created']] })
 const Description = Type.String({ maxLength: 500 })
 const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()])
 
-export const WebhookCreateSchema = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { additionalProperties: false })
+export const WebhookCreateSchema = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { title: 'CreateWebhookBody', additionalProperties: false })
 export type WebhookCreate = Static<typeof WebhookCreateSchema>
 
 export const WebhookPatchSchema = Type.Object({
@@ -16,13 +19,13 @@ export const WebhookPatchSchema = Type.Object({
   events: Type.Optional(Events),
   description: Type.Optional(Description),
   isActive: Type.Optional(Type.Boolean({ description: 'true re-enables an auto-disabled webhook and resets its failure count' }))
-}, { additionalProperties: false, minProperties: 1 })
+}, { title: 'UpdateWebhookBody', additionalProperties: false, minProperties: 1 })
 export type WebhookPatch = Static<typeof WebhookPatchSchema>
 
 export const WebhookSchema = Type.Object({
   id: Type.String(),
   url: Type.String(),
-  events: Type.Array(Type.String()),
+  events: Type.Array(EventNameValue),
   description: Type.String(),
   isActive: Type.Boolean(),
   disabledReason: Nullable(Type.String()),
@@ -30,8 +33,8 @@ export const WebhookSchema = Type.Object({
   isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
-})
-export const WebhookCreatedSchema = Type.Intersect([WebhookSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })])
+}, { title: 'WebhookRegistration', examples: [webhookRegistrationExample] })
+export const WebhookCreatedSchema = Type.Intersect([WebhookSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })], { title: 'CreatedWebhookRegistration' })
 
 export const WebhookParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 export const DeliveryParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), deliveryId: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -51,7 +54,7 @@ export const AttemptSchema = Type.Object({
   error: Nullable(Type.String()),
   responseSnippet: Nullable(Type.String({ description: 'First 1 KB of the answer' })),
   createdAt: Type.String({ format: 'date-time' })
-})
+}, { title: 'DeliveryAttempt' })
 
 export const DeliverySchema = Type.Object({
   id: Type.String({ description: 'X-Service-Event-Id: the same on every retry and redelivery' }),
@@ -67,23 +70,23 @@ export const DeliverySchema = Type.Object({
   nextAttemptAt: Nullable(Type.String({ format: 'date-time' })),
   createdAt: Type.String({ format: 'date-time' }),
   completedAt: Nullable(Type.String({ format: 'date-time' }))
-})
-export const DeliveryWithAttemptsSchema = Type.Intersect([DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })])
+}, { title: 'Delivery' })
+export const DeliveryWithAttemptsSchema = Type.Intersect([DeliverySchema, Type.Object({ attempts: Type.Array(AttemptSchema) })], { title: 'DeliveryWithAttempts' })
 
 export const TestResultSchema = Type.Object({
   success: Type.Boolean(),
   statusCode: Nullable(Type.Integer({ description: 'null when no answer came (connection error, timeout)' })),
   durationMs: Type.Integer(),
   error: Type.Optional(Type.String())
-})
+}, { title: 'WebhookTestResult' })
 
 export const RedeliveredSchema = Type.Object({ deliveryId: Type.String(), status: Type.Literal('PENDING') })
 export const ReplaySchema = Type.Object({
   since: Type.String({ format: 'date-time', description: 'Deliveries created at or after this time' }),
   status: Type.Optional(Status)
-}, { additionalProperties: false })
+}, { title: 'ReplayBody', additionalProperties: false })
 export const ReplayedSchema = Type.Object({
   queued: Type.Integer({ minimum: 0, maximum: 1000, description: 'Deliveries queued by this call (at most 1 000)' }),
   remaining: Type.Integer({ minimum: 0, description: 'Matching deliveries this call did not queue' }),
   nextSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Call again with this `since` to go on; null when none remain' })
-})
+}, { title: 'Replayed' })

@@ -4,7 +4,7 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { encryptSecret, randomSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
-import { badRequest, conflict, forbidden, notFound } from '../../server/http-errors.ts'
+import { badRequest, conflict, insufficientScope, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import fp from 'fastify-plugin'
@@ -67,7 +67,7 @@ export function checkEvents (events: string[], installation: CallingInstallation
   for (const event of events) {
     const scope = EVENT_SCOPES[event as EventName]
     if (scope === null || installation.scopes.includes(scope)) continue
-    throw forbidden(installation.pendingScopes.includes(scope)
+    throw insufficientScope(scope, installation.pendingScopes.includes(scope)
       ? `The event ${event} requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `The event ${event} requires the ${scope} scope`)
   }

@@ -1,25 +1,13 @@
 /** Webhook events (spec, Events) and hook points (spec, Outbound calls) with their payloads. */
+import { EVENT_NAMES, HOOK_POINTS } from './contract/events.ts'
 
-export const WEBHOOK_EVENTS = [
-  'order.created', 'order.status_changed', 'order.delivered', 'order.cancelled',
-  'payment.completed', 'payment.expired',
-  'product.created', 'product.updated', 'product.deleted',
-  'product.out_of_stock', 'product.low_stock', 'product.back_in_stock',
-  'review.created', 'review.deleted',
-  'business.data_erasure',
-  'webhook.test'
-] as const
+/** The event catalog: the contract's list (sdk/src/contract). */
+export const WEBHOOK_EVENTS = EVENT_NAMES
 
 /** A catalogued event name; `string & {}` keeps events added later by the platform assignable. */
 export type WebhookEventName = typeof WEBHOOK_EVENTS[number] | (string & {})
 
-export const HOOK_POINTS = [
-  'checkout.payment_methods',
-  'checkout.create_payment',
-  'checkout.shipping_rates',
-  'order.validate',
-  'order.calculate_discounts'
-] as const
+export { HOOK_POINTS }
 
 export type HookPointName = typeof HOOK_POINTS[number] | (string & {})
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { FetchLike } from './types.ts'
+import type { Scope } from './contract/scopes.ts'
 
 /** OAuth 2.0 authorization-code install flow (RFC 6749, PKCE per RFC 7636; DESIGN §6 OAuth). */
 
@@ -10,7 +11,7 @@ export interface AuthorizeUrlParams {
   /** Must equal the app's Redirect URL exactly. */
   redirectUri: string
   /** Requested scopes; omitted means all approved scopes. */
-  scopes?: readonly string[]
+  scopes?: readonly Scope[]
   /** Opaque value bound to the user's session; check it on the callback (CSRF). */
   state: string
   /** S256 challenge from createPkcePair(). */

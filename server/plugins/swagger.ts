@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { ErrorSchema } from '../schemas.ts'
+import { shapeDocument, shapeRoute } from '../openapi-shape.ts'
 
 export const API_TAGS = [
   { name: 'auth', description: 'Registration and sign-in for developers, merchants and reviewers' },
@@ -9,9 +10,10 @@ export const API_TAGS = [
   { name: 'manifest', description: 'Extension manifest: blocks, embeds, hooks, admin pages, settings schema' },
   { name: 'review', description: 'Review queue for reviewers' },
   { name: 'marketplace', description: 'Public listing of published apps' },
-  { name: 'oauth', description: 'OAuth 2.0 install: consent and code exchange' },
+  { name: 'oauth', description: 'OAuth 2.0 install: discovery (RFC 8414), consent, code exchange, revocation (RFC 7009)' },
   { name: 'installations', description: "A merchant's installed apps: uninstall, re-consent, settings" },
   { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },
+  { name: 'webhooks', description: 'Webhook registrations of an installation, their delivery log, tests, redelivery and replay (access token)' },
   { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
   { name: 'storefront', description: 'Public storefront: pages, products, checkout, reviews' },
   { name: 'operations', description: 'Liveness, readiness and this document' }
@@ -28,6 +30,7 @@ export default fp(async function swaggerPlugin (fastify) {
         version: '1.0.0',
         description: 'Developer portal, review, marketplace, OAuth installs, the App API, webhooks and storefront extensions. Errors always have the shape {statusCode, error, message}.'
       },
+      servers: [{ url: fastify.config.baseUrl, description: 'BASE_URL: the API (App API, /webhooks, OAuth token and revocation)' }],
       tags: API_TAGS,
       components: {
         securitySchemes: {
@@ -37,9 +40,11 @@ export default fp(async function swaggerPlugin (fastify) {
         }
       }
     },
+    transform: ({ schema, url }) => shapeRoute({ schema: schema as Record<string, any>, url }),
+    transformObject: (document) => shapeDocument('openapiObject' in document ? document.openapiObject : {}),
     // Shared schemas keep their $id as the component name (Error, …)
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
   await fastify.register(swaggerUi, { routePrefix: '/docs' })
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
-}, { name: 'swagger' })
+}, { name: 'swagger', dependencies: ['config'] })

@@ -18,6 +18,8 @@ import ts from 'typescript'
  * (c) Writers. Only the owner runs `.insert(t)`, `.update(t)`, `.delete(t)` on a table, or raw SQL
  *     `insert into t` / `update t` / `delete from t`.
  * (d) No cycle, neither between files (runtime imports) nor between capabilities.
+ * The API contract (`sdk/src/contract/`: scopes, events, categories, shared schemas) is free of server
+ * code and may be imported from anywhere (DESIGN §16 "Contract source").
  */
 
 export interface SourceFile { path: string, text: string }
@@ -138,7 +140,9 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
         }
       }
       // (a) imports
-      if (file.path === 'server/app.ts') {
+      if (target.startsWith('sdk/src/contract/')) {
+        // the shared contract
+      } else if (file.path === 'server/app.ts') {
         // the composition root registers every capability's plugins
       } else if (own === 'server' && other !== 'server') {
         violations.push({ kind: 'import', file: file.path, detail: `server infrastructure imports ${target}` })

@@ -1,11 +1,14 @@
 /** Shapes of the API answers the screens read (openapi/openapi.json). */
 
-export const CATEGORIES = ['analytics', 'marketing', 'sales', 'shipping', 'pos', 'communication', 'automation', 'loyalty', 'other'] as const
-export type Category = typeof CATEGORIES[number]
+import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
+import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
 
-export const SCOPES = ['read_products', 'write_products', 'read_orders', 'write_orders', 'read_reviews', 'read_analytics', 'read_business', 'read_pages', 'write_payments', 'write_shipping', 'write_discounts'] as const
-
-export const WEBHOOK_EVENTS = ['order.created', 'order.status_changed', 'order.delivered', 'order.cancelled', 'payment.completed', 'payment.expired', 'product.created', 'product.updated', 'product.deleted', 'product.out_of_stock', 'product.low_stock', 'product.back_in_stock', 'review.created', 'review.deleted'] as const
+// the contract's lists (sdk/src/contract), under the names the screens use
+export { SCOPES } from '../../../sdk/src/contract/scopes.ts'
+export const CATEGORIES = APP_CATEGORIES
+export type Category = AppCategory
+/** The events an app's webhook can subscribe to. */
+export const WEBHOOK_EVENTS = SUBSCRIBABLE_EVENTS
 
 export type AppStatus = 'DRAFT' | 'PENDING_REVIEW' | 'APPROVED'
 

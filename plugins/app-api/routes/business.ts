@@ -8,7 +8,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: fastify.requireScope('read_business'),
     schema: {
       tags: TAGS,
-      summary: 'Business information (read_business)',
+      operationId: 'getBusiness', summary: 'Business information (read_business)',
       security: SECURITY,
       response: { 200: BusinessSchema, ...errorResponses(401, 403, 404, 429) }
     }
@@ -18,7 +18,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: fastify.requireScope('read_analytics'),
     schema: {
       tags: TAGS,
-      summary: 'Revenue, orders and top products for a period, default the last 30 days (read_analytics)',
+      operationId: 'getAnalyticsDashboard', summary: 'Revenue, orders and top products for a period, default the last 30 days (read_analytics)',
       description: 'from and to are inclusive days in the business time zone, at most 366 days apart.',
       security: SECURITY,
       querystring: DashboardQuerySchema,

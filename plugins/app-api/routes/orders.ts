@@ -11,7 +11,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canRead,
     schema: {
       tags: TAGS,
-      summary: 'List orders, newest first, optionally by status (read_orders)',
+      operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)',
       security: SECURITY,
       querystring: OrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403, 429) }
@@ -22,7 +22,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canRead,
     schema: {
       tags: TAGS,
-      summary: 'Order by id (read_orders)',
+      operationId: 'getOrder', summary: 'Order by id (read_orders)',
       security: SECURITY,
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 429) }
@@ -33,7 +33,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canWrite,
     schema: {
       tags: TAGS,
-      summary: 'Move an order to its next status (write_orders)',
+      operationId: 'updateOrderStatus', summary: 'Move an order to its next status (write_orders)',
       description: 'PENDING→CONFIRMED|CANCELLED; CONFIRMED→PREPARING|CANCELLED; PREPARING→READY|CANCELLED; READY→IN_DELIVERY|DELIVERED|CANCELLED; IN_DELIVERY→DELIVERED|CANCELLED. Any other move is 409 and changes nothing. Emits order.status_changed, plus order.delivered or order.cancelled. Answers with the updated order.',
       security: SECURITY,
       params: IdParams,
@@ -46,7 +46,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canWrite,
     schema: {
       tags: TAGS,
-      summary: 'Create a guest order (write_orders)',
+      operationId: 'createOrder', summary: 'Create a guest order (write_orders)',
       description: 'Prices come from the catalogue, never from the request. Runs the same checkout as the storefront, hooks included (for an app payment method, checkout.create_payment too; if that app cannot answer, 502 and the order stays unpaid). Unknown or unavailable product, unknown payment method or a refused order.validate → 422; not enough stock → 409. Emits order.created.',
       security: SECURITY,
       body: GuestOrderBodySchema,

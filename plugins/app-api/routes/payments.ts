@@ -10,7 +10,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: fastify.requireScope('write_payments'),
     schema: {
       tags: TAGS,
-      summary: 'Report the outcome of an app-collected payment (write_payments)',
+      operationId: 'reportPayment', summary: 'Report the outcome of an app-collected payment (write_payments)',
       description: 'For orders paid with this app’s own payment method (another app’s → 403) whose payment is PENDING: COMPLETED emits payment.completed; FAILED emits nothing (the catalog has no failure event). Any other order or payment state → 409. Answers with the updated order.',
       security: SECURITY,
       params: IdParams,

@@ -19,7 +19,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      summary: 'List products, newest first, optionally of one category (read_products)',
+      operationId: 'listProducts', summary: 'List products, newest first, optionally of one category (read_products)',
       security: SECURITY,
       querystring: ProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403, 429) }
@@ -35,7 +35,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      summary: 'Product by id (read_products)',
+      operationId: 'getProduct', summary: 'Product by id (read_products)',
       security: SECURITY,
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
@@ -47,7 +47,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      summary: 'Product by slug (read_products)',
+      operationId: 'getProductBySlug', summary: 'Product by slug (read_products)',
       security: SECURITY,
       params: SlugParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }

@@ -22,7 +22,7 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.put('/:appId/manifest', {
     schema: {
-      tags, security, summary: 'Replace the manifest and sync its extensions',
+      tags, security, operationId: 'putManifest', summary: 'Replace the manifest and sync its extensions',
       description: 'Every problem is reported at once (400, with `errors: [{path, message}]`). New keys are created active, same keys updated in place, missing keys deactivated (kept with merchant data). `?dryRun=true` returns the same diff and writes nothing.',
       params: AppIdParams,
       querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
@@ -38,7 +38,7 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId/extensions', {
     schema: {
-      tags, security, summary: 'Synced extensions of the app, active and deactivated',
+      tags, security, operationId: 'listAppExtensions', summary: 'Synced extensions of the app, active and deactivated',
       params: AppIdParams, response: { 200: Type.Object({ data: Type.Array(ExtensionSchema) }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {

@@ -1,16 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-export const HOOK_POINTS = ['checkout.payment_methods', 'checkout.create_payment', 'checkout.shipping_rates', 'order.validate', 'order.calculate_discounts'] as const
-export type HookPoint = typeof HOOK_POINTS[number]
+import { HOOK_POINTS, HOOK_SCOPES, type HookPoint } from '../../../sdk/src/contract/index.ts'
 
-/** The scope an app needs for a hook point to be called (DESIGN §7). */
-export const HOOK_SCOPES: Record<HookPoint, string> = {
-  'checkout.payment_methods': 'write_payments',
-  'checkout.create_payment': 'write_payments',
-  'checkout.shipping_rates': 'write_shipping',
-  'order.validate': 'read_orders',
-  'order.calculate_discounts': 'write_discounts'
-}
+export { HOOK_POINTS, HOOK_SCOPES, type HookPoint }
 
 export const MANIFEST_LIMITS = { blocks: 25, embeds: 10, hooks: 5, adminPages: 20 } as const
 export const HOOK_DEFAULTS = { timeout: 5000, priority: 100, maxTimeout: 10_000 } as const
@@ -31,7 +23,7 @@ export const BlockSchema = Type.Object({
   renderUrl: Url,
   settingsSchema: Type.Optional(JsonObject),
   defaultConfig: Type.Optional(JsonObject)
-}, { additionalProperties: false })
+}, { title: 'ManifestBlock', additionalProperties: false })
 
 export const EmbedSchema = Type.Object({
   embedType: Key,
@@ -43,7 +35,7 @@ export const EmbedSchema = Type.Object({
   renderUrl: Type.Optional(Url),
   settingsSchema: Type.Optional(JsonObject),
   defaultConfig: Type.Optional(JsonObject)
-}, { additionalProperties: false })
+}, { title: 'ManifestEmbed', additionalProperties: false })
 
 export const HookSchema = Type.Object({
   hookPoint: Type.String({ description: `One of ${HOOK_POINTS.join(', ')}` }),
@@ -51,14 +43,14 @@ export const HookSchema = Type.Object({
   timeout: Type.Optional(Type.Integer({ minimum: 100, maximum: HOOK_DEFAULTS.maxTimeout, description: 'Milliseconds, default 5000' })),
   priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Lower runs first, default 100' })),
   failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'order.validate only: closed blocks the order when the hook fails' }))
-}, { additionalProperties: false })
+}, { title: 'ManifestHook', additionalProperties: false })
 
 export const AdminPageSchema = Type.Object({
   pageId: Key,
   title: Name,
   iconName: Type.Optional(Type.String({ maxLength: 64 })),
   renderUrl: Url
-}, { additionalProperties: false })
+}, { title: 'ManifestAdminPage', additionalProperties: false })
 
 export const ManifestSchema = Type.Object({
   settingsSchema: Type.Optional(JsonObject),
@@ -66,7 +58,7 @@ export const ManifestSchema = Type.Object({
   embeds: Type.Optional(Type.Array(EmbedSchema, { maxItems: MANIFEST_LIMITS.embeds })),
   hooks: Type.Optional(Type.Array(HookSchema, { maxItems: MANIFEST_LIMITS.hooks })),
   adminPages: Type.Optional(Type.Array(AdminPageSchema, { maxItems: MANIFEST_LIMITS.adminPages }))
-}, { additionalProperties: false, $id: 'Manifest' })
+}, { additionalProperties: false, title: 'Manifest' })
 export type Manifest = Static<typeof ManifestSchema>
 
 export const ExtensionRef = Type.Object({ kind: Type.String(), key: Type.String() })
@@ -75,8 +67,14 @@ export const SyncResultSchema = Type.Object({
   updated: Type.Array(ExtensionRef, { description: 'Changed definitions, including re-activated ones' }),
   deactivated: Type.Array(ExtensionRef),
   reactivated: Type.Array(ExtensionRef, { description: 'Subset of updated: keys that were inactive and came back, with their merchant data' })
-})
+}, { title: 'ManifestSyncResult' })
 export type SyncResult = Static<typeof SyncResultSchema>
 
-export const PutManifestBody = Type.Object({ manifest: Type.Unknown({ description: 'The whole manifest (see the Manifest schema)' }) }, { additionalProperties: false })
-export const ManifestResponse = Type.Object({ manifest: Type.Unknown(), sync: SyncResultSchema, dryRun: Type.Boolean() })
+/**
+ * The body's manifest is checked by validateManifest (every problem reported at once), not by the
+ * route's validator; `documentedAs` shows clients its real shape (server/openapi-shape.ts).
+ */
+export const PutManifestBody = Type.Object({
+  manifest: Type.Unknown({ description: 'The whole manifest', documentedAs: ManifestSchema })
+}, { title: 'PutManifestBody', additionalProperties: false })
+export const ManifestResponse = Type.Object({ manifest: ManifestSchema, sync: SyncResultSchema, dryRun: Type.Boolean() }, { title: 'ManifestResponse' })

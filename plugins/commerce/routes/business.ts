@@ -11,7 +11,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Your business profile',
+      operationId: 'getMerchantBusiness', summary: 'Your business profile',
       security: SECURITY,
       response: { 200: MerchantBusinessSchema, ...errorResponses(401, 403, 404) }
     }
@@ -21,7 +21,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Change your business profile (the slug stays)',
+      operationId: 'updateMerchantBusiness', summary: 'Change your business profile (the slug stays)',
       security: SECURITY,
       body: BusinessPatchBodySchema,
       response: { 200: MerchantBusinessSchema, ...errorResponses(400, 401, 403, 404) }
@@ -32,7 +32,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Revenue, orders and top products for a period (default the last 30 days)',
+      operationId: 'getMerchantAnalyticsDashboard', summary: 'Revenue, orders and top products for a period (default the last 30 days)',
       security: SECURITY,
       querystring: DashboardQuerySchema,
       response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404) }

@@ -10,7 +10,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'List your orders, newest first, optionally by status',
+      operationId: 'listMerchantOrders', summary: 'List your orders, newest first, optionally by status',
       security: SECURITY,
       querystring: OrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403) }
@@ -21,7 +21,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'One of your orders',
+      operationId: 'getMerchantOrder', summary: 'One of your orders',
       security: SECURITY,
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404) }
@@ -32,7 +32,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Move an order to its next status',
+      operationId: 'updateMerchantOrderStatus', summary: 'Move an order to its next status',
       description: 'PENDING→CONFIRMED|CANCELLED; CONFIRMED→PREPARING|CANCELLED; PREPARING→READY|CANCELLED; READY→IN_DELIVERY|DELIVERED|CANCELLED; IN_DELIVERY→DELIVERED|CANCELLED. Any other move is 409. Emits order.status_changed, plus order.delivered or order.cancelled.',
       security: SECURITY,
       params: IdParams,

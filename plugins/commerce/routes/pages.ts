@@ -12,7 +12,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'List your site pages, newest first',
+      operationId: 'listMerchantPages', summary: 'List your site pages, newest first',
       security: SECURITY,
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403) }
@@ -23,7 +23,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Create a site page (no blocks yet)',
+      operationId: 'createMerchantPage', summary: 'Create a site page (no blocks yet)',
       security: SECURITY,
       body: PageCreateBodySchema,
       response: { 201: PageSchema, ...errorResponses(400, 401, 403, 409) }
@@ -34,7 +34,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'One of your pages, with its blocks',
+      operationId: 'getMerchantPage', summary: 'One of your pages, with its blocks',
       security: SECURITY,
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404) }
@@ -45,7 +45,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Rename, re-slug, publish or unpublish a page',
+      operationId: 'updateMerchantPage', summary: 'Rename, re-slug, publish or unpublish a page',
       security: SECURITY,
       params: SlugParams,
       body: PagePatchBodySchema,
@@ -57,7 +57,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Delete a page',
+      operationId: 'deleteMerchantPage', summary: 'Delete a page',
       security: SECURITY,
       params: SlugParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
@@ -71,7 +71,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Replace the blocks of a page, in display order',
+      operationId: 'putMerchantPageBlocks', summary: 'Replace the blocks of a page, in display order',
       description: 'Each block names an active installation of your business and an active block of its app; settings are validated against the block’s settingsSchema (defaultConfig when omitted). 400 lists every problem.',
       security: SECURITY,
       params: SlugParams,

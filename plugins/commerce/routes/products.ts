@@ -11,7 +11,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'List your products, newest first',
+      operationId: 'listMerchantProducts', summary: 'List your products, newest first',
       security: SECURITY,
       querystring: ProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403) }
@@ -22,7 +22,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Create a product (emits product.created)',
+      operationId: 'createMerchantProduct', summary: 'Create a product (emits product.created)',
       security: SECURITY,
       body: ProductCreateBodySchema,
       response: { 201: ProductSchema, ...errorResponses(400, 401, 403, 409) }
@@ -33,7 +33,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'One of your products',
+      operationId: 'getMerchantProduct', summary: 'One of your products',
       security: SECURITY,
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404) }
@@ -44,7 +44,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Change a product (emits product.updated, and inventory events when stock crosses a threshold)',
+      operationId: 'updateMerchantProduct', summary: 'Change a product (emits product.updated, and inventory events when stock crosses a threshold)',
       security: SECURITY,
       params: IdParams,
       body: ProductPatchBodySchema,
@@ -56,7 +56,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Delete a product and its reviews (emits product.deleted)',
+      operationId: 'deleteMerchantProduct', summary: 'Delete a product and its reviews (emits product.deleted)',
       security: SECURITY,
       params: IdParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }

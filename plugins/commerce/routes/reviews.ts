@@ -11,7 +11,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'List reviews of your products, newest first, optionally of one product',
+      operationId: 'listMerchantReviews', summary: 'List reviews of your products, newest first, optionally of one product',
       security: SECURITY,
       querystring: ReviewListQuerySchema,
       response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403) }
@@ -22,7 +22,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Average rating, count and 1–5 distribution, optionally of one product',
+      operationId: 'getMerchantReviewStats', summary: 'Average rating, count and 1–5 distribution, optionally of one product',
       security: SECURITY,
       querystring: Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
       response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403) }
@@ -33,7 +33,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      summary: 'Remove a review (emits review.deleted)',
+      operationId: 'deleteMerchantReview', summary: 'Remove a review (emits review.deleted)',
       security: SECURITY,
       params: IdParams,
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }

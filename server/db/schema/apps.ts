@@ -4,7 +4,8 @@ import { sql } from 'drizzle-orm'
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
-export const APP_CATEGORIES = ['analytics', 'marketing', 'sales', 'shipping', 'pos', 'communication', 'automation', 'loyalty', 'other'] as const
+import { APP_CATEGORIES } from '../../../sdk/src/contract/index.ts'
+export { APP_CATEGORIES }
 export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
 export type AppStatus = typeof APP_STATUSES[number]
 

@@ -161,3 +161,25 @@ t.test('with REDIS_URL two instances share the storefront budget', { skip: redis
   t.equal((await review(two)).statusCode, 201)
   t.equal((await review(one)).statusCode, 429, 'instance one counts instance two’s call')
 })
+
+t.test('POST /store/:businessSlug/api/checkout/quote', async (t) => {
+  const app = await build(t)
+  const merchant = await registerUser(app, 'MERCHANT')
+  const slug = await businessSlug(app, merchant)
+  const product = await createProduct(app, merchant, { name: 'Pie', price: 900, stock: 5 })
+  const items = [{ productId: product.id, quantity: 2 }]
+
+  t.test('prices DELIVERY before the shopper typed an address (DESIGN §6 quote body)', async (t) => {
+    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: { items, deliveryMethod: 'DELIVERY', locality: 'Centre' } })
+    t.equal(response.statusCode, 200)
+    t.match(response.json(), { subtotal: 1800, deliveryFee: Number, total: Number })
+    t.ok(response.json().deliveryFee > 0, 'a delivery fee')
+  })
+
+  t.test('the order still requires an address for DELIVERY', async (t) => {
+    const customer = { name: 'Ana', phone: '+15550100', email: 'ana@example.com' }
+    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { items, deliveryMethod: 'DELIVERY', customer, paymentMethod: 'CASH' } })
+    t.equal(response.statusCode, 400)
+    t.match(response.json(), { statusCode: 400, message: /address/ })
+  })
+})

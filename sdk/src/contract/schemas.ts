@@ -1,0 +1,17 @@
+import { Type, type TUnsafe } from '@sinclair/typebox'
+import { SCOPES } from './scopes.ts'
+import { APP_CATEGORIES } from './categories.ts'
+import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from './events.ts'
+
+/** A string enum: `enum` in the JSON Schema (and OpenAPI), the literal union in TypeScript. */
+export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string, default?: T, title?: string } = {}): TUnsafe<T> =>
+  Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
+export const ScopeSchema = StringEnum(SCOPES, { title: 'Scope' })
+export const CategorySchema = StringEnum(APP_CATEGORIES, { title: 'AppCategory' })
+export const EventNameSchema = StringEnum(EVENT_NAMES, { title: 'EventName' })
+export const SubscribableEventSchema = StringEnum(SUBSCRIBABLE_EVENTS, { title: 'SubscribableEvent' })
+
+/** The same enums typed as plain strings: for records read back from storage, where TypeScript sees text. */
+export const ScopeValue = Type.Unsafe<string>({ ...ScopeSchema })
+export const EventNameValue = Type.Unsafe<string>({ ...EventNameSchema })

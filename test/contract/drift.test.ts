@@ -1,0 +1,57 @@
+import t from 'tap'
+import { readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { APP_CATEGORIES, CategorySchema, EVENT_NAMES, EVENT_SCOPES, EventNameSchema, HOOK_POINTS, SCOPES, ScopeSchema } from '../../sdk/src/contract/index.ts'
+import { apps } from '../../server/db/schema/index.ts'
+import * as serverEvents from '../../server/events.ts'
+import { HOOK_SCOPES } from '../../plugins/apps/manifest/schemas.ts'
+import { WEBHOOK_EVENTS, HOOK_POINTS as SDK_HOOK_POINTS } from '../../sdk/src/events.ts'
+import * as adminTypes from '../../admin-ui/src/lib/types.ts'
+import { findDrift, readContractUsers } from './drift.ts'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const CONTRACT = new URL('../../sdk/src/contract/', import.meta.url)
+
+t.test('the contract is the one source of scopes, events, categories and hook points', async (t) => {
+  t.test('no other file writes out one of its lists', async (t) => {
+    t.same(findDrift(readContractUsers(ROOT)).map((d) => `${d.file}:${d.line} (${d.list})`), [])
+  })
+
+  t.test('the checker finds a second copy, e.g. a scope added in one place only', async (t) => {
+    const copy = `export const MY_SCOPES = [${[...SCOPES, 'write_everything'].map((s) => `'${s}'`).join(', ')}] as const`
+    t.match(findDrift([{ path: 'plugins/x/scopes.ts', text: copy }]), [{ file: 'plugins/x/scopes.ts', line: 1, list: 'scopes' }])
+    const union = "export type Hook = 'checkout.payment_methods' | 'checkout.create_payment' | 'order.validate'"
+    t.match(findDrift([{ path: 'sdk/src/x.ts', text: union }]), [{ list: 'hook points' }], 'a union type')
+    const map = `const DESCRIPTIONS = { ${EVENT_NAMES.slice(0, 9).map((e) => `'${e}': 'x'`).join(', ')} }`
+    t.match(findDrift([{ path: 'admin-ui/src/x.tsx', text: map }]), [{ list: 'events' }], 'an object keyed by the names')
+    t.same(findDrift([{ path: 'plugins/x/app.ts', text: "const requested = ['read_products', 'read_orders']" }]), [], 'a short list is data, not a copy')
+    const typed = `const WORDS: Record<Scope, string> = { ${SCOPES.map((s) => `${s}: 'x'`).join(', ')} }`
+    t.same(findDrift([{ path: 'plugins/x/words.ts', text: typed }]), [], 'a map typed Record<Scope, …> is kept in step by the compiler')
+  })
+
+  t.test('every user reads the same lists', async (t) => {
+    t.same(apps.category.enumValues, [...APP_CATEGORIES], 'the database column')
+    t.same(ScopeSchema.enum, [...SCOPES], 'the TypeBox scope enum')
+    t.same(EventNameSchema.enum, [...EVENT_NAMES], 'the TypeBox event enum')
+    t.same(CategorySchema.enum, [...APP_CATEGORIES], 'the TypeBox category enum')
+    t.equal(serverEvents.SCOPES, SCOPES, 'server/events.ts re-exports the contract')
+    t.equal(serverEvents.EVENT_SCOPES, EVENT_SCOPES)
+    t.same(Object.keys(HOOK_SCOPES).sort(), [...HOOK_POINTS].sort(), 'the manifest hook scopes')
+    t.equal(WEBHOOK_EVENTS, EVENT_NAMES, 'the SDK event catalog')
+    t.equal(SDK_HOOK_POINTS, HOOK_POINTS, 'the SDK hook points')
+    t.equal(adminTypes.SCOPES, SCOPES, 'the admin UI')
+    t.equal(adminTypes.CATEGORIES, APP_CATEGORIES)
+    const document = JSON.parse(readFileSync(new URL('../../openapi/openapi.json', import.meta.url), 'utf8'))
+    t.same(document.components.schemas.Scope.enum, [...SCOPES], 'the committed OpenAPI document')
+    t.same(document.components.schemas.EventName.enum, [...EVENT_NAMES])
+  })
+
+  t.test('the contract imports nothing but itself and TypeBox', async (t) => {
+    for (const name of readdirSync(CONTRACT)) {
+      const text = readFileSync(new URL(name, CONTRACT), 'utf8')
+      for (const match of text.matchAll(/from '([^']+)'/g)) {
+        t.ok(match[1].startsWith('./') || match[1] === '@sinclair/typebox', `${name} imports ${match[1]}`)
+      }
+    }
+  })
+})
