@@ -168,7 +168,12 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),
     production: (env.PLATFORM_ENV ?? DEFAULTS.PLATFORM_ENV) === 'production',
     processRole: env.PROCESS_ROLE ?? DEFAULTS.PROCESS_ROLE as 'web' | 'worker' | 'all',
-    reviewer: env.REVIEWER_EMAIL !== undefined ? { email: env.REVIEWER_EMAIL.toLowerCase(), password: env.REVIEWER_PASSWORD as string } : null as { email: string, password: string } | null,
+    reviewer: env.REVIEWER_EMAIL !== undefined
+      ? {
+          email: env.REVIEWER_EMAIL.toLowerCase(),
+          password: env.REVIEWER_PASSWORD as string
+        }
+      : null as { email: string, password: string } | null,
     demoSeed: (env.DEMO_SEED ?? 'true') === 'true',
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? DEFAULTS.WEBHOOK_TIMEOUT_MS,
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),

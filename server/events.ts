@@ -24,7 +24,10 @@ export interface NewEvent {
  */
 export async function emitEvent (executor: Executor, input: NewEvent): Promise<string> {
   const id = newId('evt')
-  await executor.insert(outboxEvents).values({ id, businessId: input.businessId, event: input.event, data: input.data, installationId: input.installationId ?? null })
+  await executor.insert(outboxEvents).values({
+    id, businessId: input.businessId, event: input.event, data: input.data,
+    installationId: input.installationId ?? null
+  })
   await executor.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${input.businessId})`)
   return id
 }

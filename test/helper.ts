@@ -108,10 +108,14 @@ export async function publishApp (app: App, developer: Session, appId: string, n
   return approved.json()
 }
 
-export interface Installed { accessToken: string, installationId: string, businessId: string, webhookSecret: string, scope: string, auth: { authorization: string } }
+export interface Installed {
+  accessToken: string, installationId: string, businessId: string, webhookSecret: string, scope: string,
+  auth: { authorization: string }
+}
 
 /** The whole OAuth install through the API: consent as `user`, then the code exchange with Basic auth. */
-export async function oauthInstall (app: App, user: Session, client: { clientId: string, clientSecret: string, redirectUrl: string }, scope?: string): Promise<Installed> {
+export async function oauthInstall (app: App, user: Session, client: { clientId: string, clientSecret: string, redirectUrl: string },
+  scope?: string): Promise<Installed> {
   const consent = await app.inject({
     method: 'POST', url: '/oauth/authorize', headers: user.auth,
     payload: { client_id: client.clientId, redirect_uri: client.redirectUrl, decision: 'approve', state: 'xyz', ...(scope === undefined ? {} : { scope }) }

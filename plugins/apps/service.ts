@@ -195,7 +195,10 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
       countRows(db, appVersions, where)
     ])
     return {
-      data: rows.map((v) => ({ id: v.id, version: v.version, kind: v.kind, changes: v.changes, scopes: v.scopes, approvedScopes: v.approvedScopes, notes: v.notes, createdAt: v.createdAt.toISOString() })),
+      data: rows.map((v) => ({
+        id: v.id, version: v.version, kind: v.kind, changes: v.changes, scopes: v.scopes, approvedScopes: v.approvedScopes,
+        notes: v.notes, createdAt: v.createdAt.toISOString()
+      })),
       total, page, limit
     }
   }
@@ -231,7 +234,10 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
   /** Active extensions of these apps, by kind then key. */
   async function activeExtensionsOf (appIds: string[], kinds: Array<'block' | 'embed' | 'hook' | 'admin_page'>) {
     if (appIds.length === 0) return []
-    return await db.select({ appId: appExtensions.appId, kind: appExtensions.kind, key: appExtensions.key, definition: appExtensions.definition, createdAt: appExtensions.createdAt })
+    return await db.select({
+      appId: appExtensions.appId, kind: appExtensions.kind, key: appExtensions.key, definition: appExtensions.definition,
+      createdAt: appExtensions.createdAt
+    })
       .from(appExtensions)
       .where(and(inArray(appExtensions.appId, appIds), inArray(appExtensions.kind, kinds), eq(appExtensions.isActive, true)))
       .orderBy(asc(appExtensions.kind), asc(appExtensions.key))
@@ -243,7 +249,10 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
     const rows = (await activeExtensionsOf(appIds, ['admin_page'])).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     for (const row of rows) {
       const page = row.definition as { pageId: string, title: string, iconName?: string, renderUrl: string }
-      byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), { pageId: page.pageId, title: page.title, iconName: page.iconName ?? null, renderUrl: page.renderUrl }])
+      byApp.set(row.appId, [...(byApp.get(row.appId) ?? []), {
+        pageId: page.pageId, title: page.title, iconName: page.iconName ?? null,
+        renderUrl: page.renderUrl
+      }])
     }
     return byApp
   }

@@ -54,12 +54,18 @@ export function createCheckout (deps: CheckoutDeps) {
       quote: async (ctx: Readonly<CheckoutContext>) => {
         const rates = await runner.run(businessId, 'checkout.shipping_rates', {
           hooks,
-          data: (previous) => ({ deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal, builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee })
+          data: (previous) => ({
+            deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal,
+            builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee
+          })
         })
         const deliveryFee = okAnswers(rates).at(-1)?.answer.fee ?? ctx.deliveryFee
         const discounts = okAnswers(await runner.run(businessId, 'order.calculate_discounts', {
           hooks,
-          data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, promoDiscount: ctx.discount, deliveryFee })
+          data: () => ({
+            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
+            promoDiscount: ctx.discount, deliveryFee
+          })
         }))
         return {
           deliveryFee,
@@ -71,7 +77,10 @@ export function createCheckout (deps: CheckoutDeps) {
       validate: async (ctx: Readonly<CheckoutContext>) => {
         const results = await runner.run(businessId, 'order.validate', {
           hooks,
-          data: () => ({ items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal, deliveryMethod: ctx.deliveryMethod }),
+          data: () => ({
+            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
+            deliveryMethod: ctx.deliveryMethod
+          }),
           stop: (result) => result.ok ? !result.answer.valid : result.hook.failurePolicy === 'closed'
         })
         const last = results.at(-1)

@@ -32,7 +32,8 @@ export type HookResult<P extends HookPoint> =
   | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number }
 
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false }))
-const validators = Object.fromEntries(Object.entries(HOOK_ANSWERS).map(([point, schema]) => [point, ajv.compile(schema)])) as Record<HookPoint, ValidateFunction>
+const validators = Object.fromEntries(Object.entries(HOOK_ANSWERS).map(([point, schema]) => [point, ajv.compile(schema)])) as Record<HookPoint,
+  ValidateFunction>
 
 /** A hook's URL: the app's webhook URL with the hook's path appended. */
 export function hookUrl (webhookUrl: string, path: string): string {

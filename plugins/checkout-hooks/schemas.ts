@@ -18,7 +18,10 @@ export const CreatePaymentAnswer = Type.Object({
 })
 export const ShippingRatesAnswer = Type.Object({ fee: Type.Integer({ minimum: 0, maximum: 100_000_000 }) })
 export const ValidateAnswer = Type.Object({ valid: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })) })
-export const DiscountsAnswer = Type.Object({ discount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), reason: Type.Optional(Type.String({ maxLength: 500 })) })
+export const DiscountsAnswer = Type.Object({
+  discount: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+  reason: Type.Optional(Type.String({ maxLength: 500 }))
+})
 
 export const HOOK_ANSWERS = {
   'checkout.payment_methods': PaymentMethodsAnswer,

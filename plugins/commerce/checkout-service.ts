@@ -132,7 +132,8 @@ export async function checkoutContext (executor: Executor, businessId: string, i
   }
 }
 
-export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody, pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
+export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody,
+  pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
   const address = input.address?.trim() ?? ''
   if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
   const ctx = await checkoutContext(executor, businessId, input)

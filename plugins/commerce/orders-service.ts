@@ -58,7 +58,12 @@ async function restock (executor: Executor, businessId: string, items: OrderItem
       .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: new Date() })
       .where(and(eq(products.businessId, businessId), eq(products.id, item.productId)))
       .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
-    if (row !== undefined) await emitStockEvents(executor, businessId, row.stock - item.quantity, { productId: row.id, name: row.name, stock: row.stock, threshold: row.threshold })
+    if (row !== undefined) {
+      await emitStockEvents(executor, businessId, row.stock - item.quantity, {
+        productId: row.id, name: row.name,
+        stock: row.stock, threshold: row.threshold
+      })
+    }
   }
   await catalogChanged(executor, businessId)
 }

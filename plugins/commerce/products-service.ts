@@ -36,7 +36,12 @@ export async function listProducts (executor: Executor, businessId: string, quer
   // only a page past the end needs a count of its own
   const total = rows.length > 0
     ? rows[0].total
-    : offset === 0 ? 0 : await countRows(executor, products, and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : [])))
+    : offset === 0
+      ? 0
+      : await countRows(executor, products, and(eq(products.businessId, businessId), ...(byCategory
+        ? [eq(products.category,
+            query.category as string)]
+        : [])))
   return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
 }
 

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
 import { businessExample, orderExample, pageExample, productExample, reviewExample } from '../../sdk/src/contract/examples.ts'
 
@@ -15,7 +15,6 @@ export const BUILT_IN_PAYMENT_METHODS = ['CASH', 'CARD'] as const
 const Iso = Type.String({ format: 'date-time' })
 const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: `${description}, integer minor units` })
 const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lowercase letters, digits and dashes' })
-const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 
 // Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
 export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])

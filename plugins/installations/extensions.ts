@@ -34,7 +34,8 @@ export type ExtensionsOf = (appIds: string[], kinds: Array<'block' | 'embed'>) =
  * The active (not uninstalled) installations of a business with their apps' ACTIVE block and embed
  * extensions: what a storefront may show, and what a merchant may place. Optionally only some ids.
  */
-export async function activeInstallations (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, ids?: string[]): Promise<Map<string, ActiveInstallation>> {
+export async function activeInstallations (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, ids?: string[]): Promise<Map<string,
+  ActiveInstallation>> {
   const filters = [eq(installations.businessId, businessId), isNull(installations.uninstalledAt)]
   if (ids !== undefined) {
     if (ids.length === 0) return new Map()

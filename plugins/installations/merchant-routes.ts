@@ -82,7 +82,10 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   fastify.put('/:id/settings', {
     schema: {
       tags, security, operationId: 'putInstallationSettings', summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
-      params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: { 200: SettingsResponse, ...errorResponses(400, 401, 403, 404) }
+      params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: {
+        200: SettingsResponse,
+        ...errorResponses(400, 401, 403, 404)
+      }
     }
   }, async (request) => await fastify.installations.putSettings(businessOf(request), request.params.id, request.body.settings))
 

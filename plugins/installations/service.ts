@@ -64,7 +64,10 @@ export function publicInstallation (row: InstallationRow) {
 }
 
 export function toCached (row: InstallationRow): CachedInstallation {
-  return { id: row.id, appId: row.appId, businessId: row.businessId, scopes: row.grantedScopes, pendingScopes: row.pendingScopes, isTestInstall: row.isTestInstall }
+  return {
+    id: row.id, appId: row.appId, businessId: row.businessId, scopes: row.grantedScopes, pendingScopes: row.pendingScopes,
+    isTestInstall: row.isTestInstall
+  }
 }
 
 /** Admin-page session tokens live 5 minutes, the most DESIGN §14 allows; the page asks for a fresh one. */
@@ -147,7 +150,10 @@ export function createInstallationsService (deps: InstallationsDeps) {
       .where(eq(installations.id, installation.id))
     await deps.webhooks.in(tx).deactivateFor(installation.id)
     await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
-    const job: ErasureJob = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, uninstalledAt: now.toISOString() }
+    const job: ErasureJob = {
+      installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
+      uninstalledAt: now.toISOString()
+    }
     await deps.jobs.ensureQueue(DATA_ERASURE_JOB)
     await deps.jobs.boss.send(DATA_ERASURE_JOB, job, {
       startAfter: new Date(now.getTime() + deps.dataErasureDelaySeconds * 1000),
@@ -259,7 +265,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
   /** True when the app was installed again on the business after `since` (a pending data erasure is void). */
   async function reinstalledSince (appId: string, businessId: string, since: Date): Promise<string | null> {
     const [row] = await db.select({ id: installations.id }).from(installations)
-      .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt), gt(installations.installedAt, since)))
+      .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt),
+        gt(installations.installedAt, since)))
       .limit(1)
     return row?.id ?? null
   }

@@ -65,7 +65,10 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
     const installation = await fastify.installations.activeFor(fastify.db, app.id, businessId)
     if (installation === null) {
-      return { installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null, webhooks: [], recentDeliveries: [] }
+      return {
+        installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null,
+        webhooks: [], recentDeliveries: []
+      }
     }
     const [registrations, deliveries] = await Promise.all([
       fastify.webhooks.registrationsOf(installation.id),
@@ -80,14 +83,20 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       grantedScopes: installation.grantedScopes,
       installedAt: installation.installedAt.toISOString(),
       webhooks: registrations.map((w) => ({ id: w.id, url: w.url, events: w.events, isActive: w.isActive })),
-      recentDeliveries: deliveries.map((d) => ({ id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode, createdAt: d.createdAt.toISOString() }))
+      recentDeliveries: deliveries.map((d) => ({
+        id: d.id, event: d.event, status: d.status, attempts: d.attempts, lastStatusCode: d.lastStatusCode,
+        createdAt: d.createdAt.toISOString()
+      }))
     }
   })
 
   fastify.post('/:appId/test-uninstall', {
     schema: {
       tags, security, operationId: 'testUninstallApp', summary: 'Remove the test install', description: 'Same effects as a merchant uninstall. 404 when there is none.',
-      params: AppIdParams, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(400, 401, 403, 404) }
+      params: AppIdParams, response: {
+        200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(400,
+          401, 403, 404)
+      }
     }
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)

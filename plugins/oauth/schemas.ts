@@ -30,7 +30,10 @@ export const AuthorizeInfoQuery = Type.Object({
 })
 
 export const AuthorizeInfoSchema = Type.Object({
-  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), description: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]), developerName: Type.String(), status: Type.String() }),
+  app: Type.Object({
+    id: Type.String(), name: Type.String(), slug: Type.String(), description: Type.String(),
+    iconUrl: Type.Union([Type.String(), Type.Null()]), developerName: Type.String(), status: Type.String()
+  }),
   scopes: Type.Array(Type.Object({ name: ScopeValue, description: Type.String() })),
   business: Type.Object({ id: Type.String(), name: Type.String(), isSandbox: Type.Boolean() }),
   isTestInstall: Type.Boolean(),

@@ -119,7 +119,10 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
       } else if (body.code_verifier !== undefined) {
         return { error: 'code_verifier sent for a code issued without code_challenge' }
       }
-      const issued = await deps.installations.install(tx, { app, businessId: row.businessId, scopes: row.scopes, userId: row.userId, isTestInstall: row.isTestInstall })
+      const issued = await deps.installations.install(tx, {
+        app, businessId: row.businessId, scopes: row.scopes, userId: row.userId,
+        isTestInstall: row.isTestInstall
+      })
       await tx.update(oauthCodes).set({ usedAt: new Date(), installationId: issued.installation.id }).where(eq(oauthCodes.codeHash, row.codeHash))
       return { issued }
     })

@@ -5,7 +5,10 @@ import type { StoreProduct } from './schemas.ts'
 export const HOME_SLUG = 'home'
 
 export function storeProduct (row: ProductRow, currency: string): StoreProduct {
-  return { id: row.id, name: row.name, slug: row.slug, description: row.description, price: row.price, currency, category: row.category, imageUrl: row.imageUrl }
+  return {
+    id: row.id, name: row.name, slug: row.slug, description: row.description, price: row.price, currency, category: row.category,
+    imageUrl: row.imageUrl
+  }
 }
 
 /** A page of the commerce catalogue as customers see it, in the store's currency. */

@@ -20,6 +20,7 @@ export function createAttemptQueue (run: (item: AttemptItem) => Promise<void>, o
   const idleWaiters: Array<() => void> = []
 
   function pump (): void {
+    // eslint-disable-next-line no-unmodified-loop-condition -- stop() sets it between pumps
     while (!stopped && running < options.concurrency && head < items.length) {
       const item = items[head++]
       queued.delete(item.id)

@@ -63,6 +63,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
             queue.push(items)
             if (events < DISPATCH_BATCH) break
           }
+          // eslint-disable-next-line no-unmodified-loop-condition -- dispatch() and close() set them while this loop awaits
         } while (again && !closing)
       } catch (error) {
         onError(error)

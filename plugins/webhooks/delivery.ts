@@ -210,7 +210,10 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       await abandon(claimed, 'Webhook inactive')
       return null
     }
-    const envelope: Envelope = { event: claimed.event, timestamp: claimed.occurredAt.toISOString(), webhookId: claimed.webhookId, businessId: claimed.businessId, data: claimed.data }
+    const envelope: Envelope = {
+      event: claimed.event, timestamp: claimed.occurredAt.toISOString(), webhookId: claimed.webhookId,
+      businessId: claimed.businessId, data: claimed.data
+    }
     const rawBody = JSON.stringify(envelope)
     let secret: string
     try {

@@ -77,7 +77,10 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
     .innerJoin(apps, eq(apps.id, installations.appId)).where(eq(installations.id, event.installationId as string)).limit(1)
   if (row === undefined || row.webhookUrl === null) return null
   const { installation } = row
-  const base = { installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [], appWebhookUrl: row.webhookUrl }
+  const base = {
+    installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [],
+    appWebhookUrl: row.webhookUrl
+  }
   const [own] = await tx.select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive }).from(webhooks)
     .where(and(eq(webhooks.installationId, installation.id), eq(webhooks.isAppWebhook, true))).orderBy(asc(webhooks.createdAt)).limit(1)
   if (own !== undefined) return { ...own, ...base }
@@ -111,7 +114,8 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     const byBusiness = new Map<string, Target[]>()
     if (businessIds.length > 0) {
       const targets = await tx.select({
-        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events, scopes: installations.grantedScopes,
+        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events,
+        scopes: installations.grantedScopes,
         url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive, appWebhookUrl: apps.webhookUrl
       }).from(webhooks).innerJoin(installations, eq(installations.id, webhooks.installationId)).innerJoin(apps, eq(apps.id, webhooks.appId))
         .where(and(inArray(webhooks.businessId, businessIds), eq(webhooks.isActive, true), isNull(installations.uninstalledAt)))
@@ -133,7 +137,8 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
 
     const inserted = planned.length === 0
       ? []
-      : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row)).onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
+      : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row))
+        .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
     await markDispatched(tx, events)
     const written = new Set(inserted.map(({ id }) => id))

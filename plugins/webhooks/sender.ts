@@ -39,7 +39,12 @@ export function createSender (options: { timeoutMs: number, outbound: OutboundPo
   async function send (url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
-    if (literalTargetRefused(url, options.outbound)) return { success: false, statusCode: null, durationMs: elapsed(), error: CONNECTION_FAILED, responseSnippet: null }
+    if (literalTargetRefused(url, options.outbound)) {
+      return {
+        success: false, statusCode: null, durationMs: elapsed(), error: CONNECTION_FAILED,
+        responseSnippet: null
+      }
+    }
     const signal = AbortSignal.timeout(timeoutMs)
     try {
       const response = await request(url, { method: 'POST', body, headers, dispatcher: agent, signal, headersTimeout: timeoutMs, bodyTimeout: timeoutMs })

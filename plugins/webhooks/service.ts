@@ -163,7 +163,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       data: rows.map((row) => ({
         ...publicDelivery(row),
         attempts: attempts.filter((a) => a.deliveryId === row.id).map((a) => ({
-          attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet, createdAt: a.createdAt.toISOString()
+          attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet,
+          createdAt: a.createdAt.toISOString()
         }))
       })),
       total,

@@ -10,7 +10,10 @@ export interface Envelope {
 }
 
 /** Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too. */
-export function deliveryHeaders (input: { secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string, now?: number }): Record<string, string> {
+export function deliveryHeaders (input: {
+  secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string,
+  now?: number
+}): Record<string, string> {
   const timestamp = Math.floor((input.now ?? Date.now()) / 1000)
   return {
     'content-type': 'application/json',

@@ -47,9 +47,9 @@ function cannedApi (seen: Seen[]) {
         }
         case 'GET /app-api/pages': return sendJson(res, 429, error(429, 'Too Many Requests', 'Rate limit exceeded'), { 'retry-after': '3600' })
         case 'POST /webhooks': return sendJson(res, 201, { id: 'wh_1', ...JSON.parse(body), secret: 'whsec_1', isActive: true, createdAt: '2025-01-01T00:00:00.000Z' })
-        case 'DELETE /webhooks/wh_1': res.writeHead(204); return void res.end()
+        case 'DELETE /webhooks/wh_1': res.writeHead(204); res.end(); return
         case 'POST /webhooks/wh_1/deliveries/dlv_1/redeliver': return sendJson(res, 202, { queued: true })
-        case 'GET /app-api/pages/about': res.writeHead(502, { 'content-type': 'text/html' }); return void res.end('<h1>Bad gateway</h1>')
+        case 'GET /app-api/pages/about': res.writeHead(502, { 'content-type': 'text/html' }); res.end('<h1>Bad gateway</h1>'); return
         default: return sendJson(res, 404, error(404, 'Not Found', `Route ${route} not found`))
       }
     })()

@@ -43,7 +43,12 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const rows = await fastify.apps.extensionsOf(request.user.sub, request.params.appId)
-    return { data: rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, isActive: r.isActive, definition: r.definition, updatedAt: r.updatedAt.toISOString() })) }
+    return {
+      data: rows.map((r) => ({
+        id: r.id, kind: r.kind, key: r.key, isActive: r.isActive, definition: r.definition,
+        updatedAt: r.updatedAt.toISOString()
+      }))
+    }
   })
 }
 

@@ -37,7 +37,8 @@ export async function startAppServer (t: Test, handlers: Record<string, Handler>
 export interface HookApp { appId: string, installed: Installed }
 
 /** An approved app with these hooks, installed on the merchant's business through OAuth. */
-export async function installHookApp (app: App, developer: Session, merchant: Session, baseUrl: string, hooks: Array<Record<string, unknown>>, scopes: string[]): Promise<HookApp> {
+export async function installHookApp (app: App, developer: Session, merchant: Session, baseUrl: string, hooks: Array<Record<string, unknown>>,
+  scopes: string[]): Promise<HookApp> {
   const { app: created, clientSecret } = await createApp(app, developer, { webhookUrl: `${baseUrl}/base`, scopes })
   const manifest = await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: { hooks } } })
   if (manifest.statusCode !== 200) throw new Error(`manifest: ${manifest.body}`)

@@ -53,7 +53,10 @@ export async function receiver (t: Test, answer: (request: IncomingMessage, inde
   }
 }
 
-export interface Installed { developer: Session, appId: string, installationId: string, businessId: string, accessToken: string, webhookSecret: string, auth: { authorization: string } }
+export interface Installed {
+  developer: Session, appId: string, installationId: string, businessId: string, accessToken: string,
+  webhookSecret: string, auth: { authorization: string }
+}
 
 /** A developer's app test-installed on their sandbox business. */
 export async function installApp (app: App, overrides: Record<string, unknown> = {}, developer?: Session): Promise<Installed> {

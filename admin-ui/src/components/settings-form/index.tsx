@@ -13,7 +13,10 @@ export function toLocalInput (iso: unknown): string {
 }
 export const fromLocalInput = (value: string): string | undefined => value === '' ? undefined : new Date(value).toISOString()
 
-function Field ({ name, property, value, required, onChange }: { name: string, property: JsonSchemaProperty, value: unknown, required: boolean, onChange: (value: unknown) => void }) {
+function Field ({ name, property, value, required, onChange }: {
+  name: string, property: JsonSchemaProperty, value: unknown, required: boolean,
+  onChange: (value: unknown) => void
+}) {
   const label = property.title ?? name
   const id = `setting-${name}`
   const hint = property.description !== undefined ? <div class={styles.hint}>{property.description}</div> : null
@@ -56,17 +59,25 @@ function Field ({ name, property, value, required, onChange }: { name: string, p
  * A form generated from an app's settings schema, as the spec renders formats: color → color
  * picker, date-time → date/time picker, uri → URL input; string → text, number → number, boolean → toggle.
  */
-export function SettingsForm ({ schema, initial, busy, onSubmit }: { schema: SettingsSchema, initial: Values, busy: boolean, onSubmit: (values: Values) => void }) {
+export function SettingsForm ({ schema, initial, busy, onSubmit }: {
+  schema: SettingsSchema, initial: Values, busy: boolean,
+  onSubmit: (values: Values) => void
+}) {
   const [values, setValues] = useState<Values>(() => {
     const start: Values = {}
-    for (const [name, property] of Object.entries(schema.properties ?? {})) if (initial[name] !== undefined || property.default !== undefined) start[name] = initial[name] ?? property.default
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (initial[name] !== undefined || property.default !== undefined) start[name] = initial[name] ?? property.default
+    }
     return start
   })
   const required = new Set(schema.required ?? [])
   return (
     <form onSubmit={(e) => { e.preventDefault(); onSubmit(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))) }}>
       {Object.entries(schema.properties ?? {}).map(([name, property]) => (
-        <Field key={name} name={name} property={property} value={values[name]} required={required.has(name)} onChange={(value) => setValues({ ...values, [name]: value })} />
+        <Field
+          key={name} name={name} property={property} value={values[name]} required={required.has(name)}
+          onChange={(value) => setValues({ ...values, [name]: value })}
+        />
       ))}
       <button type='submit' disabled={busy}>{busy ? 'Saving…' : 'Save settings'}</button>
     </form>

@@ -58,7 +58,13 @@ export default function AdminHome () {
           {notice !== null && <p class={styles.notice} role='status'>{notice}</p>}
           {installs.length === 0
             ? <p class='panel'>No apps installed yet. Browse the <a href='/'>marketplace</a>.</p>
-            : <div class={styles.list}>{installs.map((install) => <InstalledAppCard key={install.installationId} install={install} onChanged={(text) => { setNotice(text); reload() }} />)}</div>}
+            : (
+              <div class={styles.list}>
+                {installs.map((install) => (
+                  <InstalledAppCard key={install.installationId} install={install} onChanged={(text) => { setNotice(text); reload() }} />
+                ))}
+              </div>
+              )}
         </section>
       )}
     </AdminShell>

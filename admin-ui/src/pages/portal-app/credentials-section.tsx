@@ -29,7 +29,10 @@ export function CredentialsSection ({ app }: SectionProps) {
       {confirming
         ? (
           <div class={styles.confirm}>
-            <p><strong>Regenerate the client secret?</strong> The current secret stops working at once: update your app's server before its next token exchange.</p>
+            <p>
+              <strong>Regenerate the client secret?</strong> The current secret stops working at once: update your app's server before its
+              next token exchange.
+            </p>
             <div class={styles.row}>
               <button type='button' class='danger' disabled={action.busy} onClick={() => { void regenerate() }}>Yes, regenerate</button>
               <button type='button' class='secondary' onClick={() => setConfirming(false)}>Cancel</button>

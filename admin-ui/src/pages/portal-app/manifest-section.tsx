@@ -34,7 +34,10 @@ export function ManifestSection ({ app, reload }: SectionProps) {
       <h2>Manifest</h2>
       <p class='muted'>Blocks, embeds, hooks, admin pages and the app's settingsSchema. On save, new keys are created, known keys updated and missing keys deactivated (merchant data is kept).</p>
       <label>Manifest JSON
-        <textarea class={styles.editor} value={text} spellcheck={false} onInput={(e) => { setText((e.currentTarget as HTMLTextAreaElement).value); setResult(null) }} />
+        <textarea
+          class={styles.editor} value={text} spellcheck={false}
+          onInput={(e) => { setText((e.currentTarget as HTMLTextAreaElement).value); setResult(null) }}
+        />
       </label>
       <ErrorMessage message={parseError} />
       <ErrorMessage message={action.error} problems={action.problems} />

@@ -67,7 +67,10 @@ function ReviewApp () {
         <aside class={`panel ${styles.decide}`}>
           <h2>Decision</h2>
           {a.reviewNotes !== null && <p class='muted'>Earlier notes: {a.reviewNotes}</p>}
-          <label>Notes for the developer<textarea rows={6} value={notes} maxLength={5000} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} /></label>
+          <label>
+            Notes for the developer
+            <textarea rows={6} value={notes} maxLength={5000} onInput={(e) => setNotes((e.currentTarget as HTMLTextAreaElement).value)} />
+          </label>
           <span class='muted'>Optional to approve, required to reject.</span>
           <ErrorMessage message={action.error} />
           <div class={styles.buttons}>
