@@ -37,13 +37,17 @@ t.test('POST /auth/logout', async (t) => {
 t.test('a revoked session is refused by another process at once (LISTEN/NOTIFY), and by a process started later', async (t) => {
   const one = await build(t)
   const two = await buildApp({ config: testConfig({ JWT_SECRET: one.config.jwtSecret }, one.config.databaseUrl), database: one.database })
-  t.teardown(() => two.close())
+  let twoClosed = false
+  t.teardown(async () => { if (!twoClosed) await two.close() })
   const merchant = await registerUser(one, 'MERCHANT')
   t.equal((await two.inject({ url: '/auth/me', headers: merchant.auth })).statusCode, 200, 'process two accepts the session')
   t.equal((await one.inject({ method: 'POST', url: '/auth/logout', headers: merchant.auth })).statusCode, 204)
   const started = Date.now()
   const status = await until(async () => (await two.inject({ url: '/auth/me', headers: merchant.auth })).statusCode, (s) => s === 401, 2000)
   t.equal(status, 401, `process two refuses it after ${Date.now() - started} ms`)
+  // two leaves before three starts: they share this test's connection pool, which holds each one's LISTEN connections
+  await two.close()
+  twoClosed = true
   const three = await buildApp({ config: testConfig({ JWT_SECRET: one.config.jwtSecret }, one.config.databaseUrl), database: one.database })
   t.teardown(() => three.close())
   t.equal((await three.inject({ url: '/auth/me', headers: merchant.auth })).statusCode, 401, 'a process started after the logout loads the list')
