@@ -32,6 +32,9 @@ export const EnvSchema = Type.Object({
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' })),
+  AUTH_THROTTLE_FREE_FAILURES: Type.Optional(PositiveInt),
+  AUTH_THROTTLE_MAX_BLOCK_SECONDS: Type.Optional(PositiveInt),
+  AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: Type.Optional(PositiveInt),
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Optional(PositiveInt),
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
@@ -50,7 +53,10 @@ export const DEFAULTS = {
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   RATE_LIMIT_PER_MINUTE: 60,
   STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
-  TRUST_PROXY: 'true',
+  TRUST_PROXY: 'false',
+  AUTH_THROTTLE_FREE_FAILURES: 5,
+  AUTH_THROTTLE_MAX_BLOCK_SECONDS: 900,
+  AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: 30,
   WEBHOOK_DISABLE_AFTER_FAILURES: 10,
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
@@ -58,8 +64,9 @@ export const DEFAULTS = {
 } as const
 
 /**
- * TRUST_PROXY as fastify's `trustProxy`: true (trust X-Forwarded-For from anyone: behind a load
- * balancer), false (the socket's address only), or the proxies' addresses / CIDRs, comma-separated.
+ * TRUST_PROXY as fastify's `trustProxy`: false (the default: the socket's address, which a client
+ * cannot forge), true (trust X-Forwarded-For from anyone: only behind a load balancer that sets it), or
+ * the proxies' addresses / CIDRs, comma-separated.
  */
 function trustProxy (value: string): boolean | string {
   return value === 'true' || value === 'false' ? value === 'true' : value
@@ -71,7 +78,8 @@ export class ConfigError extends Error {
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB'])
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB',
+  'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
 function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -181,6 +189,12 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
     trustProxy: trustProxy(env.TRUST_PROXY ?? DEFAULTS.TRUST_PROXY),
+    /** Sign-in throttle (DESIGN §16): per account after N failures, and per client address. */
+    authThrottle: {
+      freeFailures: env.AUTH_THROTTLE_FREE_FAILURES ?? DEFAULTS.AUTH_THROTTLE_FREE_FAILURES,
+      maxBlockMs: (env.AUTH_THROTTLE_MAX_BLOCK_SECONDS ?? DEFAULTS.AUTH_THROTTLE_MAX_BLOCK_SECONDS) * 1000,
+      perAddressPerMinute: env.AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE ?? DEFAULTS.AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE
+    },
     webhookDisableAfterFailures: env.WEBHOOK_DISABLE_AFTER_FAILURES ?? DEFAULTS.WEBHOOK_DISABLE_AFTER_FAILURES,
     deliveryLogRetentionDays: env.DELIVERY_LOG_RETENTION_DAYS ?? DEFAULTS.DELIVERY_LOG_RETENTION_DAYS,
     /** Memory for the App API catalogue cache (product reads); 0 turns it off. */

@@ -1,12 +1,30 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import rateLimit from '@fastify/rate-limit'
+import { HttpError, notFound } from '../../server/http-errors.ts'
+import { rateLimitRedis } from '../../server/redis.ts'
 import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
 import type { User } from './schemas.ts'
 
+/** Opt-in route config: sign-in and sign-up count against the client address's budget. */
+const PER_ADDRESS = { rateLimit: {} }
+
 /** /auth: register, log in, who am I. */
 const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  // per client address (DESIGN §16): a guesser spraying accounts from one address is slowed down too
+  await fastify.register(rateLimit, {
+    global: false,
+    max: fastify.config.authThrottle.perAddressPerMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    keyGenerator: (request) => request.ip,
+    redis: rateLimitRedis(fastify),
+    nameSpace: 'platform-auth-limit-',
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many sign-in attempts from your address: ${context.max} per minute. Retry in ${context.after}.`)
+  })
+
   const session = (user: User) => ({
     token: fastify.signSession({ sub: user.id, role: user.role, businessId: user.businessId, email: user.email }),
     user,
@@ -14,12 +32,13 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/register', {
+    config: PER_ADDRESS,
     schema: {
       tags: ['auth'],
       operationId: 'register', security: [], summary: 'Create a developer or merchant account',
       description: 'A MERCHANT gets their business (businessName required); a DEVELOPER gets a sandbox business with sample products, orders, reviews and pages.',
       body: RegisterBodySchema,
-      response: { 201: SessionSchema, ...errorResponses(400, 409) }
+      response: { 201: SessionSchema, ...errorResponses(400, 409, 429) }
     }
   }, async (request, reply) => {
     const user = await fastify.auth.register(request.body)
@@ -28,11 +47,12 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/login', {
+    config: PER_ADDRESS,
     schema: {
       tags: ['auth'],
       operationId: 'login', security: [], summary: 'Sign in; returns a JWT valid 8 hours',
       body: LoginBodySchema,
-      response: { 200: SessionSchema, ...errorResponses(400, 401) }
+      response: { 200: SessionSchema, ...errorResponses(400, 401, 429) }
     }
   }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password)))
 

@@ -3,10 +3,12 @@ import { eq, inArray } from 'drizzle-orm'
 import { users, type Role } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { conflict, badRequest, unauthorized } from '../../server/http-errors.ts'
+import { conflict, badRequest, unauthorized, HttpError } from '../../server/http-errors.ts'
+import { rateLimitRedis } from '../../server/redis.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
 import type { RegisterBody, User } from './schemas.ts'
+import { createAccountThrottle, memoryFailureStore, redisFailureStore, type AccountThrottle } from './throttle.ts'
 
 type UserRow = typeof users.$inferSelect
 
@@ -21,7 +23,7 @@ export function publicUser (row: UserRow): User {
   return { id: row.id, email: row.email, name: row.name, role: row.role, businessId: row.businessId, createdAt: row.createdAt.toISOString() }
 }
 
-export function createAuthService (db: Db, commerce: CommerceService) {
+export function createAuthService (db: Db, commerce: CommerceService, throttle: AccountThrottle) {
   async function findByEmail (email: string): Promise<UserRow | null> {
     const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
     return row ?? null
@@ -56,11 +58,25 @@ export function createAuthService (db: Db, commerce: CommerceService) {
     return publicUser(row)
   }
 
-  /** Same answer, and about the same time, for an unknown email and a wrong password. */
+  /**
+   * Same answer, and about the same time, for an unknown email and a wrong password. An account with
+   * too many recent failures is refused with 429 before any hash is computed (unknown emails too, so
+   * the answer tells nothing about which accounts exist).
+   */
   async function login (email: string, password: string): Promise<User> {
+    const account = email.trim().toLowerCase()
+    const waitMs = await throttle.waitMs(account)
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000)
+      throw new HttpError(429, `Too many failed sign-ins for this account; try again in ${seconds} s`, {}, { 'retry-after': String(seconds) })
+    }
     const row = await findByEmail(email)
     const ok = await verifyPassword(password, row?.passwordHash ?? null)
-    if (row === null || !ok) throw unauthorized('Invalid email or password')
+    if (row === null || !ok) {
+      await throttle.failed(account)
+      throw unauthorized('Invalid email or password')
+    }
+    await throttle.succeeded(account)
     return publicUser(row)
   }
 
@@ -97,7 +113,9 @@ export function createAuthService (db: Db, commerce: CommerceService) {
 export type AuthService = ReturnType<typeof createAuthService>
 
 export default fp(async function authService (fastify) {
-  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce))
+  const redis = rateLimitRedis(fastify)
+  const throttle = createAccountThrottle(redis === undefined ? memoryFailureStore() : redisFailureStore(redis), fastify.config.authThrottle)
+  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce, throttle))
   if (fastify.config.reviewer !== null) {
     const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
     fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')

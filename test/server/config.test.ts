@@ -17,11 +17,12 @@ t.test('loadConfig', async (t) => {
     t.equal(config.dataDir, null, 'in-memory database for tests')
     t.equal(config.encryptionKey.length, 32)
     t.equal(config.storefrontRateLimitPerMinute, 60)
-    t.equal(config.trustProxy, true, 'behind a load balancer by default')
+    t.equal(config.trustProxy, false, 'the socket address by default: a client cannot forge its own')
     t.equal(config.appApiCacheBytes, 32 * 1024 * 1024)
   })
 
   t.test('TRUST_PROXY: a boolean or proxy addresses', async (t) => {
+    t.equal(loadConfig({ TRUST_PROXY: 'true' }, { inMemory: true }).trustProxy, true)
     t.equal(loadConfig({ TRUST_PROXY: 'false' }, { inMemory: true }).trustProxy, false)
     t.equal(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }, { inMemory: true }).trustProxy, '10.0.0.0/8,127.0.0.1')
     t.equal(loadConfig({ APP_API_CACHE_MB: '0' }, { inMemory: true }).appApiCacheBytes, 0)

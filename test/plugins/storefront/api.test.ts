@@ -130,7 +130,7 @@ t.test('public writes are limited per client address and store (STOREFRONT_RATE_
   t.equal(placed.total, 3, 'the refused order wrote nothing')
 })
 
-t.test('the client address: X-Forwarded-For behind a proxy (default), the socket with TRUST_PROXY=false', async (t) => {
+t.test('the client address: X-Forwarded-For behind a proxy (TRUST_PROXY=true), the socket by default (false)', async (t) => {
   for (const [trust, spoofable] of [['true', true], ['false', false]] as const) {
     const app = await build(t, { env: { STOREFRONT_RATE_LIMIT_PER_MINUTE: '1', TRUST_PROXY: trust } })
     const merchant = await registerUser(app, 'MERCHANT')
@@ -170,7 +170,7 @@ t.test('POST /store/:businessSlug/api/checkout/quote', async (t) => {
   const items = [{ productId: product.id, quantity: 2 }]
 
   t.test('prices DELIVERY before the shopper typed an address (DESIGN §6 quote body)', async (t) => {
-    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: { items, deliveryMethod: 'DELIVERY', locality: 'Centre' } })
+    const response = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: { items, deliveryMethod: 'DELIVERY', locality: 'Centre' } })
     t.equal(response.statusCode, 200)
     t.match(response.json(), { subtotal: 1800, deliveryFee: Number, total: Number })
     t.ok(response.json().deliveryFee > 0, 'a delivery fee')
@@ -178,7 +178,7 @@ t.test('POST /store/:businessSlug/api/checkout/quote', async (t) => {
 
   t.test('the order still requires an address for DELIVERY', async (t) => {
     const customer = { name: 'Ana', phone: '+15550100', email: 'ana@example.com' }
-    const response = await app.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { items, deliveryMethod: 'DELIVERY', customer, paymentMethod: 'CASH' } })
+    const response = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { items, deliveryMethod: 'DELIVERY', customer, paymentMethod: 'CASH' } })
     t.equal(response.statusCode, 400)
     t.match(response.json(), { statusCode: 400, message: /address/ })
   })
