@@ -1,3 +1,4 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../server/http-errors.ts'
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope'
@@ -13,4 +14,24 @@ export function oauthError (code: OAuthErrorCode, description: string): HttpErro
 /** Problems on the consent side (JSON API for the SPA): the usual error body plus the OAuth code. */
 export function authorizeError (code: OAuthErrorCode, description: string): HttpError {
   return new HttpError(400, description, { code })
+}
+
+/**
+ * Route error handler of the token and revocation endpoints: every error leaves in the RFC 6749 shape
+ * (DESIGN §16), since client libraries read `error`. Ours already are; a refused body (validation,
+ * malformed JSON, a wrong content type, a NUL) becomes `invalid_request` 400, never a 500 because the
+ * generic error body does not fit the response schema.
+ */
+export function oauthErrorHandler (error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const oauth = error instanceof HttpError && typeof error.extra.error === 'string'
+    ? error
+    : (error.statusCode ?? 500) < 500
+        ? oauthError('invalid_request', error.message)
+        : null
+  if (oauth === null) {
+    request.log.error({ err: error }, 'token endpoint failed')
+    return reply.code(500).headers({ 'cache-control': 'no-store' })
+      .send({ error: 'server_error', error_description: `Internal error (request ${request.id}); it has been logged`, statusCode: 500, message: 'Internal error' })
+  }
+  return reply.code(oauth.statusCode).headers(oauth.headers).send({ ...oauth.extra, statusCode: oauth.statusCode, message: oauth.message })
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import formBody from '@fastify/formbody'
 import { errorResponses } from '../../server/schemas.ts'
 import type { AppRow } from '../apps/service.ts'
-import { oauthError } from './errors.ts'
+import { oauthError, oauthErrorHandler } from './errors.ts'
 import { registerClientAuth } from './client-auth.ts'
 import { createOAuthService } from './service.ts'
 import { AuthorizeBody, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBody, RevokedSchema, TokenBody, TokenSchema } from './schemas.ts'
@@ -40,6 +40,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/token', {
     onRequest: requireClient,
+    errorHandler: oauthErrorHandler,
     schema: {
       tags, security: [{ clientBasic: [] }], operationId: 'exchangeToken', summary: 'Exchange an authorization code for an access token',
       description: 'HTTP Basic client_id:client_secret, each form-urlencoded first (RFC 6749 §2.3.1; raw values work too); body as form or JSON. Errors use RFC 6749 codes in `error` (invalid_client 401; invalid_grant, invalid_request, unsupported_grant_type 400).',
@@ -54,6 +55,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/revoke', {
     onRequest: requireClient,
+    errorHandler: oauthErrorHandler,
     schema: {
       tags, security: [{ clientBasic: [] }], operationId: 'revokeToken', summary: 'Revoke an access token (RFC 7009): uninstalls the app',
       description: 'HTTP Basic client authentication as at /oauth/token; body `token` (form or JSON). Revoking an access token uninstalls its installation exactly as a merchant uninstall does (webhooks off, blocks removed, `business.data_erasure` scheduled). 200 whether or not the token was valid; another client\'s token is left alone.',
