@@ -66,7 +66,23 @@ const WEIGHTS: Record<string, number> = {
   'plugins/commerce/pages.test.ts': 7,
   'plugins/storefront/merchant-routes.test.ts': 7,
   'plugins/apps/review.test.ts': 7,
-  'plugins/storefront/pages.test.ts': 6
+  'plugins/storefront/pages.test.ts': 6,
+  // measured alone on a quiet machine, rounded: files added after the table was first made
+  'bench/smoke.test.ts': 40,
+  'plugins/auth/throttle.test.ts': 22,
+  'fuzz/openapi-fuzz.test.ts': 20,
+  'server/url-policy.test.ts': 12,
+  'plugins/webhooks/replay.test.ts': 10,
+  'plugins/apps/manifest/regex.test.ts': 10,
+  'plugins/oauth/standard-clients.test.ts': 10,
+  'openapi/generated-client.test.ts': 10,
+  'server/origins.test.ts': 10,
+  'plugins/auth/logout.test.ts': 10,
+  'server/input-guard.test.ts': 8,
+  'plugins/oauth/malformed.test.ts': 8,
+  'plugins/oauth/discovery-revocation.test.ts': 8,
+  'plugins/apps/platform-urls.test.ts': 8,
+  'plugins/storefront/csp.test.ts': 8
 }
 const DEFAULT_WEIGHT = 3
 
