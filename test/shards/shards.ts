@@ -67,7 +67,7 @@ const WEIGHTS: Record<string, number> = {
   'plugins/storefront/merchant-routes.test.ts': 7,
   'plugins/apps/review.test.ts': 7,
   'plugins/storefront/pages.test.ts': 6,
-  // measured alone on a quiet machine, rounded: files added after the table was first made
+  // files added after the table was first made: estimated from single-file runs on a loaded machine
   'bench/smoke.test.ts': 40,
   'plugins/auth/throttle.test.ts': 22,
   'fuzz/openapi-fuzz.test.ts': 20,
