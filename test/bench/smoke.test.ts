@@ -7,7 +7,8 @@ import { SERVER_URL } from '../helper.ts'
  * Every benchmark at a tiny size, as a separate process the way `npm run bench` starts it, so a
  * bench can never break unnoticed. Figures are not judged: only that each runs and prints them.
  */
-const ENGINES = SERVER_URL === null ? 'pglite' : 'postgres'
+/** Both engines when a PostgreSQL server is given (as CI does), else the embedded one. */
+const ENGINES = SERVER_URL === null ? 'pglite' : 'pglite,postgres'
 const SERVER = SERVER_URL === null ? {} : { DATABASE_URL: SERVER_URL, BENCH_DATABASE_URL: SERVER_URL }
 
 async function bench (script: string, env: Record<string, string>) {

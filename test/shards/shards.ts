@@ -11,8 +11,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 export const SHARD_COUNT = 8
 
 const TEST_ROOT = fileURLToPath(new URL('..', import.meta.url))
-/** Browser tests run on their own (`npm run test:browser`); the shard entries are not test files of a group. */
-const NOT_GROUPED = ['e2e', 'shards']
+/**
+ * Run on their own: browser tests (`npm run test:browser`), the bench smoke test (`npm run test:bench`,
+ * once per CI run rather than once per database); the shard entries are not test files of a group.
+ */
+const NOT_GROUPED = ['e2e', 'shards', 'bench']
 
 /**
  * Seconds of wall time per file measured on the 2-core machine, to balance the groups; a file not
@@ -68,7 +71,6 @@ const WEIGHTS: Record<string, number> = {
   'plugins/apps/review.test.ts': 7,
   'plugins/storefront/pages.test.ts': 6,
   // files added after the table was first made: estimated from single-file runs on a loaded machine
-  'bench/smoke.test.ts': 40,
   'plugins/auth/throttle.test.ts': 22,
   'fuzz/openapi-fuzz.test.ts': 20,
   'server/url-policy.test.ts': 12,
