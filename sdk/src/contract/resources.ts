@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema, type TUnknown } from '@sinclair/typebox'
 import { EventNameValue } from './schemas.ts'
 import { businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
@@ -21,6 +21,8 @@ export function Paginated<T extends TSchema> (item: T) {
     limit: Type.Integer({ description: 'The page size used' })
   })
 }
+/** The envelope around items of type T. */
+export type ListEnvelope<T> = Omit<Static<ReturnType<typeof Paginated<TUnknown>>>, 'data'> & { data: T[] }
 
 // Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
 export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])
