@@ -2,6 +2,7 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
+import type { ListEnvelope } from '../../../sdk/src/contract/resources.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES } from '../../../sdk/src/contract/scopes.ts'
@@ -12,7 +13,8 @@ export const WEBHOOK_EVENTS = SUBSCRIBABLE_EVENTS
 
 export type AppStatus = 'DRAFT' | 'PENDING_REVIEW' | 'APPROVED'
 
-export interface Envelope<T> { data: T[], total: number, page: number, limit: number }
+/** The list envelope of every paginated endpoint (the contract's). */
+export type Envelope<T> = ListEnvelope<T>
 
 /** The developer's (and reviewer's) view of an app: never the secret. */
 export interface DeveloperApp {
