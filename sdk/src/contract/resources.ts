@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema, type TUnknown } from '@sinclair/typebox'
-import { EventNameValue } from './schemas.ts'
-import { businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
+import { CategorySchema, EventNameValue, ScopeValue, StringEnum } from './schemas.ts'
+import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
 /**
  * The resources of the App API and webhook management (DESIGN §16 "Contract source"): the server
@@ -231,3 +231,43 @@ export const ReplayedSchema = Type.Object({
   nextSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Call again with this `since` to go on; null when none remain' })
 }, { title: 'Replayed' })
 export type Replayed = Static<typeof ReplayedSchema>
+
+// ---- apps (the developer's view)
+
+export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
+
+export const AppSchema = Type.Object({
+  id: Type.String(),
+  clientId: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  category: CategorySchema,
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
+  redirectUrl: Type.String(),
+  webhookUrl: Type.Union([Type.String(), Type.Null()]),
+  webhookEvents: Type.Array(EventNameValue),
+  iconUrl: Type.Union([Type.String(), Type.Null()]),
+  screenshots: Type.Array(Type.String()),
+  version: Type.String(),
+  status: StringEnum(APP_STATUSES),
+  isPublished: Type.Boolean(),
+  reviewNotes: Type.Union([Type.String(), Type.Null()]),
+  manifest: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+}, { title: 'App', examples: [appExample] })
+export type App = Static<typeof AppSchema>
+
+export const AppVersionSchema = Type.Object({
+  id: Type.String(),
+  version: Type.String(),
+  kind: Type.String({ description: 'SUBMITTED, APPROVED, REJECTED or UPDATED (live edit of an approved app)' }),
+  changes: Type.Array(Type.String()),
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' })
+}, { title: 'AppVersion' })
+export type AppVersion = Static<typeof AppVersionSchema>
