@@ -1,4 +1,4 @@
-import { Type, type TSchema, type Static } from '@sinclair/typebox'
+import { Type, type Static } from '@sinclair/typebox'
 
 export const ErrorSchema = Type.Object({
   statusCode: Type.Integer({ examples: [404] }),
@@ -25,14 +25,8 @@ export function PaginationQuery (limits: PageLimits = DEFAULT_PAGE_LIMITS) {
   })
 }
 
-export function Paginated<T extends TSchema> (item: T) {
-  return Type.Object({
-    data: Type.Array(item),
-    total: Type.Integer({ description: 'All matching items' }),
-    page: Type.Integer(),
-    limit: Type.Integer({ description: 'The page size used' })
-  })
-}
+/** The list envelope of every paginated endpoint: the contract's (sdk/src/contract/resources.ts). */
+export { Paginated } from '../sdk/src/contract/resources.ts'
 
 export function pageWindow (query: { page?: number, limit?: number }, limits: PageLimits = DEFAULT_PAGE_LIMITS) {
   const page = query.page ?? 1

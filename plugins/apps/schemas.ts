@@ -1,10 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { APP_STATUSES } from '../../server/db/schema/index.ts'
-import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, EventNameValue, appExample } from '../../sdk/src/contract/index.ts'
+import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema } from '../../sdk/src/contract/index.ts'
+import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
 
 export const MAX_SCREENSHOTS = 5
 // the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
 export { SUBSCRIBABLE_EVENTS, StringEnum, ScopeSchema, CategorySchema }
+// the app as the developer sees it is the contract's (sdk/src/contract/resources.ts; DESIGN §16)
+export { AppSchema, AppVersionSchema as VersionSchema } from '../../sdk/src/contract/resources.ts'
 const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://app.example.com/oauth/callback'] })
 const Scopes = Type.Array(ScopeValue, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
 const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
@@ -12,29 +14,7 @@ const Screenshots = Type.Array(Url, { maxItems: MAX_SCREENSHOTS, description: `U
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 
-export const AppSchema = Type.Object({
-  id: Type.String(),
-  clientId: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  description: Type.String(),
-  category: CategorySchema,
-  scopes: Type.Array(ScopeValue),
-  approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
-  redirectUrl: Type.String(),
-  webhookUrl: Type.Union([Type.String(), Type.Null()]),
-  webhookEvents: Type.Array(EventNameValue),
-  iconUrl: Type.Union([Type.String(), Type.Null()]),
-  screenshots: Type.Array(Type.String()),
-  version: Type.String(),
-  status: StringEnum(APP_STATUSES),
-  isPublished: Type.Boolean(),
-  reviewNotes: Type.Union([Type.String(), Type.Null()]),
-  manifest: Type.Record(Type.String(), Type.Unknown()),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' })
-}, { title: 'App', examples: [appExample] })
-export type AppView = Static<typeof AppSchema>
+export type AppView = App
 
 export const CreateAppBody = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -71,17 +51,6 @@ export const CreatedAppSchema = Type.Object({
 }, { title: 'CreatedApp' })
 
 export const AppIdParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) })
-
-export const VersionSchema = Type.Object({
-  id: Type.String(),
-  version: Type.String(),
-  kind: Type.String({ description: 'SUBMITTED, APPROVED, REJECTED or UPDATED (live edit of an approved app)' }),
-  changes: Type.Array(Type.String()),
-  scopes: Type.Array(ScopeValue),
-  approvedScopes: Type.Array(ScopeValue),
-  notes: Type.Union([Type.String(), Type.Null()]),
-  createdAt: Type.String({ format: 'date-time' })
-}, { title: 'AppVersion' })
 
 /** The multipart upload, for the document: the handler reads the stream (request.file()), so nothing validates a body. */
 export const MediaUploadBody = Type.Unknown({

@@ -1,6 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
-import { businessExample, orderExample, pageExample, productExample, reviewExample } from '../../sdk/src/contract/examples.ts'
+import { BusinessSchema, DeliveryMethod, IsoDate, MAX_DASHBOARD_DAYS, Money, OrderStatus, ProductStatus } from '../../sdk/src/contract/resources.ts'
+
+// the resources the App API answers with are the contract's (sdk/src/contract/resources.ts; DESIGN §16)
+export {
+  BlockInstanceSchema, BusinessSchema, CustomerSchema, DashboardSchema, DeliveryMethod, MAX_DASHBOARD_DAYS, OrderItemSchema, OrderSchema, OrderStatus,
+  PageSchema, PaymentStatus, ProductSchema, ProductStatus, ReviewSchema, ReviewStatsSchema,
+  type Business, type Dashboard, type Order, type Page, type Product, type Review, type ReviewStats
+} from '../../sdk/src/contract/resources.ts'
 
 /** Page sizes (spec Limits; DESIGN §5): the App API reuses them. */
 export const PRODUCT_PAGE_LIMITS: PageLimits = { defaultLimit: 50, maxLimit: 100 }
@@ -12,35 +19,9 @@ export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
 export const DELIVERY_METHODS = ['DELIVERY', 'PICKUP'] as const
 export const BUILT_IN_PAYMENT_METHODS = ['CASH', 'CARD'] as const
 
-const Iso = Type.String({ format: 'date-time' })
-const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: `${description}, integer minor units` })
 const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lowercase letters, digits and dashes' })
 
-// Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
-export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])
-export const OrderStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('PREPARING'), Type.Literal('READY'),
-  Type.Literal('IN_DELIVERY'), Type.Literal('DELIVERED'), Type.Literal('CANCELLED')], { description: 'An order status' })
-export const PaymentStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')])
-export const DeliveryMethod = Type.Union([Type.Literal('DELIVERY'), Type.Literal('PICKUP')])
-
 // ---- products
-
-export const ProductSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  description: Type.String(),
-  price: Money('Price'),
-  category: Type.String(),
-  isAvailable: Type.Boolean(),
-  imageUrl: Type.String({ description: 'Path or URL of the image' }),
-  slug: Type.String(),
-  status: ProductStatus,
-  stock: Type.Integer({ minimum: 0 }),
-  lowStockThreshold: Type.Integer({ minimum: 0, description: 'product.low_stock fires when stock falls to or below it' }),
-  createdAt: Iso,
-  updatedAt: Iso
-}, { title: 'Product', examples: [productExample] })
-export type Product = Static<typeof ProductSchema>
 
 const productFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -79,41 +60,6 @@ export const ProductListQuerySchema = Type.Composite([
 
 // ---- orders
 
-export const OrderItemSchema = Type.Object({
-  productId: Type.String(),
-  name: Type.String(),
-  quantity: Type.Integer({ minimum: 1 }),
-  unitPrice: Money('Unit price'),
-  total: Money('Line total')
-}, { title: 'OrderItem' })
-
-export const CustomerSchema = Type.Object({
-  name: Type.String({ minLength: 1, maxLength: 200 }),
-  phone: Type.String({ maxLength: 40 }),
-  email: Type.String({ maxLength: 254 })
-}, { title: 'Customer' })
-
-export const OrderSchema = Type.Object({
-  id: Type.String(),
-  orderNumber: Type.String(),
-  status: OrderStatus,
-  items: Type.Array(OrderItemSchema),
-  subtotal: Money('Sum of the line totals'),
-  deliveryFee: Money('Delivery fee'),
-  discount: Money('Discount'),
-  amount: Money('subtotal + deliveryFee - discount'),
-  currency: Type.String({ examples: ['USD'] }),
-  deliveryMethod: DeliveryMethod,
-  paymentMethod: Type.String({ description: 'CASH, CARD, or an app-provided payment method id' }),
-  paymentStatus: PaymentStatus,
-  isGuest: Type.Boolean(),
-  customer: CustomerSchema,
-  address: Type.String(),
-  createdAt: Iso,
-  updatedAt: Iso
-}, { title: 'Order', examples: [orderExample] })
-export type Order = Static<typeof OrderSchema>
-
 export const OrderListQuerySchema = Type.Composite([
   PaginationQuery(ORDER_PAGE_LIMITS),
   Type.Object({ status: Type.Optional(OrderStatus) })
@@ -140,16 +86,6 @@ export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
 
 // ---- reviews
 
-export const ReviewSchema = Type.Object({
-  id: Type.String(),
-  productId: Type.String(),
-  rating: Type.Integer({ minimum: 1, maximum: 5 }),
-  text: Type.String(),
-  authorName: Type.String(),
-  createdAt: Iso
-}, { title: 'Review', examples: [reviewExample] })
-export type Review = Static<typeof ReviewSchema>
-
 export const ReviewCreateBodySchema = Type.Object({
   productId: Type.String({ minLength: 1, maxLength: 64 }),
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
@@ -163,31 +99,7 @@ export const ReviewListQuerySchema = Type.Composite([
   Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })
 ], { additionalProperties: false })
 
-export const ReviewStatsSchema = Type.Object({
-  averageRating: Type.Number({ description: 'Rounded to 2 decimals; 0 without reviews' }),
-  totalReviews: Type.Integer(),
-  distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() })
-}, { title: 'ReviewStats' })
-export type ReviewStats = Static<typeof ReviewStatsSchema>
-
 // ---- pages
-
-export const BlockInstanceSchema = Type.Object({
-  id: Type.String(),
-  installationId: Type.String(),
-  blockType: Type.String(),
-  settings: Type.Record(Type.String(), Type.Unknown())
-}, { title: 'BlockInstance' })
-
-export const PageSchema = Type.Object({
-  id: Type.String(),
-  slug: Type.String(),
-  title: Type.String(),
-  isPublished: Type.Boolean(),
-  blocks: Type.Array(BlockInstanceSchema),
-  updatedAt: Iso
-}, { title: 'Page', examples: [pageExample] })
-export type Page = Static<typeof PageSchema>
 
 export const PageCreateBodySchema = Type.Object({
   slug: Slug,
@@ -207,20 +119,6 @@ export const SlugParams = Type.Object({ slug: Slug })
 export const PageListQuerySchema = Type.Composite([PaginationQuery(PAGE_PAGE_LIMITS)], { additionalProperties: false })
 
 // ---- business
-
-export const BusinessSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  type: Type.String({ examples: ['RESTAURANT'] }),
-  address: Type.String(),
-  currency: Type.String({ examples: ['USD'] }),
-  locale: Type.String({ examples: ['en'] }),
-  timezone: Type.String({ examples: ['UTC'] }),
-  email: Type.String(),
-  phone: Type.String()
-}, { title: 'Business', examples: [businessExample] })
-export type Business = Static<typeof BusinessSchema>
 
 /** The merchant's view adds where the store is: the SPA never builds storefront URLs itself (DESIGN §14). */
 export const MerchantBusinessSchema = Type.Object({
@@ -242,24 +140,8 @@ export type BusinessPatchBody = Static<typeof BusinessPatchBodySchema>
 
 // ---- analytics
 
-const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD, in the business time zone' })
-/** The longest period a dashboard covers (400 otherwise). */
-export const MAX_DASHBOARD_DAYS = 366
-
 export const DashboardQuerySchema = Type.Object({
   from: Type.Optional({ ...IsoDate, description: `First day (inclusive); default 29 days before \`to\`; the period spans at most ${MAX_DASHBOARD_DAYS} days` }),
   to: Type.Optional({ ...IsoDate, description: 'Last day (inclusive); default today' })
 }, { additionalProperties: false })
 export type DashboardQuery = Static<typeof DashboardQuerySchema>
-
-export const DashboardSchema = Type.Object({
-  from: IsoDate,
-  to: IsoDate,
-  revenue: Money('Sum of order amounts, CANCELLED excluded'),
-  orderCount: Type.Integer({ description: 'Orders placed in the period, CANCELLED excluded' }),
-  averageOrderValue: Type.Integer({ description: 'revenue / orderCount, rounded; 0 without orders' }),
-  ordersByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'Every status, CANCELLED included, zero-filled' }),
-  topProducts: Type.Array(Type.Object({ productId: Type.String(), name: Type.String(), quantity: Type.Integer(), revenue: Type.Integer() }), { description: 'Up to 5, by revenue' }),
-  daily: Type.Array(Type.Object({ date: IsoDate, revenue: Type.Integer(), orders: Type.Integer() }), { maxItems: MAX_DASHBOARD_DAYS, description: `One entry per day of the period (at most ${MAX_DASHBOARD_DAYS})` })
-}, { title: 'AnalyticsDashboard' })
-export type Dashboard = Static<typeof DashboardSchema>

@@ -1,7 +1,7 @@
 import type {
   Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
   DeliveryListParams, FetchLike, ListParams, ListResponse, Order, OrderListParams, OrderStatus, Page, Product,
-  RateLimitInfo, ReplayInput, Review, ReviewListParams, ReviewStats, UpdateWebhookInput, WebhookDelivery,
+  RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, UpdateWebhookInput, WebhookDelivery,
   WebhookRegistration, WebhookTestResult
 } from './types.ts'
 
@@ -175,8 +175,8 @@ export function createAppApiClient (options: AppApiClientOptions) {
       deliveries: (id: string, params: DeliveryListParams = {}) =>
         request<ListResponse<WebhookDelivery>>('GET', `/webhooks/${segment(id)}/deliveries`, { query: { ...params } }),
       redeliver: (id: string, deliveryId: string) =>
-        request<unknown>('POST', `/webhooks/${segment(id)}/deliveries/${segment(deliveryId)}/redeliver`),
-      replay: (id: string, input: ReplayInput) => request<{ queued: number }>('POST', `/webhooks/${segment(id)}/replay`, { body: input })
+        request<Redelivered>('POST', `/webhooks/${segment(id)}/deliveries/${segment(deliveryId)}/redeliver`),
+      replay: (id: string, input: ReplayInput) => request<Replayed>('POST', `/webhooks/${segment(id)}/replay`, { body: input })
     }
   }
 }

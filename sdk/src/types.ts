@@ -1,4 +1,16 @@
-/** Records of the App API and webhook management (spec, Resources; DESIGN §5-6). Money is in minor units. */
+/**
+ * Records of the App API and webhook management (spec, Resources; DESIGN §5-6). Money is in minor units.
+ * The resources are the contract's (./contract/resources.ts: the TypeBox schemas the server validates
+ * and documents its answers with, typed there with Static<>); only request parameters are written here.
+ */
+import type {
+  Business, BlockInstance, CreatedWebhookRegistration, Customer, Dashboard, DeliveryWithAttempts, ListEnvelope, Order, OrderItem,
+  Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
+} from './contract/resources.ts'
+
+export type {
+  Business, BlockInstance, Customer, Order, OrderItem, Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
+}
 
 /** The global fetch, or any function with its shape (an undici fetch, a test double of the network). */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>
@@ -11,62 +23,11 @@ export interface ListParams {
 }
 
 /** The list envelope of every paginated endpoint. */
-export interface ListResponse<T> {
-  data: T[]
-  total: number
-  page: number
-  limit: number
-}
+export type ListResponse<T> = ListEnvelope<T>
 
-export interface Product {
-  id: string
-  name: string
-  description: string
-  price: number
-  category: string
-  isAvailable: boolean
-  imageUrl: string
-  slug: string
-  status: string
-  createdAt: string
-}
-
-export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
-export type OrderStatus = typeof ORDER_STATUSES[number]
-
-export interface OrderItem {
-  productId: string
-  name: string
-  quantity: number
-  unitPrice: number
-  total: number
-}
-
-export interface Customer {
-  name: string
-  phone: string
-  email: string
-}
-
-export interface Order {
-  id: string
-  orderNumber: string
-  status: OrderStatus
-  items: OrderItem[]
-  subtotal: number
-  deliveryFee: number
-  discount: number
-  amount: number
-  currency: string
-  deliveryMethod: string
-  paymentMethod: string
-  paymentStatus: string
-  isGuest: boolean
-  customer: Customer
-  address: string
-  createdAt: string
-  updatedAt: string
-}
+/** The order statuses (test/contract/drift.test.ts checks them against the contract's OrderStatus schema). */
+export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const satisfies ReadonlyArray<Order['status']>
+export type OrderStatus = Order['status']
 
 export interface OrderListParams extends ListParams {
   status?: OrderStatus
@@ -75,31 +36,16 @@ export interface OrderListParams extends ListParams {
 /** Body of POST /app-api/orders (a guest order through the checkout pipeline, hooks included). */
 export interface CreateOrderInput {
   items: Array<{ productId: string, quantity: number }>
-  customer: Customer
+  /** name required; phone and email optional. */
+  customer: Pick<Customer, 'name'> & Partial<Omit<Customer, 'name'>>
   deliveryMethod: 'DELIVERY' | 'PICKUP'
   address?: string
   locality?: string
   paymentMethod: string
 }
 
-export interface Review {
-  id: string
-  productId: string
-  rating: number
-  text: string
-  authorName: string
-  createdAt: string
-}
-
 export interface ReviewListParams extends ListParams {
   productId?: string
-}
-
-export interface ReviewStats {
-  averageRating: number
-  totalReviews: number
-  /** Count per star, keys "1" to "5". */
-  distribution: Record<'1' | '2' | '3' | '4' | '5', number>
 }
 
 export interface DashboardParams {
@@ -108,59 +54,10 @@ export interface DashboardParams {
   to?: string
 }
 
-export interface DashboardAnalytics {
-  from: string
-  to: string
-  revenue: number
-  orderCount: number
-  averageOrderValue: number
-  ordersByStatus: Record<string, number>
-  topProducts: Array<Record<string, unknown>>
-  daily: Array<{ date: string, revenue: number, orders: number }>
-}
-
-export interface Business {
-  id: string
-  name: string
-  slug: string
-  type: string
-  address: string
-  currency: string
-  locale: string
-  timezone: string
-  email: string
-  phone: string
-}
-
-export interface BlockInstance {
-  id: string
-  installationId: string
-  blockType: string
-  settings: Record<string, unknown>
-}
-
-export interface Page {
-  id: string
-  slug: string
-  title: string
-  isPublished: boolean
-  blocks: BlockInstance[]
-  updatedAt: string
-}
-
-export interface WebhookRegistration {
-  id: string
-  url: string
-  events: string[]
-  description?: string
-  isActive: boolean
-  createdAt: string
-}
+export type DashboardAnalytics = Dashboard
 
 /** The creation response is the only one that carries the secret. */
-export interface CreatedWebhook extends WebhookRegistration {
-  secret: string
-}
+export type CreatedWebhook = CreatedWebhookRegistration
 
 export interface CreateWebhookInput {
   url: string
@@ -176,19 +73,8 @@ export interface UpdateWebhookInput {
   isActive?: boolean
 }
 
-export interface WebhookTestResult {
-  success: boolean
-  statusCode: number | null
-  durationMs: number
-  error?: string
-}
-
-export interface WebhookDelivery {
-  id: string
-  event: string
-  status: string
-  [field: string]: unknown
-}
+/** A delivery of the log, with every attempt. */
+export type WebhookDelivery = DeliveryWithAttempts
 
 export interface DeliveryListParams extends ListParams {
   status?: string

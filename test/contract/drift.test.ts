@@ -7,7 +7,11 @@ import * as serverEvents from '../../server/events.ts'
 import { HOOK_SCOPES } from '../../plugins/apps/manifest/schemas.ts'
 import { WEBHOOK_EVENTS, HOOK_POINTS as SDK_HOOK_POINTS } from '../../sdk/src/events.ts'
 import * as adminTypes from '../../admin-ui/src/lib/types.ts'
-import { findDrift, readContractUsers } from './drift.ts'
+import { ORDER_STATUSES } from '../../sdk/src/types.ts'
+import { OrderStatus, ProductSchema, WebhookRegistrationSchema } from '../../sdk/src/contract/resources.ts'
+import * as commerceSchemas from '../../plugins/commerce/schemas.ts'
+import * as webhookSchemas from '../../plugins/webhooks/schemas.ts'
+import { CONTRACT_RESOURCES, findDrift, findResourceCopies, readContractUsers } from './drift.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CONTRACT = new URL('../../sdk/src/contract/', import.meta.url)
@@ -53,5 +57,50 @@ t.test('the contract is the one source of scopes, events, categories and hook po
         t.ok(match[1].startsWith('./') || match[1] === '@sinclair/typebox', `${name} imports ${match[1]}`)
       }
     }
+  })
+})
+
+t.test('the contract is the one source of the resource shapes (Product, Order, Review, …)', async (t) => {
+  t.test('no other file defines one of them again', async (t) => {
+    t.same(findResourceCopies(readContractUsers(ROOT)).map((c) => `${c.file}:${c.line} (${c.resource})`), [])
+  })
+
+  t.test('the checker finds a second definition', async (t) => {
+    t.ok(CONTRACT_RESOURCES.Product.includes('lowStockThreshold'), 'the resources are read from the contract')
+    // the SDK's hand-written Product before the contract: stock, lowStockThreshold and updatedAt had drifted away
+    const oldSdk = `export interface Product {
+  id: string
+  name: string
+  description: string
+  price: number
+  category: string
+  isAvailable: boolean
+  imageUrl: string
+  slug: string
+  status: string
+  createdAt: string
+}`
+    t.match(findResourceCopies([{ path: 'sdk/src/types.ts', text: oldSdk }]), [{ file: 'sdk/src/types.ts', line: 1, resource: 'Product' }], 'an interface with most of the fields')
+    const schema = `import { Type } from '@sinclair/typebox'
+export const MyProduct = Type.Object({ ${CONTRACT_RESOURCES.Product.map((f) => `${f}: Type.String()`).join(', ')} })`
+    t.match(findResourceCopies([{ path: 'plugins/x/schemas.ts', text: schema }]), [{ line: 2, resource: 'Product' }], 'a Type.Object with the field set')
+    t.match(findResourceCopies([{ path: 'admin-ui/src/x.tsx', text: 'interface Order { id: string, amount: number }' }]), [{ resource: 'Order' }], 'an interface named after a resource')
+    t.match(findResourceCopies([{ path: 'admin-ui/src/x.ts', text: 'type Review = { id: string, rating: number }' }]), [{ resource: 'Review' }], 'an object type named after a resource')
+    t.match(findResourceCopies([{ path: 'sdk/src/x.ts', text: `type Row = { ${CONTRACT_RESOURCES.Delivery.map((f) => `${f}: unknown`).join(', ')} }` }]), [{ resource: 'Delivery' }], 'an object type with the field set')
+  })
+
+  t.test('values, request bodies and derived types are not definitions', async (t) => {
+    const serializer = `export const toProduct = (row: Row): Product => ({ ${CONTRACT_RESOURCES.Product.map((f) => `${f}: row.${f}`).join(', ')} })`
+    t.same(findResourceCopies([{ path: 'plugins/x/serializers.ts', text: serializer }]), [], 'a serializer builds a value')
+    const body = `export const Body = Type.Object({ ${CONTRACT_RESOURCES.Product.map((f) => `${f}: Type.String()`).join(', ')} }, { additionalProperties: false })`
+    t.same(findResourceCopies([{ path: 'plugins/x/schemas.ts', text: body }]), [], 'a request body')
+    t.same(findResourceCopies([{ path: 'sdk/src/x.ts', text: 'export type Product = Static<typeof ProductSchema>\ntype Business = Pick<ContractBusiness, \'id\' | \'name\'>' }]), [], 'types derived from the contract')
+    t.same(findResourceCopies([{ path: 'plugins/x/hooks.ts', text: 'interface HookCall { id: string, statusCode: number, durationMs: number, success: boolean, error: string }' }]), [], 'another resource sharing a few field names')
+  })
+
+  t.test('the server and the SDK use the contract\'s schemas', async (t) => {
+    t.equal(commerceSchemas.ProductSchema, ProductSchema, 'plugins/commerce re-exports the contract')
+    t.equal(webhookSchemas.WebhookSchema, WebhookRegistrationSchema, 'plugins/webhooks re-exports the contract')
+    t.same([...ORDER_STATUSES], OrderStatus.anyOf.map((literal) => literal.const), 'the SDK order statuses')
   })
 })

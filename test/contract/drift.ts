@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { APP_CATEGORIES, EVENT_NAMES, HOOK_POINTS, SCOPES } from '../../sdk/src/contract/index.ts'
+import * as resources from '../../sdk/src/contract/resources.ts'
 
 /**
  * One source for the contract's lists (DESIGN §16): a file outside sdk/src/contract that writes out
@@ -57,6 +58,71 @@ export function findDrift (files: SourceFile[]): Drift[] {
           const hits = values.filter((value) => names.has(value))
           if (hits.length >= threshold(values)) {
             found.push({ file: file.path, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, list, names: [...names] })
+          }
+        }
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return found
+}
+
+/**
+ * One source for the resources (DESIGN §16): the objects of sdk/src/contract/resources.ts, by title
+ * and field names. Elsewhere, an interface or object type named after a resource, or a definition of
+ * a shape (an interface, an object type, the properties of a `Type.Object`) with the fields of a
+ * resource of five fields or more (its `id` if it has one; three quarters of the resource's fields,
+ * making three quarters of the definition's), is a second copy that can drift. Smaller resources
+ * (Customer, WebhookTestResult) are checked by name only: their few fields are common words. Values (a serializer's object literal) and request bodies
+ * (a `Type.Object` with `additionalProperties: false`; no `id`) are not definitions of a resource.
+ */
+export const CONTRACT_RESOURCES: Record<string, readonly string[]> = Object.fromEntries(
+  Object.values(resources as Record<string, unknown>)
+    .filter((value): value is { title: string, type: string, properties: Record<string, unknown> } =>
+      typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'object' &&
+      typeof (value as { title?: unknown }).title === 'string' && typeof (value as { properties?: unknown }).properties === 'object')
+    .map((schema) => [schema.title, Object.keys(schema.properties)])
+)
+
+export interface ResourceCopy { file: string, line: number, resource: string }
+
+/** The properties of a `Type.Object(…)` that is not a request body (`additionalProperties: false`). */
+function isResponseTypeObject (node: ts.Node, source: ts.SourceFile): boolean {
+  const call = node.parent
+  if (!ts.isCallExpression(call) || call.arguments[0] !== node) return false
+  if (!ts.isPropertyAccessExpression(call.expression) || call.expression.name.text !== 'Object') return false
+  if (!ts.isIdentifier(call.expression.expression) || call.expression.expression.text !== 'Type') return false
+  return !/additionalProperties:\s*false/.test(call.arguments[1]?.getText(source) ?? '')
+}
+
+function sameFields (fields: Set<string>, resourceFields: readonly string[]): boolean {
+  if (resourceFields.length < 5 || (resourceFields.includes('id') && !fields.has('id'))) return false
+  const hits = resourceFields.filter((field) => fields.has(field)).length
+  return hits >= resourceFields.length * 0.75 && hits >= fields.size * 0.75
+}
+
+function declaredName (node: ts.Node): string | null {
+  if (ts.isInterfaceDeclaration(node)) return node.name.text
+  if (ts.isTypeLiteralNode(node) && ts.isTypeAliasDeclaration(node.parent)) return node.parent.name.text
+  return null
+}
+
+export function findResourceCopies (files: SourceFile[]): ResourceCopy[] {
+  const found: ResourceCopy[] = []
+  for (const file of files) {
+    const kind = file.path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS
+    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, true, kind)
+    const visit = (node: ts.Node): void => {
+      let members: readonly ts.Node[] | null = null
+      if (ts.isInterfaceDeclaration(node) || ts.isTypeLiteralNode(node)) members = node.members
+      else if (ts.isObjectLiteralExpression(node) && isResponseTypeObject(node, source)) members = node.properties
+      if (members !== null) {
+        const fields = new Set(literalNames(members))
+        const name = declaredName(node)
+        for (const [resource, resourceFields] of Object.entries(CONTRACT_RESOURCES)) {
+          if (name === resource || sameFields(fields, resourceFields)) {
+            found.push({ file: file.path, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, resource })
           }
         }
       }

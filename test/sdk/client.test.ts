@@ -12,7 +12,7 @@ const error = (statusCode: number, reason: string, message: string) => ({ status
 const rateHeaders = (remaining: number) => ({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '1735689600' })
 
 function product (n: number): Product {
-  return { id: `prod_${n}`, name: `Product ${n}`, description: '', price: 100 * n, category: 'food', isAvailable: true, imageUrl: `/media/${n}.png`, slug: `product-${n}`, status: 'ACTIVE', createdAt: '2025-01-01T00:00:00.000Z' }
+  return { id: `prod_${n}`, name: `Product ${n}`, description: '', price: 100 * n, category: 'food', isAvailable: true, imageUrl: `/media/${n}.png`, slug: `product-${n}`, status: 'ACTIVE', stock: 10, lowStockThreshold: 2, createdAt: '2025-01-01T00:00:00.000Z', updatedAt: '2025-01-01T00:00:00.000Z' }
 }
 
 /** A canned App API: enough routes to check paths, methods, queries, bodies and errors. */

@@ -2,6 +2,7 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
+import type { App, AppVersion as ContractAppVersion, ListEnvelope } from '../../../sdk/src/contract/resources.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES } from '../../../sdk/src/contract/scopes.ts'
@@ -10,33 +11,13 @@ export type Category = AppCategory
 /** The events an app's webhook can subscribe to. */
 export const WEBHOOK_EVENTS = SUBSCRIBABLE_EVENTS
 
-export type AppStatus = 'DRAFT' | 'PENDING_REVIEW' | 'APPROVED'
+export type AppStatus = App['status']
 
-export interface Envelope<T> { data: T[], total: number, page: number, limit: number }
+/** The list envelope of every paginated endpoint (the contract's). */
+export type Envelope<T> = ListEnvelope<T>
 
-/** The developer's (and reviewer's) view of an app: never the secret. */
-export interface DeveloperApp {
-  id: string
-  clientId: string
-  name: string
-  slug: string
-  description: string
-  category: Category
-  scopes: string[]
-  approvedScopes: string[]
-  redirectUrl: string
-  webhookUrl: string | null
-  webhookEvents: string[]
-  iconUrl: string | null
-  screenshots: string[]
-  version: string
-  status: AppStatus
-  isPublished: boolean
-  reviewNotes: string | null
-  manifest: Record<string, unknown>
-  createdAt: string
-  updatedAt: string
-}
+/** The developer's (and reviewer's) view of an app: never the secret (the contract's App). */
+export type DeveloperApp = App
 
 export interface ReviewedApp extends DeveloperApp { addedScopes: string[] }
 
@@ -59,16 +40,7 @@ export interface MarketplaceApp {
   publishedAt: string | null
 }
 
-export interface AppVersion {
-  id: string
-  version: string
-  kind: string
-  changes: string[]
-  scopes: string[]
-  approvedScopes: string[]
-  notes: string | null
-  createdAt: string
-}
+export type AppVersion = ContractAppVersion
 
 export interface SyncItem { kind: string, key: string }
 export interface ManifestResult {

@@ -1,7 +1,7 @@
 /**
  * The contract of the API, one source for the server (validation, OpenAPI), the SDK and the admin UI
  * (DESIGN §16 "Contract source"). Free of server code. The lists (scopes, categories, events, hook
- * points) need no dependency; their TypeBox schemas are in schemas.ts. test/contract/drift.test.ts
+ * points) need no dependency; their TypeBox schemas are in schemas.ts, the resources the API answers with in resources.ts. test/contract/drift.test.ts
  * fails when a list defined here is written out anywhere else.
  */
 export * from './scopes.ts'
@@ -9,3 +9,4 @@ export * from './categories.ts'
 export * from './events.ts'
 export * from './schemas.ts'
 export * from './examples.ts'
+export * from './resources.ts'

@@ -4,9 +4,9 @@ import { sql } from 'drizzle-orm'
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
-import { APP_CATEGORIES } from '../../../sdk/src/contract/index.ts'
+import { APP_CATEGORIES, APP_STATUSES } from '../../../sdk/src/contract/index.ts'
 export { APP_CATEGORIES }
-export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
+export { APP_STATUSES }
 export type AppStatus = typeof APP_STATUSES[number]
 
 export const apps = pgTable('apps', {

@@ -1,5 +1,6 @@
 import { pgTable, text, timestamp, integer, boolean, jsonb, index, uniqueIndex, check } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
+import type { BlockInstance, Customer, OrderItem } from '../../../sdk/src/contract/resources.ts'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
@@ -55,8 +56,8 @@ export type OrderStatus = typeof ORDER_STATUSES[number]
 export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
 export type PaymentStatus = typeof PAYMENT_STATUSES[number]
 
-export interface OrderItem { productId: string, name: string, quantity: number, unitPrice: number, total: number }
-export interface Customer { name: string, phone: string, email: string }
+// the JSON columns hold the contract's shapes (sdk/src/contract/resources.ts)
+export type { BlockInstance, Customer, OrderItem }
 
 export const orders = pgTable('orders', {
   id: text('id').primaryKey(),
@@ -104,8 +105,6 @@ export const reviews = pgTable('reviews', {
   index('reviews_business_product_idx').on(t.businessId, t.productId, t.createdAt),
   check('reviews_rating_check', sql`${t.rating} between 1 and 5`)
 ])
-
-export interface BlockInstance { id: string, installationId: string, blockType: string, settings: Record<string, unknown> }
 
 export const pages = pgTable('pages', {
   id: text('id').primaryKey(),

@@ -1,5 +1,6 @@
 import { pgTable, text, timestamp, boolean, jsonb, index, integer, uniqueIndex } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
+import { DELIVERY_STATUSES } from '../../../sdk/src/contract/resources.ts'
 
 /** Webhook registrations of an installation: the app's own (from webhookUrl) and any made through POST /webhooks. */
 export const webhooks = pgTable('webhooks', {
@@ -24,7 +25,8 @@ export const webhooks = pgTable('webhooks', {
   index('webhooks_business_active_idx').on(t.businessId).where(sql`is_active`)
 ])
 
-export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const
+// the contract's list (sdk/src/contract/resources.ts): the column and the API answer agree
+export { DELIVERY_STATUSES }
 
 /** One event sent to one registration. Its id is X-Service-Event-Id: the same on every retry and redelivery. */
 export const webhookDeliveries = pgTable('webhook_deliveries', {

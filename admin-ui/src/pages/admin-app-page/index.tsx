@@ -7,11 +7,13 @@ import { AdminShell } from '../../components/admin-shell/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import type { AdminPageLink } from '../../lib/admin-types.ts'
+import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
 
 /** The spec's sandbox for admin pages: exactly these four grants. */
 export const ADMIN_PAGE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
 
-interface Business { id: string, name: string, locale: string }
+/** What the page reads of the merchant's business (the contract's resource). */
+type Business = Pick<ContractBusiness, 'id' | 'name' | 'locale'>
 
 /** The iframe src: renderUrl with businessId and locale added as query parameters. */
 export function adminPageSrc (page: AdminPageLink, business: Business): string {

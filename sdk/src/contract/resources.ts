@@ -1,0 +1,273 @@
+import { Type, type Static, type TSchema, type TUnknown } from '@sinclair/typebox'
+import { CategorySchema, EventNameValue, ScopeValue, StringEnum } from './schemas.ts'
+import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
+
+/**
+ * The resources of the App API and webhook management (DESIGN §16 "Contract source"): the server
+ * validates and documents its answers with these schemas, the SDK types its client with them
+ * (`Static<>`). test/contract/drift.test.ts fails when one of their shapes is written out elsewhere.
+ */
+
+export const Iso = Type.String({ format: 'date-time' })
+export const Money = (description: string) => Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: `${description}, integer minor units` })
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Integer>>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** The list envelope of every paginated endpoint. */
+export function Paginated<T extends TSchema> (item: T) {
+  return Type.Object({
+    data: Type.Array(item),
+    total: Type.Integer({ description: 'All matching items' }),
+    page: Type.Integer(),
+    limit: Type.Integer({ description: 'The page size used' })
+  })
+}
+/** The envelope around items of type T. */
+export type ListEnvelope<T> = Omit<Static<ReturnType<typeof Paginated<TUnknown>>>, 'data'> & { data: T[] }
+
+// Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
+export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])
+export const OrderStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('PREPARING'), Type.Literal('READY'),
+  Type.Literal('IN_DELIVERY'), Type.Literal('DELIVERED'), Type.Literal('CANCELLED')], { description: 'An order status' })
+export const PaymentStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')])
+export const DeliveryMethod = Type.Union([Type.Literal('DELIVERY'), Type.Literal('PICKUP')])
+
+// ---- products
+
+export const ProductSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  price: Money('Price'),
+  category: Type.String(),
+  isAvailable: Type.Boolean(),
+  imageUrl: Type.String({ description: 'Path or URL of the image' }),
+  slug: Type.String(),
+  status: ProductStatus,
+  stock: Type.Integer({ minimum: 0 }),
+  lowStockThreshold: Type.Integer({ minimum: 0, description: 'product.low_stock fires when stock falls to or below it' }),
+  createdAt: Iso,
+  updatedAt: Iso
+}, { title: 'Product', examples: [productExample] })
+export type Product = Static<typeof ProductSchema>
+
+// ---- orders
+
+export const OrderItemSchema = Type.Object({
+  productId: Type.String(),
+  name: Type.String(),
+  quantity: Type.Integer({ minimum: 1 }),
+  unitPrice: Money('Unit price'),
+  total: Money('Line total')
+}, { title: 'OrderItem' })
+export type OrderItem = Static<typeof OrderItemSchema>
+
+export const CustomerSchema = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  phone: Type.String({ maxLength: 40 }),
+  email: Type.String({ maxLength: 254 })
+}, { title: 'Customer' })
+export type Customer = Static<typeof CustomerSchema>
+
+export const OrderSchema = Type.Object({
+  id: Type.String(),
+  orderNumber: Type.String(),
+  status: OrderStatus,
+  items: Type.Array(OrderItemSchema),
+  subtotal: Money('Sum of the line totals'),
+  deliveryFee: Money('Delivery fee'),
+  discount: Money('Discount'),
+  amount: Money('subtotal + deliveryFee - discount'),
+  currency: Type.String({ examples: ['USD'] }),
+  deliveryMethod: DeliveryMethod,
+  paymentMethod: Type.String({ description: 'CASH, CARD, or an app-provided payment method id' }),
+  paymentStatus: PaymentStatus,
+  isGuest: Type.Boolean(),
+  customer: CustomerSchema,
+  address: Type.String(),
+  createdAt: Iso,
+  updatedAt: Iso
+}, { title: 'Order', examples: [orderExample] })
+export type Order = Static<typeof OrderSchema>
+
+// ---- reviews
+
+export const ReviewSchema = Type.Object({
+  id: Type.String(),
+  productId: Type.String(),
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  text: Type.String(),
+  authorName: Type.String(),
+  createdAt: Iso
+}, { title: 'Review', examples: [reviewExample] })
+export type Review = Static<typeof ReviewSchema>
+
+export const ReviewStatsSchema = Type.Object({
+  averageRating: Type.Number({ description: 'Rounded to 2 decimals; 0 without reviews' }),
+  totalReviews: Type.Integer(),
+  distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() })
+}, { title: 'ReviewStats' })
+export type ReviewStats = Static<typeof ReviewStatsSchema>
+
+// ---- pages
+
+export const BlockInstanceSchema = Type.Object({
+  id: Type.String(),
+  installationId: Type.String(),
+  blockType: Type.String(),
+  settings: Type.Record(Type.String(), Type.Unknown())
+}, { title: 'BlockInstance' })
+export type BlockInstance = Static<typeof BlockInstanceSchema>
+
+export const PageSchema = Type.Object({
+  id: Type.String(),
+  slug: Type.String(),
+  title: Type.String(),
+  isPublished: Type.Boolean(),
+  blocks: Type.Array(BlockInstanceSchema),
+  updatedAt: Iso
+}, { title: 'Page', examples: [pageExample] })
+export type Page = Static<typeof PageSchema>
+
+// ---- business
+
+export const BusinessSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  type: Type.String({ examples: ['RESTAURANT'] }),
+  address: Type.String(),
+  currency: Type.String({ examples: ['USD'] }),
+  locale: Type.String({ examples: ['en'] }),
+  timezone: Type.String({ examples: ['UTC'] }),
+  email: Type.String(),
+  phone: Type.String()
+}, { title: 'Business', examples: [businessExample] })
+export type Business = Static<typeof BusinessSchema>
+
+// ---- analytics
+
+export const IsoDate = Type.String({ format: 'date', description: 'YYYY-MM-DD, in the business time zone' })
+/** The longest period a dashboard covers (400 otherwise). */
+export const MAX_DASHBOARD_DAYS = 366
+
+export const DashboardSchema = Type.Object({
+  from: IsoDate,
+  to: IsoDate,
+  revenue: Money('Sum of order amounts, CANCELLED excluded'),
+  orderCount: Type.Integer({ description: 'Orders placed in the period, CANCELLED excluded' }),
+  averageOrderValue: Type.Integer({ description: 'revenue / orderCount, rounded; 0 without orders' }),
+  ordersByStatus: Type.Record(Type.String(), Type.Integer(), { description: 'Every status, CANCELLED included, zero-filled' }),
+  topProducts: Type.Array(Type.Object({ productId: Type.String(), name: Type.String(), quantity: Type.Integer(), revenue: Type.Integer() }), { description: 'Up to 5, by revenue' }),
+  daily: Type.Array(Type.Object({ date: IsoDate, revenue: Type.Integer(), orders: Type.Integer() }), { maxItems: MAX_DASHBOARD_DAYS, description: `One entry per day of the period (at most ${MAX_DASHBOARD_DAYS})` })
+}, { title: 'AnalyticsDashboard' })
+export type Dashboard = Static<typeof DashboardSchema>
+
+// ---- webhooks
+
+export const DELIVERY_STATUSES = ['PENDING', 'SUCCEEDED', 'FAILED'] as const
+export const DeliveryStatus = Type.Union(DELIVERY_STATUSES.map((s) => Type.Literal(s)))
+
+export const WebhookRegistrationSchema = Type.Object({
+  id: Type.String(),
+  url: Type.String(),
+  events: Type.Array(EventNameValue),
+  description: Type.String(),
+  isActive: Type.Boolean(),
+  disabledReason: Nullable(Type.String()),
+  consecutiveFailures: Type.Integer({ description: 'Failed deliveries in a row; auto-disable at WEBHOOK_DISABLE_AFTER_FAILURES' }),
+  isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+}, { title: 'WebhookRegistration', examples: [webhookRegistrationExample] })
+export type WebhookRegistration = Static<typeof WebhookRegistrationSchema>
+
+export const CreatedWebhookRegistrationSchema = Type.Intersect([WebhookRegistrationSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })], { title: 'CreatedWebhookRegistration' })
+export type CreatedWebhookRegistration = Static<typeof CreatedWebhookRegistrationSchema>
+
+export const DeliveryAttemptSchema = Type.Object({
+  attempt: Type.Integer(),
+  statusCode: Nullable(Type.Integer()),
+  durationMs: Type.Integer(),
+  error: Nullable(Type.String()),
+  responseSnippet: Nullable(Type.String({ description: 'First 1 KB of the answer' })),
+  createdAt: Type.String({ format: 'date-time' })
+}, { title: 'DeliveryAttempt' })
+export type DeliveryAttempt = Static<typeof DeliveryAttemptSchema>
+
+export const DeliverySchema = Type.Object({
+  id: Type.String({ description: 'X-Service-Event-Id: the same on every retry and redelivery' }),
+  webhookId: Type.String(),
+  installationId: Type.String(),
+  businessId: Type.String(),
+  event: Type.String(),
+  status: DeliveryStatus,
+  attemptCount: Type.Integer(),
+  lastStatusCode: Nullable(Type.Integer()),
+  lastError: Nullable(Type.String()),
+  lastDurationMs: Nullable(Type.Integer()),
+  nextAttemptAt: Nullable(Type.String({ format: 'date-time' })),
+  createdAt: Type.String({ format: 'date-time' }),
+  completedAt: Nullable(Type.String({ format: 'date-time' }))
+}, { title: 'Delivery' })
+export type Delivery = Static<typeof DeliverySchema>
+
+export const DeliveryWithAttemptsSchema = Type.Intersect([DeliverySchema, Type.Object({ attempts: Type.Array(DeliveryAttemptSchema) })], { title: 'DeliveryWithAttempts' })
+export type DeliveryWithAttempts = Static<typeof DeliveryWithAttemptsSchema>
+
+export const WebhookTestResultSchema = Type.Object({
+  success: Type.Boolean(),
+  statusCode: Nullable(Type.Integer({ description: 'null when no answer came (connection error, timeout)' })),
+  durationMs: Type.Integer(),
+  error: Type.Optional(Type.String())
+}, { title: 'WebhookTestResult' })
+export type WebhookTestResult = Static<typeof WebhookTestResultSchema>
+
+export const RedeliveredSchema = Type.Object({ deliveryId: Type.String(), status: Type.Literal('PENDING') })
+export type Redelivered = Static<typeof RedeliveredSchema>
+
+export const ReplayedSchema = Type.Object({
+  queued: Type.Integer({ minimum: 0, maximum: 1000, description: 'Deliveries queued by this call (at most 1 000)' }),
+  remaining: Type.Integer({ minimum: 0, description: 'Matching deliveries this call did not queue' }),
+  nextSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Call again with this `since` to go on; null when none remain' })
+}, { title: 'Replayed' })
+export type Replayed = Static<typeof ReplayedSchema>
+
+// ---- apps (the developer's view)
+
+export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
+
+export const AppSchema = Type.Object({
+  id: Type.String(),
+  clientId: Type.String(),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  category: CategorySchema,
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
+  redirectUrl: Type.String(),
+  webhookUrl: Type.Union([Type.String(), Type.Null()]),
+  webhookEvents: Type.Array(EventNameValue),
+  iconUrl: Type.Union([Type.String(), Type.Null()]),
+  screenshots: Type.Array(Type.String()),
+  version: Type.String(),
+  status: StringEnum(APP_STATUSES),
+  isPublished: Type.Boolean(),
+  reviewNotes: Type.Union([Type.String(), Type.Null()]),
+  manifest: Type.Record(Type.String(), Type.Unknown()),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+}, { title: 'App', examples: [appExample] })
+export type App = Static<typeof AppSchema>
+
+export const AppVersionSchema = Type.Object({
+  id: Type.String(),
+  version: Type.String(),
+  kind: Type.String({ description: 'SUBMITTED, APPROVED, REJECTED or UPDATED (live edit of an approved app)' }),
+  changes: Type.Array(Type.String()),
+  scopes: Type.Array(ScopeValue),
+  approvedScopes: Type.Array(ScopeValue),
+  notes: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' })
+}, { title: 'AppVersion' })
+export type AppVersion = Static<typeof AppVersionSchema>
