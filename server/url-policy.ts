@@ -70,12 +70,15 @@ function parse (value: string): URL | string {
   return url
 }
 
+/** `localhost` and its subdomains name this machine whatever DNS says (RFC 6761). */
+const isLocalName = (host: string) => host === 'localhost' || host.endsWith('.localhost')
+
 /** The URL's host as the resolver and classifier see it (no IPv6 brackets). */
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, '')
 
 /** Whether every address `host` resolves to is public (an address literal is its own answer). */
 async function resolvesPublic (host: string, policy: OutboundPolicy): Promise<'public' | 'special' | 'unresolved'> {
-  if (host === 'localhost' || host.endsWith('.localhost')) return 'special'
+  if (isLocalName(host)) return 'special'
   const addresses = isIP(host) !== 0 ? [host] : await policy.resolve(host).catch(() => [])
   if (addresses.length === 0) return 'unresolved'
   return addresses.every((address) => policy.classify(address) === 'public') ? 'public' : 'special'
@@ -104,7 +107,7 @@ export function literalTargetRefused (value: string, policy: OutboundPolicy): bo
   const url = parse(value)
   if (typeof url === 'string' || url.protocol !== 'https:') return true
   const host = hostOf(url)
-  if (host === 'localhost' || host.endsWith('.localhost')) return true
+  if (isLocalName(host)) return true
   return isIP(host) !== 0 && policy.classify(host) !== 'public'
 }
 

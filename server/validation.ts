@@ -15,5 +15,26 @@ const bodyAjv = createAjv(false)
 /** Query strings and path params are text: "2" must become the integer 2. */
 const textAjv = createAjv('array')
 
+/**
+ * The path (`root/key/…`) of a string in a parsed JSON value for which `bad` holds (with `keys`, an
+ * object key counts too and names its object), or null. Iterative: a deeply nested body must not
+ * exhaust the stack.
+ */
+export function findString (value: unknown, bad: (text: string) => boolean, root = '', keys = false): string | null {
+  const stack: Array<[unknown, string]> = [[value, root]]
+  while (stack.length > 0) {
+    const [current, path] = stack.pop() as [unknown, string]
+    if (typeof current === 'string') {
+      if (bad(current)) return path
+    } else if (current !== null && typeof current === 'object') {
+      for (const [key, child] of Object.entries(current)) {
+        if (keys && bad(key)) return path
+        stack.push([child, `${path}/${key}`])
+      }
+    }
+  }
+  return null
+}
+
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)

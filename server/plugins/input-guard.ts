@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { badRequest, errorBody } from '../http-errors.ts'
+import { findString } from '../validation.ts'
 
 /**
  * Longest path parameter the router accepts. Far above any id: a long one then reaches its route
@@ -8,23 +9,8 @@ import { badRequest, errorBody } from '../http-errors.ts'
  */
 export const MAX_PARAM_LENGTH = 8 * 1024
 
-/** The first place in `value` (a parsed body, query or params) whose key or string holds a NUL character. */
-export function nulPath (value: unknown, root: string): string | null {
-  // iterative: a deeply nested body must not exhaust the stack
-  const stack: Array<[unknown, string]> = [[value, root]]
-  while (stack.length > 0) {
-    const [current, path] = stack.pop() as [unknown, string]
-    if (typeof current === 'string') {
-      if (current.includes('\u0000')) return path
-    } else if (current !== null && typeof current === 'object') {
-      for (const [key, child] of Object.entries(current)) {
-        if (key.includes('\u0000')) return path
-        stack.push([child, `${path}/${key}`])
-      }
-    }
-  }
-  return null
-}
+/** Where in `value` (a parsed body, query or params) a key or string holds a NUL character. */
+export const nulPath = (value: unknown, root: string): string | null => findString(value, (text) => text.includes('\u0000'), root, true)
 
 /**
  * Router errors (a malformed percent-encoding, say) in the platform's error format, without echoing

@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { RE2JS } from 're2js'
-import { addFormats } from '../../../server/validation.ts'
+import { addFormats, findString } from '../../../server/validation.ts'
 import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
 export interface Problem { path: string, message: string }
@@ -59,21 +59,10 @@ export function settingsValidator (schema: Record<string, unknown>): ValidateFun
   return validate
 }
 
-/** The first string longer than MAX_SETTING_LENGTH in a settings value, as a JSON pointer. */
-function overlong (value: unknown, path = ''): string | null {
-  if (typeof value === 'string') return value.length > MAX_SETTING_LENGTH ? path : null
-  if (value === null || typeof value !== 'object') return null
-  for (const [key, child] of Object.entries(value)) {
-    const found = overlong(child, `${path}/${key}`)
-    if (found !== null) return found
-  }
-  return null
-}
-
 /** `validate`, refusing any string past MAX_SETTING_LENGTH first, whatever the app's schema allows. */
 function capStrings (validate: ValidateFunction): ValidateFunction {
   const capped = ((data: unknown) => {
-    const path = overlong(data)
+    const path = findString(data, (text) => text.length > MAX_SETTING_LENGTH)
     if (path !== null) {
       capped.errors = [{
         instancePath: path, schemaPath: '#/maxLength', keyword: 'maxLength', params: { limit: MAX_SETTING_LENGTH },

@@ -84,4 +84,4 @@ export async function placeOrder (app: App, businessId: string) {
   })
 }
 
-export { sleep, until } from '../../helper.ts'
+export { until } from '../../helper.ts'
