@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import rateLimit from '@fastify/rate-limit'
-import { HttpError, notFound } from '../../server/http-errors.ts'
-import { rateLimitRedis } from '../../server/redis.ts'
+import { notFound } from '../../server/http-errors.ts'
+import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
 import type { User } from './schemas.ts'
 
@@ -13,16 +12,11 @@ const PER_ADDRESS = { rateLimit: {} }
 /** /auth: register, log in, who am I. */
 const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   // per client address (DESIGN §16): a guesser spraying accounts from one address is slowed down too
-  await fastify.register(rateLimit, {
-    global: false,
+  await registerPerMinuteLimit(fastify, {
     max: fastify.config.authThrottle.perAddressPerMinute,
-    timeWindow: 60_000,
-    hook: 'onRequest',
-    keyGenerator: (request) => request.ip,
-    redis: rateLimitRedis(fastify),
+    key: (request) => request.ip,
     nameSpace: 'platform-auth-limit-',
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) => new HttpError(429, `Too many sign-in attempts from your address: ${context.max} per minute. Retry in ${context.after}.`)
+    refusal: (max, after) => `Too many sign-in attempts from your address: ${max} per minute. Retry in ${after}.`
   })
 
   const session = (user: User) => ({

@@ -1,8 +1,6 @@
 import fp from 'fastify-plugin'
-import rateLimit from '@fastify/rate-limit'
 import type { FastifyRequest } from 'fastify'
-import { HttpError } from '../../server/http-errors.ts'
-import { rateLimitRedis } from '../../server/redis.ts'
+import { registerPerMinuteLimit } from '../../server/redis.ts'
 
 /**
  * Opt-in route config for the public storefront writes (reviews, checkout quotes, orders): each
@@ -19,18 +17,10 @@ const keyOf = (request: FastifyRequest) => `${request.ip}|${(request.params as {
  * REDIS_URL the counts are shared by all processes; if Redis fails, requests are let through.
  */
 export default fp(async function storefrontRateLimit (fastify) {
-  const { storefrontRateLimitPerMinute } = fastify.config
-  const redis = rateLimitRedis(fastify)
-  await fastify.register(rateLimit, {
-    global: false,
-    max: storefrontRateLimitPerMinute,
-    timeWindow: 60_000,
-    hook: 'onRequest',
-    keyGenerator: keyOf,
-    redis,
+  await registerPerMinuteLimit(fastify, {
+    max: fastify.config.storefrontRateLimitPerMinute,
+    key: keyOf,
     nameSpace: 'platform-storefront-limit-',
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests to this store from your address: ${context.max} per minute. Retry in ${context.after}.`)
+    refusal: (max, after) => `Too many requests to this store from your address: ${max} per minute. Retry in ${after}.`
   })
 }, { name: 'storefront-rate-limit', dependencies: ['config'] })
