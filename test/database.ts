@@ -64,7 +64,9 @@ async function once (lock: string, done: () => Promise<boolean>, make: () => Pro
       fd = openSync(lock, 'wx')
     } catch {
       // someone else is making it (or died making it: the lock then goes stale and is broken)
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 60_000) rmSync(lock, { force: true })
+      // (the holder may have removed it since our open failed: then there is nothing to break)
+      const held = statSync(lock, { throwIfNoEntry: false })
+      if (held !== undefined && Date.now() - held.mtimeMs > 60_000) rmSync(lock, { force: true })
       if (Date.now() > deadline) throw new Error(`test database template: gave up waiting for ${lock}`)
       await new Promise((resolve) => setTimeout(resolve, 100))
       continue
