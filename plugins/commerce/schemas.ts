@@ -1,11 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
-import { BusinessSchema, DeliveryMethod, IsoDate, MAX_DASHBOARD_DAYS, Money, OrderStatus, ProductStatus } from '../../sdk/src/contract/resources.ts'
+import { BusinessSchema, IsoDate, MAX_DASHBOARD_DAYS, Money, OrderStatus, ProductStatus } from '../../sdk/src/contract/resources.ts'
 
 // the resources the App API answers with are the contract's (sdk/src/contract/resources.ts; DESIGN §16)
 export {
   BlockInstanceSchema, BusinessSchema, CustomerSchema, DashboardSchema, DeliveryMethod, MAX_DASHBOARD_DAYS, OrderItemSchema, OrderSchema, OrderStatus,
-  PageSchema, PaymentStatus, ProductSchema, ProductStatus, ReviewSchema, ReviewStatsSchema,
+  PageSchema, PaymentStatus, ProductSchema, ProductStatus, ReviewSchema, ReviewStatsSchema, GuestOrderBodySchema, PRODUCT_STATUSES, DELIVERY_METHODS,
+  type GuestOrderBody,
   type Business, type Dashboard, type Order, type Page, type Product, type Review, type ReviewStats
 } from '../../sdk/src/contract/resources.ts'
 
@@ -15,8 +16,6 @@ export const ORDER_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 50 }
 export const REVIEW_PAGE_LIMITS: PageLimits = { defaultLimit: 10, maxLimit: 50 }
 export const PAGE_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100 }
 
-export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
-export const DELIVERY_METHODS = ['DELIVERY', 'PICKUP'] as const
 export const BUILT_IN_PAYMENT_METHODS = ['CASH', 'CARD'] as const
 
 const Slug = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', description: 'Lowercase letters, digits and dashes' })
@@ -66,23 +65,6 @@ export const OrderListQuerySchema = Type.Composite([
 ], { additionalProperties: false })
 
 export const OrderStatusBodySchema = Type.Object({ status: OrderStatus }, { title: 'OrderStatusBody', additionalProperties: false })
-
-export const GuestOrderBodySchema = Type.Object({
-  items: Type.Array(Type.Object({
-    productId: Type.String({ minLength: 1, maxLength: 64 }),
-    quantity: Type.Integer({ minimum: 1, maximum: 1000 })
-  }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
-  customer: Type.Object({
-    name: Type.String({ minLength: 1, maxLength: 200 }),
-    phone: Type.Optional(Type.String({ maxLength: 40 })),
-    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 }))
-  }, { additionalProperties: false }),
-  deliveryMethod: DeliveryMethod,
-  address: Type.Optional(Type.String({ maxLength: 500, description: 'Required for DELIVERY' })),
-  locality: Type.Optional(Type.String({ maxLength: 200 })),
-  paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' })
-}, { title: 'GuestOrderBody', additionalProperties: false })
-export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
 
 // ---- reviews
 

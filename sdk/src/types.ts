@@ -4,7 +4,7 @@
  * and documents its answers with, typed there with Static<>); only request parameters are written here.
  */
 import type {
-  Business, BlockInstance, CreatedWebhookRegistration, Customer, Dashboard, DeliveryWithAttempts, ListEnvelope, Order, OrderItem,
+  Business, BlockInstance, CreatedWebhookRegistration, Customer, Dashboard, DeliveryWithAttempts, GuestOrderBody, ListEnvelope, Order, OrderItem,
   Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
 } from './contract/resources.ts'
 
@@ -25,24 +25,16 @@ export interface ListParams {
 /** The list envelope of every paginated endpoint. */
 export type ListResponse<T> = ListEnvelope<T>
 
-/** The order statuses (test/contract/drift.test.ts checks them against the contract's OrderStatus schema). */
-export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const satisfies ReadonlyArray<Order['status']>
+/** The order statuses, the contract's list. */
+export { ORDER_STATUSES } from './contract/resources.ts'
 export type OrderStatus = Order['status']
 
 export interface OrderListParams extends ListParams {
   status?: OrderStatus
 }
 
-/** Body of POST /app-api/orders (a guest order through the checkout pipeline, hooks included). */
-export interface CreateOrderInput {
-  items: Array<{ productId: string, quantity: number }>
-  /** name required; phone and email optional. */
-  customer: Pick<Customer, 'name'> & Partial<Omit<Customer, 'name'>>
-  deliveryMethod: 'DELIVERY' | 'PICKUP'
-  address?: string
-  locality?: string
-  paymentMethod: string
-}
+/** Body of POST /app-api/orders (a guest order through the checkout pipeline, hooks included): the contract's GuestOrderBody. */
+export type CreateOrderInput = GuestOrderBody
 
 export interface ReviewListParams extends ListParams {
   productId?: string

@@ -2,7 +2,8 @@ import t from 'tap'
 import { readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { APP_CATEGORIES, CategorySchema, EVENT_NAMES, EVENT_SCOPES, EventNameSchema, HOOK_POINTS, SCOPES, ScopeSchema } from '../../sdk/src/contract/index.ts'
-import { apps } from '../../server/db/schema/index.ts'
+import * as dbSchema from '../../server/db/schema/index.ts'
+import * as contract from '../../sdk/src/contract/index.ts'
 import * as serverEvents from '../../server/events.ts'
 import { HOOK_SCOPES } from '../../plugins/apps/manifest/schemas.ts'
 import { WEBHOOK_EVENTS, HOOK_POINTS as SDK_HOOK_POINTS } from '../../sdk/src/events.ts'
@@ -29,12 +30,15 @@ t.test('the contract is the one source of scopes, events, categories and hook po
     const map = `const DESCRIPTIONS = { ${EVENT_NAMES.slice(0, 9).map((e) => `'${e}': 'x'`).join(', ')} }`
     t.match(findDrift([{ path: 'admin-ui/src/x.tsx', text: map }]), [{ list: 'events' }], 'an object keyed by the names')
     t.same(findDrift([{ path: 'plugins/x/app.ts', text: "const requested = ['read_products', 'read_orders']" }]), [], 'a short list is data, not a copy')
+    const statuses = "const FLOW = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED']"
+    t.match(findDrift([{ path: 'plugins/x/orders.ts', text: statuses }]), [{ list: 'order statuses' }], 'the whole list of order statuses')
+    t.same(findDrift([{ path: 'plugins/x/pay.ts', text: "type Outcome = 'COMPLETED' | 'EXPIRED' | 'FAILED'" }]), [], 'a subset of the statuses is a state machine\'s data')
     const typed = `const WORDS: Record<Scope, string> = { ${SCOPES.map((s) => `${s}: 'x'`).join(', ')} }`
     t.same(findDrift([{ path: 'plugins/x/words.ts', text: typed }]), [], 'a map typed Record<Scope, …> is kept in step by the compiler')
   })
 
   t.test('every user reads the same lists', async (t) => {
-    t.same(apps.category.enumValues, [...APP_CATEGORIES], 'the database column')
+    t.same(dbSchema.apps.category.enumValues, [...APP_CATEGORIES], 'the database column')
     t.same(ScopeSchema.enum, [...SCOPES], 'the TypeBox scope enum')
     t.same(EventNameSchema.enum, [...EVENT_NAMES], 'the TypeBox event enum')
     t.same(CategorySchema.enum, [...APP_CATEGORIES], 'the TypeBox category enum')
@@ -102,5 +106,10 @@ export const MyProduct = Type.Object({ ${CONTRACT_RESOURCES.Product.map((f) => `
     t.equal(commerceSchemas.ProductSchema, ProductSchema, 'plugins/commerce re-exports the contract')
     t.equal(webhookSchemas.WebhookSchema, WebhookRegistrationSchema, 'plugins/webhooks re-exports the contract')
     t.same([...ORDER_STATUSES], OrderStatus.anyOf.map((literal) => literal.const), 'the SDK order statuses')
+    t.equal(ORDER_STATUSES, contract.ORDER_STATUSES, 'the SDK re-exports the contract\'s order statuses')
+    t.equal(dbSchema.ORDER_STATUSES, contract.ORDER_STATUSES, 'the database column reads the contract\'s order statuses')
+    t.same(dbSchema.orders.paymentStatus.enumValues, [...contract.PAYMENT_STATUSES], 'the database column reads the contract\'s payment statuses')
+    t.same(dbSchema.products.status.enumValues, [...contract.PRODUCT_STATUSES], 'and the product statuses')
+    t.equal(commerceSchemas.GuestOrderBodySchema, contract.GuestOrderBodySchema, 'the order body is the contract\'s, which the SDK types CreateOrderInput with')
   })
 })

@@ -1,27 +1,29 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import ts from 'typescript'
-import { APP_CATEGORIES, EVENT_NAMES, HOOK_POINTS, SCOPES } from '../../sdk/src/contract/index.ts'
+import { APP_CATEGORIES, EVENT_NAMES, HOOK_POINTS, ORDER_STATUSES, PAYMENT_STATUSES, SCOPES } from '../../sdk/src/contract/index.ts'
 import * as resources from '../../sdk/src/contract/resources.ts'
 
 /**
  * One source for the contract's lists (DESIGN §16): a file outside sdk/src/contract that writes out
  * a list of scopes, events, categories or hook points (an array, a union type or an object's keys
- * holding at least half of the contract's list, and at least three of its names) is a second copy
- * that can drift. Shorter lists are data (an app's requested scopes, a test's events), not copies;
+ * holding at least half of the contract's list, and at least three of its names), or the whole list
+ * of order or payment statuses, is a second copy that can drift. Shorter lists are data (an app's requested scopes, a test's events), not copies;
  * a map typed `Record<Scope, …>` is tied to the contract by the compiler.
  */
 export const CONTRACT_LISTS: Record<string, readonly string[]> = {
-  scopes: SCOPES, events: EVENT_NAMES, categories: APP_CATEGORIES, 'hook points': HOOK_POINTS
+  scopes: SCOPES, events: EVENT_NAMES, categories: APP_CATEGORIES, 'hook points': HOOK_POINTS, 'order statuses': ORDER_STATUSES, 'payment statuses': PAYMENT_STATUSES
 }
 
 export interface SourceFile { path: string, text: string }
 export interface Drift { file: string, line: number, list: string, names: string[] }
 
-const threshold = (list: readonly string[]) => Math.max(3, Math.ceil(list.length / 2))
+/** Statuses are short lists whose subsets are meaningful (a state machine's outcomes): only the whole list is a copy. */
+const WHOLE_LISTS = new Set(['order statuses', 'payment statuses'])
+const threshold = (name: string, list: readonly string[]) => WHOLE_LISTS.has(name) ? list.length : Math.max(3, Math.ceil(list.length / 2))
 
 /** A map typed by the contract (`Record<Scope, …>`, `satisfies Record<HookPoint, …>`): the compiler keeps its keys in step. */
-const KEYED_BY_CONTRACT = /\bRecord<\s*(Scope|EventName|HookPoint|AppCategory|SubscribableEvent)\b/
+const KEYED_BY_CONTRACT = /\bRecord<\s*(Scope|EventName|HookPoint|AppCategory|SubscribableEvent|OrderStatus|PaymentStatus)\b/
 function keyedByContract (node: ts.ObjectLiteralExpression, source: ts.SourceFile): boolean {
   const parent = node.parent
   if (ts.isVariableDeclaration(parent) && parent.type !== undefined) return KEYED_BY_CONTRACT.test(parent.type.getText(source))
@@ -56,7 +58,7 @@ export function findDrift (files: SourceFile[]): Drift[] {
         const names = new Set(literalNames(members))
         for (const [list, values] of Object.entries(CONTRACT_LISTS)) {
           const hits = values.filter((value) => names.has(value))
-          if (hits.length >= threshold(values)) {
+          if (hits.length >= threshold(list, values)) {
             found.push({ file: file.path, line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, list, names: [...names] })
           }
         }

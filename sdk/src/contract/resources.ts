@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema, type TUnknown } from '@sinclair/typebox'
+import { Type, type Static, type TLiteral, type TSchema, type TUnion, type TUnknown } from '@sinclair/typebox'
 import { CategorySchema, EventNameValue, ScopeValue, StringEnum } from './schemas.ts'
 import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
@@ -24,12 +24,21 @@ export function Paginated<T extends TSchema> (item: T) {
 /** The envelope around items of type T. */
 export type ListEnvelope<T> = Omit<Static<ReturnType<typeof Paginated<TUnknown>>>, 'data'> & { data: T[] }
 
-// Spelled out (not mapped from the constant arrays) so TypeScript keeps the literal types
-export const ProductStatus = Type.Union([Type.Literal('ACTIVE'), Type.Literal('DRAFT'), Type.Literal('ARCHIVED')])
-export const OrderStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('CONFIRMED'), Type.Literal('PREPARING'), Type.Literal('READY'),
-  Type.Literal('IN_DELIVERY'), Type.Literal('DELIVERED'), Type.Literal('CANCELLED')], { description: 'An order status' })
-export const PaymentStatus = Type.Union([Type.Literal('PENDING'), Type.Literal('COMPLETED'), Type.Literal('FAILED'), Type.Literal('EXPIRED'), Type.Literal('CANCELLED')])
-export const DeliveryMethod = Type.Union([Type.Literal('DELIVERY'), Type.Literal('PICKUP')])
+/** The statuses, one list each: the database columns, the SDK and these schemas read them from here. */
+export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
+export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
+export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
+export const DELIVERY_METHODS = ['DELIVERY', 'PICKUP'] as const
+
+/** A union of literals built from a constant list, keeping each literal's type (documented as `anyOf` of `const`s). */
+function Literals<T extends string> (values: readonly T[], options: { description?: string } = {}): TUnion<Array<TLiteral<T>>> {
+  return Type.Union(values.map((value) => Type.Literal(value)), options)
+}
+
+export const ProductStatus = Literals(PRODUCT_STATUSES)
+export const OrderStatus = Literals(ORDER_STATUSES, { description: 'An order status' })
+export const PaymentStatus = Literals(PAYMENT_STATUSES)
+export const DeliveryMethod = Literals(DELIVERY_METHODS)
 
 // ---- products
 
@@ -88,6 +97,24 @@ export const OrderSchema = Type.Object({
   updatedAt: Iso
 }, { title: 'Order', examples: [orderExample] })
 export type Order = Static<typeof OrderSchema>
+
+/** Body of POST /app-api/orders and the storefront's order: a guest order through the checkout pipeline, hooks included. */
+export const GuestOrderBodySchema = Type.Object({
+  items: Type.Array(Type.Object({
+    productId: Type.String({ minLength: 1, maxLength: 64 }),
+    quantity: Type.Integer({ minimum: 1, maximum: 1000 })
+  }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
+  customer: Type.Object({
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    phone: Type.Optional(Type.String({ maxLength: 40 })),
+    email: Type.Optional(Type.String({ format: 'email', maxLength: 254 }))
+  }, { additionalProperties: false }),
+  deliveryMethod: DeliveryMethod,
+  address: Type.Optional(Type.String({ maxLength: 500, description: 'Required for DELIVERY' })),
+  locality: Type.Optional(Type.String({ maxLength: 200 })),
+  paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' })
+}, { title: 'GuestOrderBody', additionalProperties: false })
+export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
 
 // ---- reviews
 

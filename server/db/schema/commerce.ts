@@ -1,6 +1,6 @@
 import { pgTable, text, timestamp, integer, boolean, jsonb, index, uniqueIndex, check } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
-import type { BlockInstance, Customer, OrderItem } from '../../../sdk/src/contract/resources.ts'
+import { ORDER_STATUSES, PAYMENT_STATUSES, PRODUCT_STATUSES, type BlockInstance, type Customer, type OrderItem } from '../../../sdk/src/contract/resources.ts'
 
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
@@ -35,7 +35,7 @@ export const products = pgTable('products', {
   isAvailable: boolean('is_available').notNull().default(true),
   imageUrl: text('image_url').notNull().default(''),
   slug: text('slug').notNull(),
-  status: text('status').notNull().default('ACTIVE'),
+  status: text('status', { enum: PRODUCT_STATUSES }).notNull().default('ACTIVE'),
   stock: integer('stock').notNull().default(0),
   lowStockThreshold: integer('low_stock_threshold').notNull().default(5),
   createdAt: createdAt(),
@@ -50,10 +50,9 @@ export const products = pgTable('products', {
   check('products_threshold_check', sql`${t.lowStockThreshold} >= 0`)
 ])
 
-export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
+// the status lists are the contract's (DESIGN §16 "Contract source")
+export { ORDER_STATUSES, PAYMENT_STATUSES }
 export type OrderStatus = typeof ORDER_STATUSES[number]
-
-export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
 export type PaymentStatus = typeof PAYMENT_STATUSES[number]
 
 // the JSON columns hold the contract's shapes (sdk/src/contract/resources.ts)
