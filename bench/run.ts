@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -9,49 +9,55 @@ import pg from 'pg'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
 import { seedInstallations } from './seed.ts'
+import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 /**
- * npm run bench: GET /app-api/products with 1 000 installations' tokens rotating, on PGlite and on
- * PostgreSQL, next to a bare fastify route answering the same JSON, measured in the same run.
+ * npm run bench:app-api: App API reads with 1 000 installations' tokens rotating, on PGlite and on
+ * PostgreSQL: the product list from the catalogue cache (and, on PostgreSQL, with the cache off) and
+ * the order list, which no cache serves. Each is measured beside a bare fastify route answering the
+ * same JSON, interleaved over BENCH_ROUNDS rounds (default 3); the median ratio and its range are
+ * the figures to judge (bench/stats.ts). BENCH_JSON=path writes them as JSON.
  */
 const INSTALLATIONS = Number(process.env.BENCH_INSTALLATIONS ?? 1000)
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2)
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 /** BENCH_ENGINES=pglite or postgres runs one engine only (for profiling). */
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
-const LOAD_SCRIPT = fileURLToPath(new URL('./load.ts', import.meta.url))
-const PATH = '/app-api/products'
+const LOAD_SCRIPT = fileURLToPath(new URL('./load.mjs', import.meta.url))
+const PRODUCTS = '/app-api/products'
+const ORDERS = '/app-api/orders'
 
-interface Figures { rps: number, p50: number, p99: number, total: number, ok: number, non2xx: number, errors: number, cpuPerRequestUs?: number }
+interface Figures { rps: number, p50: number, p99: number, total: number, ok: number, non2xx: number, errors: number, cpuPerRequestUs: number }
 
-async function load (url: string, tokensFile: string, seconds: number): Promise<Figures> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', LOAD_SCRIPT, url, tokensFile, String(seconds), String(CONNECTIONS)], { maxBuffer: 1 << 20 })
+async function load (url: string, tokensFile: string, seconds: number): Promise<Omit<Figures, 'cpuPerRequestUs'>> {
+  const { stdout } = await promisify(execFile)(process.execPath, [LOAD_SCRIPT, url, tokensFile, String(seconds), String(CONNECTIONS)], { maxBuffer: 1 << 20 })
   return JSON.parse(stdout.trim().split('\n').pop() as string)
 }
 
 /**
- * After a warm-up, the load generator's figures plus the CPU the server process (this one) spent per
- * request: unlike req/s, that figure holds when other work shares the machine.
+ * The load generator's figures plus the CPU the server process (this one) spent per request: unlike
+ * req/s, that figure holds when other work shares the machine. The first round of a target warms up.
  */
-async function measure (url: string, tokensFile: string): Promise<Figures> {
-  await load(url, tokensFile, WARMUP_SECONDS)
+async function measure (url: string, tokensFile: string, warmUp: boolean): Promise<Figures> {
+  if (warmUp) await load(url, tokensFile, WARMUP_SECONDS)
   const cpu = process.cpuUsage()
   const figures = await load(url, tokensFile, SECONDS)
   const used = process.cpuUsage(cpu)
-  return { ...figures, cpuPerRequestUs: (used.user + used.system) / figures.total }
+  return { ...figures, cpuPerRequestUs: (used.user + used.system) / Math.max(1, figures.total) }
 }
 
-/** A bare fastify server whose one route answers `body` as it is: the ceiling of this machine. */
-async function bareServer (body: unknown) {
+type Listening = { server: { address: () => unknown } }
+const origin = (server: Listening) => `http://127.0.0.1:${(server.server.address() as { port: number }).port}`
+
+/** A bare fastify server whose routes answer the bodies as they are: the ceiling of this machine. */
+async function bareServer (bodies: Record<string, unknown>) {
   const bare = Fastify({ logger: false })
-  bare.get(PATH, async () => body)
+  for (const [path, body] of Object.entries(bodies)) bare.get(path, async () => body)
   await bare.listen({ port: 0, host: '127.0.0.1' })
   return bare
 }
-
-const addressOf = (server: { server: { address: () => unknown } }) => `http://127.0.0.1:${(server.server.address() as { port: number }).port}${PATH}`
 
 async function createDatabase (): Promise<{ url: string, drop: () => Promise<void> }> {
   const name = `bench_${process.pid}`
@@ -85,53 +91,82 @@ const configFor = (databaseUrl: string | null, cacheMb?: number) => loadConfig({
   ...(cacheMb === undefined ? {} : { APP_API_CACHE_MB: String(cacheMb) })
 }, { inMemory: true })
 
-/** The App API as configured (catalogue cache on), then once more with the cache off, on the same data. */
+interface Target { label: string, url: string, bareUrl: string }
+interface TargetFigures {
+  label: string, app: Spread, bare: Spread, ratio: Spread, p99: Spread, bareP99: Spread, cpuPerRequestUs: Spread, bareCpuPerRequestUs: Spread, failed: number
+}
+
+async function get (app: App, path: string, token: string): Promise<unknown> {
+  const response = await app.inject({ method: 'GET', url: path, headers: { authorization: `Bearer ${token}` } })
+  if (response.statusCode !== 200) throw new Error(`GET ${path}: ${response.statusCode} ${response.body}`)
+  return response.json()
+}
+
+/**
+ * The App API as configured (catalogue cache on) and, on PostgreSQL, a second process' worth of it
+ * with the cache off on the same data (PGlite keeps its data in one process' memory), each target
+ * and its bare route one after the other in every round.
+ */
 async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string | null, dir: string) {
   const started = Date.now()
   const app: App = await buildApp({ config: configFor(databaseUrl) })
+  let direct: App | null = null
+  let bare: Awaited<ReturnType<typeof bareServer>> | null = null
   try {
     await app.ready()
     const tokens = await seedInstallations(app, INSTALLATIONS)
     const tokensFile = join(dir, `${engine}.json`)
     writeFileSync(tokensFile, JSON.stringify(tokens))
-    const sample = await app.inject({ method: 'GET', url: PATH, headers: { authorization: `Bearer ${tokens[0]}` } })
-    if (sample.statusCode !== 200) throw new Error(`GET ${PATH}: ${sample.statusCode} ${sample.body}`)
-    console.log(`${engine}: ${tokens.length} installations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s; response ${sample.body.length} bytes`)
+    const bodies = { [PRODUCTS]: await get(app, PRODUCTS, tokens[0]), [ORDERS]: await get(app, ORDERS, tokens[0]) }
+    console.log(`${engine}: ${tokens.length} installations seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`)
 
     await app.listen({ port: 0, host: '127.0.0.1' })
-    const appFigures = await measure(addressOf(app), tokensFile)
-    await app.close()
-    // the same data, read from the database every time (PGlite keeps its data in memory: only PostgreSQL can be reopened)
-    let uncached: Figures | null = null
+    bare = await bareServer(bodies)
+    const targets: Target[] = [{ label: 'products (catalogue cache)', url: origin(app) + PRODUCTS, bareUrl: origin(bare) + PRODUCTS }]
     if (databaseUrl !== null) {
-      const direct = await buildApp({ config: configFor(databaseUrl, 0) })
-      try {
-        await direct.listen({ port: 0, host: '127.0.0.1' })
-        uncached = await measure(addressOf(direct), tokensFile)
-      } finally {
-        await direct.close()
+      direct = await buildApp({ config: configFor(databaseUrl, 0) })
+      await direct.listen({ port: 0, host: '127.0.0.1' })
+      targets.push({ label: 'products, cache off', url: origin(direct) + PRODUCTS, bareUrl: origin(bare) + PRODUCTS })
+    }
+    targets.push({ label: 'orders list (no cache)', url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS })
+
+    const runs = new Map<string, Array<{ app: Figures, bare: Figures }>>(targets.map((target) => [target.label, []]))
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const target of targets) {
+        const appFigures = await measure(target.url, tokensFile, round === 0)
+        const bareFigures = await measure(target.bareUrl, '-', round === 0)
+        runs.get(target.label)!.push({ app: appFigures, bare: bareFigures })
       }
     }
-    const bare = await bareServer(sample.json())
-    const bareFigures = await measure(addressOf(bare), '-')
-    await bare.close()
-    return { engine, app: appFigures, uncached, bare: bareFigures }
+    return targets.map(({ label }): TargetFigures => {
+      const r = runs.get(label)!
+      return {
+        label,
+        app: spread(r.map((x) => x.app.rps)),
+        bare: spread(r.map((x) => x.bare.rps)),
+        ratio: spread(r.map((x) => 100 * x.app.rps / x.bare.rps)),
+        p99: spread(r.map((x) => x.app.p99)),
+        bareP99: spread(r.map((x) => x.bare.p99)),
+        cpuPerRequestUs: spread(r.map((x) => x.app.cpuPerRequestUs)),
+        bareCpuPerRequestUs: spread(r.map((x) => x.bare.cpuPerRequestUs)),
+        failed: r.reduce((sum, x) => sum + x.app.non2xx + x.app.errors, 0)
+      }
+    })
   } finally {
+    await bare?.close()
+    await direct?.close()
     await app.close()
   }
 }
 
-const row = (label: string, f: Figures) =>
-  `${label.padEnd(34)} ${f.rps.toFixed(0).padStart(8)} ${String(f.p50).padStart(8)} ${String(f.p99).padStart(8)} ${String(f.total).padStart(8)} ${String(f.non2xx + f.errors).padStart(7)} ${(f.cpuPerRequestUs ?? 0).toFixed(0).padStart(9)}`
-
 const dir = mkdtempSync(join(tmpdir(), 'bench-'))
-const results = []
+const results: Array<{ engine: string, targets: TargetFigures[] }> = []
 try {
-  if (ENGINES.includes('pglite')) results.push(await benchEngine('PGlite', null, dir))
+  if (ENGINES.includes('pglite')) results.push({ engine: 'PGlite', targets: await benchEngine('PGlite', null, dir) })
   if (ENGINES.includes('postgres')) {
     const database = await createDatabase()
     try {
-      results.push(await benchEngine('PostgreSQL', database.url, dir))
+      results.push({ engine: 'PostgreSQL', targets: await benchEngine('PostgreSQL', database.url, dir) })
     } finally {
       await database.drop()
     }
@@ -140,13 +175,21 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
-console.log(`\nload average ${loadavg().map((n) => n.toFixed(1)).join(' ')} on ${availableParallelism()} cores (other work on the machine lowers req/s; CPU µs/req is the server process's own cost)`)
-console.log(`GET ${PATH}, ${INSTALLATIONS} installations' tokens rotating, ${CONNECTIONS} connections, ${SECONDS} s per run (after ${WARMUP_SECONDS} s of warm-up)\n`)
-console.log(`${''.padEnd(34)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'requests'.padStart(8)} ${'non-2xx'.padStart(7)} ${'CPU µs/req'.padStart(9)}`)
-for (const result of results) {
-  console.log(row(`App API on ${result.engine}`, result.app))
-  if (result.uncached !== null) console.log(row('  same, catalogue cache off', result.uncached))
-  console.log(row('bare fastify (same JSON)', result.bare))
-  console.log(`${'ratio app / bare'.padEnd(34)} ${(100 * result.app.rps / result.bare.rps).toFixed(1).padStart(7)}%` +
-    (result.uncached === null ? '' : ` (cache off: ${(100 * result.uncached.rps / result.bare.rps).toFixed(1)}%)`) + '\n')
+console.log(`\n${describeMachine()} (other work on the machine lowers req/s; CPU µs/req is the server process's own cost)`)
+console.log(`${INSTALLATIONS} installations' tokens rotating, ${CONNECTIONS} connections, ${SECONDS} s per run (after ${WARMUP_SECONDS} s of warm-up); median (min–max) over the rounds\n`)
+console.log(`${''.padEnd(38)} ${'req/s'.padStart(20)} ${'bare req/s'.padStart(20)} ${'app / bare'.padStart(20)} ${'p99 ms'.padStart(14)} ${'CPU µs/req'.padStart(16)} ${'failed'.padStart(6)}`)
+const aims: Aim[] = []
+for (const { engine, targets } of results) {
+  for (const f of targets) {
+    console.log(`${`${engine}: ${f.label}`.padEnd(38)} ${formatSpread(f.app).padStart(20)} ${formatSpread(f.bare).padStart(20)} ${formatSpread(f.ratio, 1, '%').padStart(20)} ` +
+      `${formatSpread(f.p99).padStart(14)} ${formatSpread(f.cpuPerRequestUs).padStart(16)} ${String(f.failed).padStart(6)}`)
+  }
+  const orders = targets.find((f) => f.label.startsWith('orders'))
+  if (engine === 'PostgreSQL' && orders !== undefined) {
+    aims.push(aim('orders list on PostgreSQL ≥ 30 % of the bare route', orders.ratio.median >= 30, formatSpread(orders.ratio, 1, '%')))
+    aims.push(aim(`orders list p99 < 50 ms at ${CONNECTIONS} connections`, orders.p99.median < 50 && CONNECTIONS >= 64, `${formatSpread(orders.p99)} ms${CONNECTIONS < 64 ? ' (aim is at 64 connections)' : ''}`))
+  }
 }
+console.log('')
+printAims(aims)
+writeJson('app-api', { installations: INSTALLATIONS, connections: CONNECTIONS, seconds: SECONDS, results }, aims)

@@ -20,7 +20,7 @@ export async function seedInstallations (app: App, count: number): Promise<strin
   const auth = { authorization: `Bearer ${developer.token}` }
   const { app: created } = await inject(app, 'POST', '/developer/apps', {
     name: 'Bench App', slug: `bench-app-${process.pid}`, description: 'Reads the catalogue.', category: 'analytics',
-    scopes: ['read_products'], redirectUrl: 'https://bench.example.com/callback', webhookUrl: 'https://bench.example.com/webhooks'
+    scopes: ['read_products', 'read_orders'], redirectUrl: 'https://bench.example.com/callback', webhookUrl: 'https://bench.example.com/webhooks'
   }, auth)
   const userId = developer.user.id as string
   const tokens: string[] = []
@@ -31,7 +31,7 @@ export async function seedInstallations (app: App, count: number): Promise<strin
       for (let i = start; i < Math.min(start + BATCH, count); i++) {
         const business = await createBusiness(tx, { name: `Bench Shop ${i}`, ownerId: userId, email: `shop-${i}@example.com`, isSandbox: false })
         await seedSampleCommerce(tx, business.id)
-        const { accessToken } = await app.installations.install(tx, { app: appRow, businessId: business.id, scopes: ['read_products'], userId, isTestInstall: false })
+        const { accessToken } = await app.installations.install(tx, { app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
         batch.push(accessToken)
       }
       return batch

@@ -8,7 +8,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
-import { countRows } from '../../server/db/rows.ts'
+import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
 
 /** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -27,21 +27,35 @@ export function isOrderStatus (value: string): value is OrderStatus {
 
 export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus }
 
+/** The page and its total in one round trip, prepared once per executor. */
+function pageQuery (executor: Executor, byStatus: boolean) {
+  const name = byStatus ? 'orders_page_by_status' : 'orders_page'
+  return preparedOnce(executor, name, () => {
+    const filters: SQL[] = [eq(orders.businessId, sql.placeholder('businessId'))]
+    if (byStatus) filters.push(eq(orders.status, sql.placeholder('status')))
+    return executor.select({ order: orders, total: totalOver() }).from(orders).where(and(...filters))
+      .orderBy(desc(orders.createdAt), asc(orders.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+      .prepare(name)
+  })
+}
+
 export async function listOrders (executor: Executor, businessId: string, query: OrderListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, ORDER_PAGE_LIMITS)
-  const filters: SQL[] = [eq(orders.businessId, businessId)]
-  if (query.status !== undefined) filters.push(eq(orders.status, query.status))
-  const where = and(...filters)
-  const total = await countRows(executor, orders, where)
-  const rows = await executor.select().from(orders).where(where)
-    .orderBy(desc(orders.createdAt), asc(orders.id)).limit(limit).offset(offset)
-  return { data: rows.map(serializeOrder), total, page, limit }
+  const byStatus = query.status !== undefined
+  const rows = await pageQuery(executor, byStatus).execute({ businessId, status: query.status, limit, offset })
+  const total = await pageTotal(rows, offset, async () => await countRows(executor, orders,
+    and(eq(orders.businessId, businessId), ...(byStatus ? [eq(orders.status, query.status as OrderStatus)] : []))))
+  return { data: rows.map((row) => serializeOrder(row.order)), total, page, limit }
 }
+
+const orderById = (executor: Executor) => preparedOnce(executor, 'order_by_id', () => executor.select().from(orders)
+  .where(and(eq(orders.businessId, sql.placeholder('businessId')), eq(orders.id, sql.placeholder('id')))).limit(1).prepare('order_by_id'))
 
 /** The order row of this business, optionally locked (select … for update) for the caller's transaction. */
 export async function findOrderRow (executor: Executor, businessId: string, id: string, lock = false): Promise<OrderRow> {
-  const query = executor.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id))).limit(1)
-  const [row] = lock ? await query.for('update') : await query
+  const [row] = lock
+    ? await executor.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id))).limit(1).for('update')
+    : await orderById(executor).execute({ businessId, id })
   if (row === undefined) throw notFound('Order')
   return row
 }

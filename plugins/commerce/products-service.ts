@@ -11,37 +11,28 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
-import { countRows } from '../../server/db/rows.ts'
+import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
-/** The page and its total in one round trip; built once per executor (the hottest App API read). */
+/** The page and its total in one round trip, prepared once per executor (the hottest App API read). */
 function pageQuery (executor: Executor, byCategory: boolean) {
-  const filters: SQL[] = [eq(products.businessId, sql.placeholder('businessId'))]
-  if (byCategory) filters.push(eq(products.category, sql.placeholder('category')))
-  return executor.select({ product: products, total: sql<number>`count(*) over ()`.mapWith(Number) }).from(products).where(and(...filters))
-    .orderBy(desc(products.createdAt), asc(products.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-    .prepare(byCategory ? 'products_page_by_category' : 'products_page')
+  const name = byCategory ? 'products_page_by_category' : 'products_page'
+  return preparedOnce(executor, name, () => {
+    const filters: SQL[] = [eq(products.businessId, sql.placeholder('businessId'))]
+    if (byCategory) filters.push(eq(products.category, sql.placeholder('category')))
+    return executor.select({ product: products, total: totalOver() }).from(products).where(and(...filters))
+      .orderBy(desc(products.createdAt), asc(products.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+      .prepare(name)
+  })
 }
-const pageQueries = new WeakMap<Executor, Map<boolean, ReturnType<typeof pageQuery>>>()
 
 export async function listProducts (executor: Executor, businessId: string, query: ProductListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
   const byCategory = query.category !== undefined
-  let queries = pageQueries.get(executor)
-  if (queries === undefined) pageQueries.set(executor, queries = new Map())
-  let prepared = queries.get(byCategory)
-  if (prepared === undefined) queries.set(byCategory, prepared = pageQuery(executor, byCategory))
-  const rows = await prepared.execute({ businessId, category: query.category, limit, offset })
-  // only a page past the end needs a count of its own
-  const total = rows.length > 0
-    ? rows[0].total
-    : offset === 0
-      ? 0
-      : await countRows(executor, products, and(eq(products.businessId, businessId), ...(byCategory
-        ? [eq(products.category,
-            query.category as string)]
-        : [])))
+  const rows = await pageQuery(executor, byCategory).execute({ businessId, category: query.category, limit, offset })
+  const total = await pageTotal(rows, offset, async () => await countRows(executor, products,
+    and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : []))))
   return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
 }
 

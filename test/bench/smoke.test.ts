@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import t from 'tap'
 import { SERVER_URL } from '../helper.ts'
@@ -13,16 +15,24 @@ const SERVER = SERVER_URL === null ? {} : { DATABASE_URL: SERVER_URL, BENCH_DATA
 
 async function bench (script: string, env: Record<string, string>) {
   return await promisify(execFile)(process.execPath, ['--import', 'tsx', script], {
-    env: { PATH: process.env.PATH, ...SERVER, ...env }, timeout: 120_000, maxBuffer: 1 << 22
+    env: { PATH: process.env.PATH, ...SERVER, ...env }, timeout: 240_000, maxBuffer: 1 << 22
   })
 }
 
-t.test('npm run bench:app-api prints req/s beside the bare route', async (t) => {
-  const { stdout } = await bench('bench/run.ts', { BENCH_ENGINES: ENGINES, BENCH_INSTALLATIONS: '5', BENCH_SECONDS: '1', BENCH_WARMUP_SECONDS: '1', BENCH_CONNECTIONS: '2' })
-  // label, req/s, p50, p99, requests, then non-2xx: every request answered 200
-  t.match(stdout, /App API on \w+\s+[1-9]\d*\s+\d+\s+\d+\s+\d+\s+0\s/)
-  t.match(stdout, /bare fastify \(same JSON\)\s+[1-9]\d*\s/)
-  t.match(stdout, /ratio app \/ bare\s+[\d.]+%/)
+t.test('npm run bench:app-api prints interleaved rounds beside the bare route, the aims and the JSON figures', async (t) => {
+  const json = join(t.testdir(), 'app-api.json')
+  const { stdout } = await bench('bench/run.ts', {
+    BENCH_ENGINES: ENGINES, BENCH_INSTALLATIONS: '5', BENCH_SECONDS: '1', BENCH_WARMUP_SECONDS: '1', BENCH_CONNECTIONS: '2', BENCH_ROUNDS: '2', BENCH_JSON: json
+  })
+  // label, then median (min–max) of req/s, bare req/s and the ratio, p99, CPU, and no failed request
+  t.match(stdout, /PGlite: products \(catalogue cache\)\s+[1-9]\d* \(\d+–\d+\)\s+\d+ \(\d+–\d+\)\s+[\d.]+% \([\d.]+–[\d.]+\)\s.*\s0\n/)
+  t.match(stdout, /PGlite: orders list \(no cache\)\s+[1-9]\d* .*\s0\n/)
+  t.match(stdout, /2 interleaved rounds/)
+  const figures = JSON.parse(readFileSync(json, 'utf8'))
+  t.equal(figures.bench, 'app-api')
+  t.equal(figures.rounds, 2)
+  t.same(figures.figures.results[0].targets[0].ratio.values.length, 2, 'one ratio per round')
+  if (SERVER_URL !== null) t.match(stdout, /(met|not met)\s+orders list on PostgreSQL ≥ 30 % of the bare route: [\d.]+%/)
 })
 
 t.test('npm run bench:webhooks delivers every event and prints deliveries/s', async (t) => {

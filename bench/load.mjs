@@ -3,10 +3,12 @@ import autocannon from 'autocannon'
 
 /**
  * The load generator, in its own process so that it does not share the server's event loop.
- * argv: url, tokens file ('-' for none), seconds, connections. Prints one JSON line.
+ * argv: url, tokens file ('-' for none), seconds, connections. Prints one JSON line. Plain JavaScript,
+ * so that each run starts in a tenth of a second, without a TypeScript loader.
  */
 const [url, tokensFile, seconds, connections] = process.argv.slice(2)
-const tokens: string[] = tokensFile === '-' ? [] : JSON.parse(readFileSync(tokensFile, 'utf8'))
+/** @type {string[]} */
+const tokens = tokensFile === '-' ? [] : JSON.parse(readFileSync(tokensFile, 'utf8'))
 let next = 0
 
 const result = await autocannon({
