@@ -50,3 +50,10 @@ t.test('npm run bench:hooks runs the quote with and without hooks', async (t) =>
   t.match(stdout, /no hooks\s+p50\s+[\d.]+ ms/)
   t.match(stdout, /three instant hooks\s+p50\s+[\d.]+ ms/)
 })
+
+t.test('npm run bench:drivers lists orders through both PostgreSQL drivers', { skip: SERVER_URL === null ? 'needs a PostgreSQL server (DATABASE_URL)' : false }, async (t) => {
+  const { stdout } = await bench('bench/drivers.ts', { BENCH_INSTALLATIONS: '3', BENCH_SECONDS: '1', BENCH_ROUNDS: '2', BENCH_CONNECTIONS: '4' })
+  t.match(stdout, /node-postgres \(pg\)\s+[1-9]\d* \(\d+–\d+\)\s+\d+ \(\d+–\d+\)/)
+  t.match(stdout, /postgres\.js\s+[1-9]\d* \(\d+–\d+\)/)
+  t.match(stdout, /postgres\.js \/ node-postgres: \d+ % of the lists\/s/)
+})

@@ -1,0 +1,96 @@
+/**
+ * npm run bench:drivers: does a faster PostgreSQL driver pay off for the reads no cache serves? The
+ * App API's order list (plugins/commerce listOrders: one prepared statement, the page and its total)
+ * run through drizzle over node-postgres (`pg`, what the platform uses) and over postgres.js, on the
+ * same data, interleaved over BENCH_ROUNDS rounds. Prints lists/s and the CPU this process spent per
+ * list, medians with their range; BENCH_JSON=path writes them.
+ */
+import pg from 'pg'
+import postgres from 'postgres'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { drizzle as drizzlePostgresJs } from 'drizzle-orm/postgres-js'
+import { buildApp } from '../server/app.ts'
+import { loadConfig } from '../server/config.ts'
+import type { Db } from '../server/db/client.ts'
+import * as schema from '../server/db/schema/index.ts'
+import { listOrders } from '../plugins/commerce/orders-service.ts'
+import { seedInstallations } from './seed.ts'
+import { describeMachine, formatSpread, ROUNDS, spread, writeJson, type Spread } from './stats.ts'
+
+const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const BUSINESSES = Number(process.env.BENCH_INSTALLATIONS ?? 200)
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 64)
+const POOL = 10
+
+async function withDatabase<T> (fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `bench_drivers_${process.pid}`
+  const admin = new pg.Client({ connectionString: SERVER_URL })
+  await admin.connect()
+  await admin.query(`create database "${name}"`)
+  try {
+    const url = new URL(SERVER_URL)
+    url.pathname = `/${name}`
+    return await fn(url.toString())
+  } finally {
+    await admin.query(`drop database if exists "${name}" with (force)`)
+    await admin.end()
+  }
+}
+
+/** As many order lists as CONCURRENCY callers get through in SECONDS, and this process' CPU per list. */
+async function measure (db: Db, businessIds: string[]) {
+  const deadline = performance.now() + SECONDS * 1000
+  const cpu = process.cpuUsage()
+  let done = 0
+  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, worker) => {
+    for (let i = worker; performance.now() < deadline; i += CONCURRENCY) {
+      const page = await listOrders(db, businessIds[i % businessIds.length], {})
+      if (page.data.length === 0) throw new Error('the seeded business has no orders')
+      done++
+    }
+  }))
+  const used = process.cpuUsage(cpu)
+  return { perSecond: done / SECONDS, cpuPerListUs: (used.user + used.system) / done }
+}
+
+const figures = await withDatabase(async (url) => {
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', DATABASE_URL: url }, { inMemory: true }) })
+  await app.ready()
+  await seedInstallations(app, BUSINESSES)
+  await app.close()
+
+  const nodePostgres = new pg.Pool({ connectionString: url, max: POOL })
+  const postgresJs = postgres(url, { max: POOL, onnotice: () => {} })
+  const drivers: Array<{ name: string, db: Db }> = [
+    { name: 'node-postgres (pg)', db: drizzlePg(nodePostgres, { schema }) as unknown as Db },
+    { name: 'postgres.js', db: drizzlePostgresJs(postgresJs, { schema }) as unknown as Db }
+  ]
+  try {
+    const ids = await nodePostgres.query<{ id: string }>('select id from businesses where name like \'Bench Shop %\'')
+    const businessIds = ids.rows.map((row) => row.id)
+    const runs = new Map(drivers.map((d) => [d.name, [] as Array<Awaited<ReturnType<typeof measure>>>]))
+    for (const driver of drivers) await measure(driver.db, businessIds) // warm-up: connections, prepared statements, JIT
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const driver of drivers) runs.get(driver.name)!.push(await measure(driver.db, businessIds))
+    }
+    return drivers.map(({ name }) => ({
+      name,
+      perSecond: spread(runs.get(name)!.map((r) => r.perSecond)),
+      cpuPerListUs: spread(runs.get(name)!.map((r) => r.cpuPerListUs))
+    }))
+  } finally {
+    await nodePostgres.end()
+    await postgresJs.end()
+  }
+})
+
+console.log(`\n${describeMachine()}; ${BUSINESSES} businesses, ${CONCURRENCY} concurrent callers, pools of ${POOL}, ${SECONDS} s per run\n`)
+console.log(`${'order list through drizzle over'.padEnd(34)} ${'lists/s'.padStart(20)} ${'CPU µs/list'.padStart(20)}`)
+for (const f of figures as Array<{ name: string, perSecond: Spread, cpuPerListUs: Spread }>) {
+  console.log(`${f.name.padEnd(34)} ${formatSpread(f.perSecond).padStart(20)} ${formatSpread(f.cpuPerListUs).padStart(20)}`)
+}
+const [pgFigures, postgresJsFigures] = figures
+console.log(`\npostgres.js / node-postgres: ${(100 * postgresJsFigures.perSecond.median / pgFigures.perSecond.median).toFixed(0)} % of the lists/s, ` +
+  `${(100 * postgresJsFigures.cpuPerListUs.median / pgFigures.cpuPerListUs.median).toFixed(0)} % of the CPU per list`)
+writeJson('drivers', { businesses: BUSINESSES, concurrency: CONCURRENCY, pool: POOL, seconds: SECONDS, results: figures }, [])
