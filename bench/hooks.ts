@@ -3,13 +3,15 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
+import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson } from './stats.ts'
 
 /**
  * Hook overhead: the storefront checkout quote with three instant hooks (shipping rates, discounts,
  * payment methods, each its own app on a local receiver) against the same quote with none.
- * Prints p50/p99 of each and the difference. Aim: < 15 ms added at p50.
+ * BENCH_QUOTES sequential quotes of each, one after the other, over BENCH_ROUNDS rounds: prints the
+ * medians of p50 and p99 and of the difference, with their range. Aim: < 15 ms added at p50.
  */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 300)
+const QUOTES = Number(process.env.BENCH_QUOTES ?? 300)
 const REVIEWER = { email: 'bench-reviewer@example.com', password: 'bench-password' }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
@@ -34,10 +36,10 @@ async function store (app: App, name: string) {
   return { merchant, slug: me.business.slug as string, cart: { items: [{ productId: product.id as string, quantity: 2 }], deliveryMethod: 'DELIVERY', address: '1 Main St' } }
 }
 
-async function timeQuotes (app: App, slug: string, cart: unknown): Promise<number[]> {
-  for (let i = 0; i < 20; i++) await json(app, 'POST', `/store/${slug}/api/checkout/quote`, null, cart)
+async function timeQuotes (app: App, slug: string, cart: unknown, warmUp: boolean): Promise<number[]> {
+  if (warmUp) for (let i = 0; i < 20; i++) await json(app, 'POST', `/store/${slug}/api/checkout/quote`, null, cart)
   const samples: number[] = []
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < QUOTES; i++) {
     const started = performance.now()
     await json(app, 'POST', `/store/${slug}/api/checkout/quote`, null, cart)
     samples.push(performance.now() - started)
@@ -90,14 +92,24 @@ try {
   const check = await json(app, 'POST', `/store/${hooked.slug}/api/checkout/quote`, null, hooked.cart)
   if (check.deliveryFee !== 250 || check.appDiscount !== 100 || check.paymentMethods.length !== 3) throw new Error(`hooks not applied: ${JSON.stringify(check)}`)
 
-  const none = await timeQuotes(app, plain.slug, plain.cart)
-  const three = await timeQuotes(app, hooked.slug, hooked.cart)
-  const row = (label: string, s: number[]) => `${label.padEnd(22)} p50 ${percentile(s, 0.5).toFixed(2).padStart(7)} ms   p99 ${percentile(s, 0.99).toFixed(2).padStart(7)} ms`
-  console.log(`\nCheckout quote, ${ROUNDS} sequential requests each (embedded PGlite, in-process inject, hooks over real HTTP on 127.0.0.1)`)
-  console.log(row('no hooks', none))
-  console.log(row('three instant hooks', three))
-  const added = percentile(three, 0.5) - percentile(none, 0.5)
-  console.log(`hook overhead at p50: ${added.toFixed(2)} ms (aim: < 15 ms) ${added < 15 ? 'OK' : 'OVER'}`)
+  const rounds: Array<{ none: number[], three: number[] }> = []
+  for (let round = 0; round < ROUNDS; round++) {
+    rounds.push({ none: await timeQuotes(app, plain.slug, plain.cart, round === 0), three: await timeQuotes(app, hooked.slug, hooked.cart, round === 0) })
+  }
+  const figures = {
+    none: { p50: spread(rounds.map((r) => percentile(r.none, 0.5))), p99: spread(rounds.map((r) => percentile(r.none, 0.99))) },
+    three: { p50: spread(rounds.map((r) => percentile(r.three, 0.5))), p99: spread(rounds.map((r) => percentile(r.three, 0.99))) },
+    added: spread(rounds.map((r) => percentile(r.three, 0.5) - percentile(r.none, 0.5)))
+  }
+  const row = (label: string, f: typeof figures.none) => `${label.padEnd(22)} p50 ${formatSpread(f.p50, 2, ' ms').padStart(24)}   p99 ${formatSpread(f.p99, 2, ' ms').padStart(24)}`
+  console.log(`\nCheckout quote, ${QUOTES} sequential requests each per round (embedded PGlite, in-process inject, hooks over real HTTP on 127.0.0.1)`)
+  console.log(`${describeMachine()}; median (min–max) over the rounds`)
+  console.log(row('no hooks', figures.none))
+  console.log(row('three instant hooks', figures.three))
+  console.log(`hook overhead at p50: ${formatSpread(figures.added, 2, ' ms')}\n`)
+  const aims = [aim('hook overhead at p50 < 15 ms', figures.added.median < 15, formatSpread(figures.added, 2, ' ms'))]
+  printAims(aims)
+  writeJson('hooks', { quotes: QUOTES, ...figures }, aims)
 } finally {
   await app.close()
   receiver.close()
