@@ -214,7 +214,8 @@ export function checkExampleImports (files: SourceFile[]): Violation[] {
     const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
     const specifiers: string[] = []
     const visit = (node: ts.Node): void => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) specifiers.push(node.moduleSpecifier.text)
+      const declared = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) ? node.moduleSpecifier : undefined
+      if (declared !== undefined && ts.isStringLiteral(declared)) specifiers.push(declared.text)
       if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
         const [argument] = node.arguments
         specifiers.push(argument !== undefined && ts.isStringLiteral(argument) ? argument.text : '<computed>')

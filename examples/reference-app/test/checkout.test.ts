@@ -16,7 +16,7 @@ t.test('checkout rules', async (t) => {
 t.test('a storefront checkout runs the reference app’s five hooks', async (t) => {
   const s = await stage(t)
   const installation = await install(s)
-  const store = (path: string, payload: unknown) => s.platform.storefront.inject({ method: 'POST', url: `/store/${s.merchant.slug}/api/${path}`, payload })
+  const store = (path: string, payload: Record<string, unknown>) => s.platform.storefront.inject({ method: 'POST', url: `/store/${s.merchant.slug}/api/${path}`, payload })
   const products = (await s.platform.storefront.inject({ url: `/store/${s.merchant.slug}/api/products` })).json().data as Array<{ id: string, name: string, price: number }>
   const pizza = products.find((p) => p.name === 'Margherita Pizza')
   if (pizza === undefined) throw new Error('no sample pizza')

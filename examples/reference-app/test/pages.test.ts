@@ -43,7 +43,7 @@ t.test('storefront block, widget and admin page', async (t) => {
     const block = /<iframe class="block" src="([^"]+)"/.exec(page)?.[1].replaceAll('&amp;', '&')
     const widget = /<iframe class="widget widget-bottom-right" src="([^"]+)"/.exec(page)?.[1].replaceAll('&amp;', '&')
     t.match(block, `${s.appUrl}/blocks/reviews-highlights?blockId=`)
-    t.ok(widget?.startsWith(`${s.appUrl}/embeds/loyalty-widget?`), widget)
+    t.ok(widget?.startsWith(`${s.appUrl}/embeds/loyalty-widget?`), String(widget))
     const widgetHtml = await (await fetch(widget as string)).text()
     t.match(widgetHtml, /Rewards &lt;3/, 'the merchant’s headline, escaped')
     t.match(widgetHtml, /--accent: #0f766e/)

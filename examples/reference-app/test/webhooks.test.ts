@@ -33,7 +33,8 @@ t.test('POST /webhooks', async (t) => {
 
   t.test('refuses bad signatures, stale timestamps and unknown businesses with 401', async (t) => {
     const body = JSON.stringify({ event: 'webhook.test', timestamp: new Date().toISOString(), webhookId: 'wh_x', businessId: installation.businessId, data: { message: 'hi' } })
-    const post = (headers: Record<string, string>, payload = body) => fetch(`${s.appUrl}/webhooks`, { method: 'POST', headers: { ...headers, 'x-service-event-id': 'dlv_test' }, body: payload })
+    const post = (headers: Record<string, string>, payload = body) =>
+      fetch(`${s.appUrl}/webhooks`, { method: 'POST', headers: { ...headers, 'x-service-event-id': 'dlv_test' }, body: payload })
     t.equal((await post(signedHeaders(body, 'whsec_wrong'))).status, 401)
     t.equal((await post({ 'content-type': 'application/json', 'x-webhook-signature': 'sha256=00', 'x-webhook-timestamp': '1' })).status, 401)
     t.equal((await post(signedHeaders(body, installation.webhookSecret, Math.floor(Date.now() / 1000) - 600))).status, 401, 'stale')
@@ -50,7 +51,8 @@ t.test('POST /webhooks', async (t) => {
     t.ok(store.holdsBusiness(installation.businessId))
     const uninstalled = await s.platform.inject({ method: 'DELETE', url: `/merchant/installations/${installation.installationId}`, headers: s.merchant.auth })
     t.equal(uninstalled.statusCode, 200)
-    const erased = await until(async () => { await s.platform.webhookDelivery.idle(); return store.holdsBusiness(installation.businessId) }, (held) => !held, 20_000)
+    const held = async () => { await s.platform.webhookDelivery.idle(); return store.holdsBusiness(installation.businessId) }
+    const erased = await until(held, (still) => !still, 20_000)
     t.equal(erased, false, 'installation, events and payments of the business are gone')
     const deliveries = (await s.platform.inject({ url: `/developer/apps/${s.appId}/deliveries?event=business.data_erasure`, headers: s.developer.auth })).json().data
     t.match(deliveries, [{ event: 'business.data_erasure', status: 'SUCCEEDED' }], 'acknowledged with a 2xx')

@@ -38,7 +38,9 @@ export default async function installRoutes (fastify: FastifyInstance, { context
     context.store.startAuthorization({
       state, codeVerifier: pkce.codeVerifier, businessId: businessId ?? null, businessSlug: business === undefined || business === '' ? null : business
     })
-    const authorizeUrl = buildAuthorizeUrl({ adminUrl: context.urls.adminUrl, clientId: credentials.clientId, redirectUri: redirectUri(), state, codeChallenge: pkce.codeChallenge })
+    const authorizeUrl = buildAuthorizeUrl({
+      adminUrl: context.urls.adminUrl, clientId: credentials.clientId, redirectUri: redirectUri(), state, codeChallenge: pkce.codeChallenge
+    })
     return reply
       .header('set-cookie', `${STATE_COOKIE}=${encodeURIComponent(state)}; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=600`)
       .redirect(authorizeUrl, 302)
