@@ -11,6 +11,7 @@ export const PREFIX = {
   marketplace: '/marketplace',
   oauth: '/oauth',
   media: '/media',
+  sampleMedia: '/media/samples',
   merchant: '/merchant',
   merchantInstallations: '/merchant/installations',
   appApi: '/app-api',

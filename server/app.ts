@@ -42,6 +42,7 @@ import commerceService from '../plugins/commerce/service.ts'
 import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
 import paymentExpiry from '../plugins/commerce/payment-expiry.ts'
 import commerceRoutes from '../plugins/commerce/index.ts'
+import sampleImageRoutes from '../plugins/commerce/routes/sample-images.ts'
 import checkoutHooksService from '../plugins/checkout-hooks/service.ts'
 import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
@@ -114,6 +115,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appsRoutes, { prefix: PREFIX.developerApps })
   await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
   await app.register(mediaRoutes, { prefix: PREFIX.media })
+  await app.register(sampleImageRoutes, { prefix: PREFIX.sampleMedia })
   await app.register(reviewRoutes, { prefix: PREFIX.review })
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })

@@ -16,6 +16,7 @@ export const EnvSchema = Type.Object({
   ADMIN_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
   STOREFRONT_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s/]+/?$', description: 'An origin, or a host template starting with {store}.' })),
   STOREFRONT_PORT: Type.Optional(Port),
+  EXAMPLE_APP_PORT: Type.Optional(Port),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
@@ -76,7 +77,7 @@ export class ConfigError extends Error {
   name = 'ConfigError'
 }
 
-const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT',
+const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE'])
@@ -183,6 +184,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
         }
       : null as { email: string, password: string } | null,
     demoSeed: (env.DEMO_SEED ?? 'true') === 'true',
+    /** The demo's reference app (examples/reference-app) listens here; PORT=0 makes it ephemeral too. */
+    exampleAppPort: env.EXAMPLE_APP_PORT ?? (port === 0 ? 0 : port + 2),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? DEFAULTS.WEBHOOK_TIMEOUT_MS,
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,

@@ -5,7 +5,9 @@ import closeWithGrace from 'close-with-grace'
 import { loadConfig, ConfigError } from './config.ts'
 import { buildApp } from './app.ts'
 import { ensureUiBuilt } from './build-ui.ts'
-import { seedDemo } from './seed.ts'
+import { loggerOptions } from './logger.ts'
+import { demoLogins, seedDemo } from './seed.ts'
+import { installReferenceAppDemo, startReferenceApp, syncReferenceAppUrls } from './demo-app.ts'
 
 const started = performance.now()
 
@@ -21,30 +23,50 @@ try {
 }
 
 await ensureUiBuilt()
-const app = await buildApp({ config })
+const app = await buildApp({ config, logger: loggerOptions(config.logLevel) })
 // The storefront's own listener (DESIGN §14): the same app, which serves only the stores there.
 const storefront = createServer({ requestTimeout: 30_000 }, app.storefront.handler)
+// The demo's reference app (examples/reference-app) on EXAMPLE_APP_PORT, with the embedded demo only.
+const demo = config.demoSeed && config.databaseUrl === null && config.dataDir !== null
+let reference: Awaited<ReturnType<typeof startReferenceApp>> | null = null
 
 closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
   if (err !== undefined) app.log.error({ err }, 'closing after an error')
   else app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight work')
   const storefrontClosed = new Promise((resolve) => storefront.close(resolve))
   storefront.closeIdleConnections()
-  await Promise.all([app.close(), storefrontClosed])
+  await Promise.all([app.close(), storefrontClosed, reference?.close()])
 })
 
-if (config.demoSeed && config.databaseUrl === null) {
-  const logins = await seedDemo(app)
-  if (logins !== null) {
-    app.log.info('demo data created')
-    console.log(['', 'Demo logins (DEMO_SEED=false to skip):', ...logins.map((l) => `  ${l.role.padEnd(9)} ${l.email} / ${l.password}`), ''].join('\n'))
-  }
-}
+const seeded = demo ? await seedDemo(app) !== null : false
+if (seeded) app.log.info('demo data created')
 
 await app.listen({ port: config.port, host: config.host })
 storefront.listen(config.storefrontPort, config.host)
 await once(storefront, 'listening')
 app.origins.listening({ api: (app.server.address() as AddressInfo).port, storefront: (storefront.address() as AddressInfo).port })
 const { baseUrl, adminUrl, storefrontUrl } = app.origins
-console.log(['', `API        ${baseUrl}`, `Admin      ${adminUrl}`, `Storefront ${storefrontUrl}`, ''].join('\n'))
+
+if (demo) {
+  reference = await startReferenceApp(app, { port: config.exampleAppPort, host: config.host, dataDir: config.dataDir as string })
+  if (seeded) await installReferenceAppDemo(app, reference)
+  else if (reference.reference.store.credentials() !== null) await syncReferenceAppUrls(app, reference)
+}
+
+const logins = demo ? await demoLogins(app) : null
+console.log([
+  '',
+  'App Platform is ready.',
+  '',
+  `  Admin      ${adminUrl}   marketplace, developer portal, merchant admin, review queue`,
+  ...(logins === null ? [] : [`  Store      ${logins.storeUrl}   the demo store`]),
+  `  API docs   ${baseUrl}/docs`,
+  `  API        ${baseUrl}`,
+  `  Storefront ${storefrontUrl}`,
+  ...(reference === null ? [] : [`  Reference app ${reference.reference.urls.appUrl}   examples/reference-app, installed on the demo store`]),
+  ...(logins === null
+    ? []
+    : ['', 'Demo logins (DEMO_SEED=false to start without the demo):', ...logins.logins.map((l) => `  ${l.role.padEnd(9)} ${l.email} / ${l.password}`)]),
+  ''
+].join('\n'))
 app.log.info({ ms: Math.round(performance.now() - started), baseUrl, adminUrl, storefrontUrl }, 'ready')

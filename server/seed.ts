@@ -26,3 +26,21 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
   logins.push({ role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD })
   return logins
 }
+
+/** The demo logins, when they still work (the demo was seeded and nobody changed the passwords). */
+export async function demoLogins (app: FastifyInstance): Promise<{ logins: DemoLogin[], storeUrl: string } | null> {
+  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD } })
+  if (login.statusCode !== 200) return null
+  const business = await app.inject({ method: 'GET', url: '/merchant/business', headers: { authorization: `Bearer ${login.json().token as string}` } })
+  const reviewer = app.config.reviewer === null
+    ? { role: 'reviewer', email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD }
+    : { role: 'reviewer', email: app.config.reviewer.email, password: '(REVIEWER_PASSWORD)' }
+  return {
+    logins: [
+      { role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD },
+      { role: 'developer', email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD },
+      reviewer
+    ],
+    storeUrl: business.json().storefrontUrl as string
+  }
+}

@@ -20,7 +20,7 @@ export interface ServerProcess { child: ChildProcess, output: () => string, read
  */
 export async function startServer (env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
   const began = Date.now()
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--conditions=app-platform-source', '--import', 'tsx', 'server/main.ts'], {
     env: { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe']
   })
   let output = ''

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { checkBoundaries, readSources, type SourceFile } from './boundaries.ts'
+import { checkBoundaries, checkExampleImports, readExampleSources, readSources, type SourceFile } from './boundaries.ts'
 
 // The rules are written at the top of ./boundaries.ts; docs/architecture.md explains them.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -9,6 +9,21 @@ t.test('the source tree keeps every boundary', async (t) => {
   const files = readSources(ROOT)
   t.ok(files.length > 50, 'reads plugins/ and server/')
   t.same(checkBoundaries(files).map((v) => `${v.kind} ${v.file}: ${v.detail}`), [])
+})
+
+t.test('the reference apps use only the SDK and fastify', async (t) => {
+  const files = readExampleSources(ROOT)
+  t.ok(files.some((f) => f.path === 'examples/reference-app/src/app.ts'), 'reads examples/*/src')
+  t.same(checkExampleImports(files).map((v) => `${v.file}: ${v.detail}`), [])
+
+  const found = checkExampleImports([
+    { path: 'examples/demo/src/a.ts', text: "import { buildApp } from '../../../server/app.ts'\nexport const x = buildApp\n" },
+    { path: 'examples/demo/src/b.ts', text: "import type { Db } from '../../../server/db/client.ts'\nexport type Y = Db\n" },
+    { path: 'examples/demo/src/c.ts', text: "export const z = async () => await import('../../../plugins/oauth/service.ts')\n" },
+    { path: 'examples/demo/src/d.ts', text: "import pg from 'pg'\nexport const w = pg\n" },
+    { path: 'examples/demo/src/e.ts', text: "import { verifyWebhook } from '@app-platform/sdk'\nimport Fastify from 'fastify'\nimport { join } from 'node:path'\nimport { x } from './a.ts'\nexport const v = [verifyWebhook, Fastify, join, x]\n" }
+  ])
+  t.same(found.map((v) => v.file), ['examples/demo/src/a.ts', 'examples/demo/src/b.ts', 'examples/demo/src/c.ts', 'examples/demo/src/d.ts'], 'server code, its types, a dynamic import and another package are caught')
 })
 
 /** A small tree: two capabilities with their tables, one route file each. */

@@ -198,3 +198,54 @@ export function readSources (root: string): SourceFile[] {
   walk(join(root, 'server'))
   return files
 }
+
+/**
+ * (e) The reference apps (examples/<name>/src) are built only on the SDK and fastify (DESIGN §3): they
+ * import their own files, node built-ins and EXAMPLE_PACKAGES, never server/, plugins/ or test/ code.
+ * Type-only imports count too, and so do `import()` expressions.
+ */
+export const EXAMPLE_PACKAGES = ['@app-platform/sdk', '@app-platform/sdk/browser', 'fastify', 'esbuild']
+
+export function checkExampleImports (files: SourceFile[]): Violation[] {
+  const violations: Violation[] = []
+  for (const file of files) {
+    const own = /^examples\/[^/]+\//.exec(file.path)?.[0]
+    if (own === undefined) continue
+    const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
+    const specifiers: string[] = []
+    const visit = (node: ts.Node): void => {
+      const declared = (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) ? node.moduleSpecifier : undefined
+      if (declared !== undefined && ts.isStringLiteral(declared)) specifiers.push(declared.text)
+      if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const [argument] = node.arguments
+        specifiers.push(argument !== undefined && ts.isStringLiteral(argument) ? argument.text : '<computed>')
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+    for (const specifier of specifiers) {
+      const allowed = specifier.startsWith('.')
+        ? normalize(join(dirname(file.path), specifier)).startsWith(own)
+        : specifier.startsWith('node:') || EXAMPLE_PACKAGES.includes(specifier)
+      if (!allowed) violations.push({ kind: 'import', file: file.path, detail: `a reference app imports only its own files, node: built-ins and ${EXAMPLE_PACKAGES.join(', ')}; found ${specifier}` })
+    }
+  }
+  return violations
+}
+
+/** Every .ts file under examples/<name>/src. */
+export function readExampleSources (root: string): SourceFile[] {
+  const files: SourceFile[] = []
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (name.endsWith('.ts')) files.push({ path: relative(root, path), text: readFileSync(path, 'utf8') })
+    }
+  }
+  for (const example of readdirSync(join(root, 'examples'))) {
+    const src = join(root, 'examples', example, 'src')
+    if (statSync(src, { throwIfNoEntry: false })?.isDirectory() === true) walk(src)
+  }
+  return files
+}

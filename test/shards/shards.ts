@@ -11,6 +11,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 export const SHARD_COUNT = 8
 
 const TEST_ROOT = fileURLToPath(new URL('..', import.meta.url))
+/** The reference apps' own tests (examples/<name>/test) run in the same groups, named relative to test/. */
+const EXAMPLES_ROOT = fileURLToPath(new URL('../../examples', import.meta.url))
 /**
  * Run on their own: browser tests (`npm run test:browser`), the bench smoke test (`npm run test:bench`,
  * once per CI run rather than once per database); the shard entries are not test files of a group.
@@ -84,7 +86,11 @@ const WEIGHTS: Record<string, number> = {
   'plugins/oauth/malformed.test.ts': 8,
   'plugins/oauth/discovery-revocation.test.ts': 8,
   'plugins/apps/platform-urls.test.ts': 8,
-  'plugins/storefront/csp.test.ts': 8
+  'plugins/storefront/csp.test.ts': 8,
+  '../examples/reference-app/test/checkout.test.ts': 30,
+  '../examples/reference-app/test/webhooks.test.ts': 25,
+  '../examples/reference-app/test/pages.test.ts': 20,
+  '../examples/reference-app/test/install.test.ts': 20
 }
 const DEFAULT_WEIGHT = 3
 
@@ -96,10 +102,15 @@ function testFiles (folder: string): string[] {
   }).sort()
 }
 
+function exampleTestFiles (): string[] {
+  const examples = readdirSync(EXAMPLES_ROOT).map((name) => join(EXAMPLES_ROOT, name, 'test'))
+  return examples.filter((folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() === true).flatMap(testFiles)
+}
+
 /** Heaviest file first into the lightest group: the same files give the same groups on every machine. */
 export function groups (): string[][] {
   const bins = Array.from({ length: SHARD_COUNT }, () => ({ files: [] as string[], load: 0 }))
-  const weighted = testFiles(TEST_ROOT).map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
+  const weighted = [...testFiles(TEST_ROOT), ...exampleTestFiles()].map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
   weighted.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))
   for (const { file, weight } of weighted) {
     const lightest = bins.reduce((min, bin) => (bin.load < min.load ? bin : min))

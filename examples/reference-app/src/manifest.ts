@@ -1,0 +1,29 @@
+import { readFileSync } from 'node:fs'
+
+/**
+ * app.manifest.json with `{{APP_URL}}` replaced by where this app runs: the listing (what
+ * POST /developer/apps takes) and the extensions (what PUT /developer/apps/:id/manifest takes).
+ */
+export const MANIFEST_FILE = new URL('../app.manifest.json', import.meta.url)
+
+export interface AppDefinition {
+  listing: {
+    name: string
+    slug: string
+    description: string
+    category: string
+    scopes: string[]
+    redirectUrl: string
+    webhookUrl: string
+    webhookEvents: string[]
+    version: string
+  }
+  extensions: Record<string, unknown>
+}
+
+export function appDefinition (appUrl: string): AppDefinition {
+  const text = readFileSync(MANIFEST_FILE, 'utf8').replaceAll('{{APP_URL}}', appUrl.replace(/\/$/, ''))
+  const definition = JSON.parse(text) as AppDefinition & { $comment?: string }
+  delete definition.$comment
+  return definition
+}
