@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { freePort, startServer, stopServer, type ServerProcess } from '../process.ts'
 
 /** `npm start` as a user runs it: embedded PGlite in DATA_DIR, no other set-up. */
-const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir }, 60_000)
+const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir }, 90_000)
 
 t.test('npm start: embedded database, demo seed, graceful stop, data kept', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-main-'))
@@ -15,8 +15,9 @@ t.test('npm start: embedded database, demo seed, graceful stop, data kept', asyn
 
   const first = await start(dataDir, port)
   t.teardown(() => { first.child.kill('SIGKILL') })
-  // a bound for a hang, not a speed figure: a loaded 2-core machine took 19 s (README gives the quiet figure)
-  t.ok(first.readyMs < 30_000, `ready in ${first.readyMs} ms`)
+  // a bound for a hang, not a speed figure: with the reference app installed over real OAuth, a 2-core
+  // machine running three other suites took 37 s (README gives the quiet figure)
+  t.ok(first.readyMs < 90_000, `ready in ${first.readyMs} ms`)
   t.match(first.output(), /Demo logins/, 'prints the demo logins')
   t.match(first.output(), /"msg":"demo data created"/)
   t.match(first.output(), `Store      http://localhost:${port + 1}/store/demo-pizzeria`, 'the banner names the demo store')

@@ -4,7 +4,7 @@ import { orders, outboxEvents } from '../../../server/db/schema/index.ts'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
 import { startAppServer, installHookApp, shop, cart, customer } from './fixtures.ts'
 
-const PAYMENT_HOOKS = [{ hookPoint: 'checkout.payment_methods', url: '/methods' }, { hookPoint: 'checkout.create_payment', url: '/pay', timeout: 300 }]
+const PAYMENT_HOOKS = [{ hookPoint: 'checkout.payment_methods', url: '/methods' }, { hookPoint: 'checkout.create_payment', url: '/pay', timeout: 3000 }]
 
 t.test('checkout.create_payment', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
