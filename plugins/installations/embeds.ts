@@ -29,9 +29,8 @@ export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsO
     const installation = active.get(input.installationId)
     const definition = installation?.blocks.get(input.blockType)
     const kept = current.find((block) => block.id === input.id && block.installationId === input.installationId && block.blockType === input.blockType)
-    if (installation !== undefined && definition === undefined && kept !== undefined && (input.settings === undefined || isDeepStrictEqual(input.settings, kept.settings))) {
-      return kept
-    }
+    const unchanged = kept !== undefined && (input.settings === undefined || isDeepStrictEqual(input.settings, kept.settings))
+    if (installation !== undefined && definition === undefined && unchanged) return kept
     if (installation === undefined) {
       problems.push(`${path}/installationId: no active installation "${input.installationId}" on this business`)
     } else if (definition === undefined) {

@@ -190,7 +190,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
     const apps = new Map((await deps.apps.findByIds(rows.map((row) => row.appId))).map((app) => [app.id, app]))
     return rows.flatMap((installation) => {
       const app = apps.get(installation.appId)
-      return app === undefined ? [] : [{ installation, app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl, manifest: app.manifest } }]
+      if (app === undefined) return []
+      return [{ installation, app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl, manifest: app.manifest } }]
     })
   }
 
@@ -324,7 +325,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
     install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
-    checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) => await checkBlocks(db, extensionsOf, businessId, body, current),
+    checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) =>
+      await checkBlocks(db, extensionsOf, businessId, body, current),
     availableBlocks: async (businessId: string) => await availableBlocks(db, extensionsOf, businessId, deps.apps),
     getEmbeds: async (businessId: string, installationId: string) => await getEmbeds(db, extensionsOf, businessId, installationId),
     putEmbeds: async (businessId: string, installationId: string, body: EmbedsBody) => await putEmbeds(db, extensionsOf, businessId, installationId, body)

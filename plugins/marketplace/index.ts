@@ -7,7 +7,6 @@ import type { AppRow } from '../apps/service.ts'
 
 const tags = ['marketplace']
 
-
 const ListQuery = Type.Intersect([
   PaginationQuery(),
   Type.Object({ category: Type.Optional(CategorySchema), q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Search in name and description' })) })

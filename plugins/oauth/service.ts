@@ -173,7 +173,8 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
     const newest = new Map<string, UnexchangedConsent>()
     for (const row of rows) {
       if (newest.has(row.appId)) continue
-      newest.set(row.appId, { appId: row.appId, scopes: row.scopes, consentedAt: row.createdAt, expiresAt: row.expiresAt, expired: row.expiresAt.getTime() <= Date.now() })
+      const expired = row.expiresAt.getTime() <= Date.now()
+      newest.set(row.appId, { appId: row.appId, scopes: row.scopes, consentedAt: row.createdAt, expiresAt: row.expiresAt, expired })
     }
     return [...newest.values()]
   }

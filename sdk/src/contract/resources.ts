@@ -305,7 +305,10 @@ export type Installation = Static<typeof InstallationSchema>
 export const AdminPageLinkSchema = Type.Object({ pageId: Type.String(), title: Type.String(), iconName: Type.Union([Type.String(), Type.Null()]), renderUrl: Type.String() }, { title: 'AdminPageLink' })
 export type AdminPageLink = Static<typeof AdminPageLinkSchema>
 
-const ListedApp = Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]), appUrl: Type.Union([Type.String(), Type.Null()]) })
+const ListedApp = Type.Object({
+  id: Type.String(), name: Type.String(), slug: Type.String(),
+  iconUrl: Type.Union([Type.String(), Type.Null()]), appUrl: Type.Union([Type.String(), Type.Null()])
+})
 
 /** An installed app as the admin lists it: the installation, its app, and where "Open" goes. */
 export const ListedInstallationSchema = Type.Intersect([InstallationSchema, Type.Object({
