@@ -122,6 +122,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       t.equal(await hero.locator('#updates').innerText(), '1', 'by SERVICE_BLOCK_UPDATE, not a reload')
       t.equal(await page.getByTestId('save-state').innerText(), 'Unsaved changes')
       t.equal((await app.inject({ url: '/merchant/pages/spring-sale', headers: merchant.auth })).json().blocks.length, 0, 'nothing saved yet')
+      await page.locator('iframe[title="Page preview"]').scrollIntoViewIfNeeded()
       await shot(page, 'editor-preview')
 
       // leaving with unsaved changes asks first
@@ -212,4 +213,44 @@ t.test('an admin page that never sends service:ready gets the error state', asyn
   await page.getByTestId('page-error').waitFor({ timeout: 8000 })
   t.match(await page.getByTestId('page-error').innerText(), /did not answer/)
   await screenshot(page, 'studio-admin-page-error')
+})
+
+t.test('a developer previews their block on their sandbox, as merchants will see it', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
+  const email = uniqueEmail('dev')
+  const registered = (await app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: 'correct-horse', name: 'Dana', role: 'DEVELOPER' } })).json()
+  const developer = { auth: { authorization: `Bearer ${registered.token as string}` } }
+  // a draft app, never reviewed: the sandbox is where its developer sees it
+  const { app: created, clientSecret } = await createApp(app, { ...developer, token: registered.token, userId: registered.user.id, businessId: registered.businessId, email }, {
+    name: 'Studio Draft', scopes: ['read_business'], redirectUrl: `${studio.origin}/callback`
+  })
+  studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }
+  t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: studioManifest(studio.origin) } })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).statusCode, 201)
+
+  const browser = await launch(t)
+  for (const width of [1200, 390]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } })
+    await page.goto(`${base}/login?next=/portal`)
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('correct-horse')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.getByTestId('sandbox-links').waitFor()
+    await page.getByTestId('sandbox-links').getByRole('link', { name: 'Store ↗' }).waitFor()
+    await screenshot(page, `studio-${width}-portal-sandbox`)
+    await page.getByRole('link', { name: 'Pages & theme editor' }).click()
+    await page.getByTestId('sandbox-badge').waitFor()
+    t.match(await page.getByTestId('sandbox-badge').innerText(), /Sandbox admin · Dana's sandbox/)
+    await page.getByTestId('pages').getByRole('link', { name: /^Edit / }).first().click()
+    await page.getByRole('button', { name: 'Add Hero banner' }).click()
+    const preview = page.frameLocator('iframe[title="Page preview"]')
+    await preview.frameLocator('iframe.block').last().locator('#headline').filter({ hasText: 'Welcome' }).waitFor()
+    t.pass(`at ${width} px: the block renders in the sandbox preview`)
+    await page.locator('iframe[title="Page preview"]').scrollIntoViewIfNeeded()
+    await screenshot(page, `studio-${width}-sandbox-editor`)
+    if (width < 500) await noSideScroll(t, page, 'sandbox editor')
+    await page.close()
+  }
 })
