@@ -223,7 +223,8 @@ t.test('a developer previews their block on their sandbox, as merchants will see
   const registered = (await app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: 'correct-horse', name: 'Dana', role: 'DEVELOPER' } })).json()
   const developer = { auth: { authorization: `Bearer ${registered.token as string}` } }
   // a draft app, never reviewed: the sandbox is where its developer sees it
-  const { app: created, clientSecret } = await createApp(app, { ...developer, token: registered.token, userId: registered.user.id, businessId: registered.businessId, email }, {
+  const session = { ...developer, token: registered.token, userId: registered.user.id, businessId: registered.businessId, email }
+  const { app: created, clientSecret } = await createApp(app, session, {
     name: 'Studio Draft', scopes: ['read_business'], redirectUrl: `${studio.origin}/callback`
   })
   studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }

@@ -75,7 +75,8 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
         </div>
         <label>App URL (install entry)<input type='url' value={fields.appUrl} placeholder='https://app.example.com/install' onInput={text('appUrl')} />
           <span class={styles.hint}>
-            The marketplace's Install button sends merchants here with businessId and business; your app starts OAuth. Without it, merchants cannot install from the listing.
+            The marketplace's Install button sends merchants here with businessId and business; your app starts OAuth.
+            Without it, merchants cannot install from the listing.
           </span>
         </label>
         <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />

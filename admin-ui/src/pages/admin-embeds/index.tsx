@@ -87,7 +87,10 @@ export default function AdminEmbeds () {
                   : shown.embeds.length === 0
                     ? <p class='panel'>This app has no embeds.</p>
                     : shown.embeds.map((embed) => (
-                      <EmbedCard key={embed.embedType} embed={embed} busy={action.busy} onSave={(enabled, settings) => { void save(embed, enabled, settings) }} />
+                      <EmbedCard
+                        key={embed.embedType} embed={embed} busy={action.busy}
+                        onSave={(enabled, settings) => { void save(embed, enabled, settings) }}
+                      />
                     ))}
               </div>
               {storefrontUrl !== null && (
