@@ -191,7 +191,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
   }
 })
 
-t.test('an admin page that never sends service:ready gets the error state', async (t) => {
+t.test('an install the app has not finished, and an admin page that never sends service:ready', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const base = await listen(app)
   const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
@@ -208,6 +208,15 @@ t.test('an admin page that never sends service:ready gets the error state', asyn
   const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
   await page.goto(`${base}/login`)
   await page.evaluate(([token, user]) => { localStorage.setItem('app-platform.session', JSON.stringify({ token, user })) }, [merchant.token, { id: merchant.userId, email: merchant.email, name: 'M', role: 'MERCHANT', businessId: merchant.businessId }] as const)
+  // a second app the merchant approved, whose code the app never exchanges
+  const { app: slow } = await createApp(app, developer, { name: 'Slow Starter', scopes: ['read_business'] })
+  await publishApp(app, developer, slow.id)
+  t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: slow.clientId, redirect_uri: slow.redirectUrl, decision: 'approve' } })).statusCode, 200)
+  await page.goto(`${base}/admin`)
+  await page.getByTestId(`pending-${slow.slug as string}`).waitFor()
+  t.match(await page.getByTestId(`pending-${slow.slug as string}`).innerText(), /Slow Starter\s+Finishing install…/, 'shown at once, said plainly')
+  await screenshot(page, 'studio-admin-finishing-install')
+
   await page.goto(`${base}/admin/apps/${installed.installationId}/pages/silent`)
   await page.getByTestId('page-loading').waitFor()
   await page.getByTestId('page-error').waitFor({ timeout: 8000 })
