@@ -5,11 +5,13 @@ import { categoryLabel, formatDate } from '../../lib/format.ts'
 import { describeScope, type MarketplaceApp } from '../../lib/types.ts'
 import { isInstalled, type InstallationItem } from '../../lib/admin-types.ts'
 import { openHref } from '../../components/admin-shell/index.tsx'
+import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
 import styles from './style.module.css'
 
-interface Business { id: string, slug: string }
+/** What the install link needs of the merchant's business (the contract's resource). */
+type Business = Pick<ContractBusiness, 'id' | 'slug'>
 
 /**
  * Install (DESIGN §15): to the app's appUrl with the merchant's business, where the app starts OAuth and
