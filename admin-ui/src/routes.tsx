@@ -7,6 +7,10 @@ const Consent = lazy(() => import('./pages/consent/index.tsx'))
 const AdminHome = lazy(() => import('./pages/admin/index.tsx'))
 const AdminSettings = lazy(() => import('./pages/admin-settings/index.tsx'))
 const AdminAppPage = lazy(() => import('./pages/admin-app-page/index.tsx'))
+const AdminConsent = lazy(() => import('./pages/admin-consent/index.tsx'))
+const AdminEmbeds = lazy(() => import('./pages/admin-embeds/index.tsx'))
+const AdminPages = lazy(() => import('./pages/admin-pages/index.tsx'))
+const PageEditor = lazy(() => import('./pages/page-editor/index.tsx'))
 const AppListing = lazy(() => import('./pages/app-listing/index.tsx'))
 const PortalApps = lazy(() => import('./pages/portal-apps/index.tsx'))
 const PortalNewApp = lazy(() => import('./pages/portal-new-app/index.tsx'))
@@ -25,6 +29,10 @@ export function AppRoutes () {
       <Route path='/admin' component={AdminHome} />
       <Route path='/admin/apps/:installationId/settings' component={AdminSettings} />
       <Route path='/admin/apps/:installationId/pages/:pageId' component={AdminAppPage} />
+      <Route path='/admin/apps/:installationId/consent' component={AdminConsent} />
+      <Route path='/admin/apps/:installationId/embeds' component={AdminEmbeds} />
+      <Route path='/admin/pages' component={AdminPages} />
+      <Route path='/admin/pages/:slug' component={PageEditor} />
       <Route path='/apps/:slug' component={AppListing} />
       <Route path='/portal' component={PortalApps} />
       <Route path='/portal/apps/new' component={PortalNewApp} />

@@ -36,7 +36,7 @@ export type AppRow = typeof apps.$inferSelect
 export function publicApp (row: AppRow): AppView {
   return {
     id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
-    scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, webhookUrl: row.webhookUrl,
+    scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, appUrl: row.appUrl, webhookUrl: row.webhookUrl,
     webhookEvents: row.webhookEvents, iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
     isPublished: row.isPublished, reviewNotes: row.reviewNotes, manifest: row.manifest,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
@@ -62,12 +62,17 @@ function imageUrlProblem (value: string): string | null {
   }
 }
 
-async function checkUrls (input: { redirectUrl?: string, webhookUrl?: string | null, iconUrl?: string | null, screenshots?: string[] },
+async function checkUrls (input: { redirectUrl?: string, appUrl?: string | null, webhookUrl?: string | null, iconUrl?: string | null, screenshots?: string[] },
   options: { production: boolean, outbound: OutboundPolicy, isPlatformOrigin: IsPlatformOrigin }): Promise<void> {
   const redirect = input.redirectUrl === undefined
     ? null
     : redirectUrlProblem(input.redirectUrl, options.production) ?? (options.isPlatformOrigin(input.redirectUrl) ? PLATFORM_URL : null)
   if (redirect !== null) throw badRequest(`body/redirectUrl ${redirect}`)
+  // the merchant's browser goes there, like the redirect: the same rules (https in production, never a platform origin)
+  const entry = input.appUrl === undefined || input.appUrl === null
+    ? null
+    : redirectUrlProblem(input.appUrl, options.production) ?? (options.isPlatformOrigin(input.appUrl) ? PLATFORM_URL : null)
+  if (entry !== null) throw badRequest(`body/appUrl ${entry}`)
   const webhook = input.webhookUrl === undefined || input.webhookUrl === null
     ? null
     : await outboundUrlProblem(input.webhookUrl, options.outbound) ?? (options.isPlatformOrigin(input.webhookUrl) ? PLATFORM_URL : null)
@@ -129,6 +134,7 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
       category: input.category,
       scopes: input.scopes,
       redirectUrl: input.redirectUrl,
+      appUrl: input.appUrl ?? null,
       webhookUrl: input.webhookUrl ?? null,
       webhookEvents: input.webhookEvents ?? [],
       screenshots: input.screenshots ?? [],

@@ -25,6 +25,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: a valid session JWT of one of these roles (401 without one, 403 for another role). */
     requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler
+    /**
+     * preHandler of every /merchant route: a MERCHANT on their business, or a DEVELOPER acting as the
+     * merchant of their sandbox business (DESIGN §16); the session's businessId is the only business either reaches.
+     */
+    requireMerchant: preHandlerAsyncHookHandler
     /** preHandler: any valid session JWT. */
     requireUser: preHandlerAsyncHookHandler
     signSession: (claims: SessionClaims) => string
@@ -59,8 +64,11 @@ export default fp(async function authGuards (fastify) {
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
   })
-  fastify.decorate('requireRole', (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
+  const requireRole = (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden(`This endpoint requires the ${roles.join(' or ')} role`)
-  })
+  }
+  fastify.decorate('requireRole', requireRole)
+  // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
+  fastify.decorate('requireMerchant', requireRole('MERCHANT', 'DEVELOPER'))
 }, { name: 'auth-guards', dependencies: ['config', 'db'] })

@@ -56,6 +56,12 @@ export async function deletePage (executor: Executor, businessId: string, slug: 
   if (row === undefined) throw notFound('Page')
 }
 
+/** A page by id, published or not (the editor preview), or null. */
+export async function pageById (executor: Executor, businessId: string, pageId: string): Promise<PageRow | null> {
+  const [row] = await executor.select().from(pages).where(and(eq(pages.businessId, businessId), eq(pages.id, pageId))).limit(1)
+  return row ?? null
+}
+
 /** Published pages in creation order: the storefront's navigation. */
 export async function publishedPages (executor: Executor, businessId: string): Promise<PageRow[]> {
   return await executor.select().from(pages)

@@ -5,7 +5,7 @@ import { dashboard } from './analytics-service.ts'
 import { createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
 import { checkoutContext, createOrder } from './checkout-service.ts'
 import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
-import { createPage, deletePage, getPage, listPages, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
+import { createPage, deletePage, getPage, listPages, pageById, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
 import { attachPaymentSession, completePayment, expirePayment, failPayment } from './payments-service.ts'
 import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, updateProduct } from './products-service.ts'
 import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
@@ -36,7 +36,7 @@ export function createCommerceService (executor: Executor) {
       listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
       attachPaymentSession, completePayment, expirePayment, failPayment,
       listReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
-      listPages, getPage, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf,
+      listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf,
       seedSample: seedSampleCommerce
     })
   }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util'
 import { and, eq, isNull } from 'drizzle-orm'
 import { installations, type BlockInstance } from '../../server/db/schema/index.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
@@ -11,9 +12,12 @@ const invalid = (what: string, problems: string[]) => badRequest(`Invalid ${what
 /**
  * The blocks a merchant places on a page, checked: each one must name an active installation of this
  * business (another business's is reported like an unknown one) and an active block of its app;
- * settings follow the block's settingsSchema (defaultConfig when omitted). 400 lists every problem.
+ * settings follow the block's settingsSchema (defaultConfig when omitted). A block of `current` whose
+ * definition a manifest sync deactivated may stay as it is (DESIGN §16: kept in the page data, not
+ * rendered), so a page can be saved without removing it. 400 lists every problem.
  */
-export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, body: PageBlocksBody): Promise<BlockInstance[]> {
+export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, body: PageBlocksBody,
+  current: BlockInstance[] = []): Promise<BlockInstance[]> {
   const active = await activeInstallations(executor, extensionsOf, businessId, [...new Set(body.blocks.map((b) => b.installationId))])
   const problems: string[] = []
   const seen = new Set<string>()
@@ -24,6 +28,9 @@ export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsO
     seen.add(id)
     const installation = active.get(input.installationId)
     const definition = installation?.blocks.get(input.blockType)
+    const kept = current.find((block) => block.id === input.id && block.installationId === input.installationId && block.blockType === input.blockType)
+    const unchanged = kept !== undefined && (input.settings === undefined || isDeepStrictEqual(input.settings, kept.settings))
+    if (installation !== undefined && definition === undefined && unchanged) return kept
     if (installation === undefined) {
       problems.push(`${path}/installationId: no active installation "${input.installationId}" on this business`)
     } else if (definition === undefined) {
@@ -91,5 +98,33 @@ export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
     if (problems.length > 0) throw invalid('embeds', problems)
     await tx.update(installations).set({ embedSettings: next, updatedAt: new Date() }).where(eq(installations.id, installationId))
     return embedsView({ ...installation, embedSettings: next })
+  })
+}
+
+/**
+ * The blocks a merchant may place: every active block of the business's active installations, with
+ * what the picker shows (name, description, icon, category: the block's own, else its app's).
+ */
+export async function availableBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string,
+  apps: { findByIds: (ids: string[]) => Promise<Array<{ id: string, name: string, iconUrl: string | null, category: string }>> }) {
+  const active = [...(await activeInstallations(executor, extensionsOf, businessId)).values()]
+  const appsById = new Map((await apps.findByIds([...new Set(active.map((i) => i.appId))])).map((app) => [app.id, app]))
+  return active.flatMap((installation) => {
+    const app = appsById.get(installation.appId)
+    if (app === undefined) return []
+    return [...installation.blocks.values()].map((block) => {
+      const extra = block as unknown as { description?: string, iconName?: string, category?: string }
+      return {
+        installationId: installation.id,
+        app: { id: app.id, name: app.name, iconUrl: app.iconUrl },
+        blockType: block.blockType,
+        name: block.name,
+        description: extra.description ?? '',
+        iconName: extra.iconName ?? null,
+        category: extra.category ?? app.category,
+        settingsSchema: block.settingsSchema ?? null,
+        defaultConfig: block.defaultConfig
+      }
+    })
   })
 }

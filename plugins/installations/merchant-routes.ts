@@ -1,31 +1,20 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { IdParams, errorResponses } from '../../server/schemas.ts'
-import { ScopeValue } from '../../sdk/src/contract/index.ts'
+import { InstallationListSchema, InstallationSchema } from '../../sdk/src/contract/index.ts'
 import { publicInstallation } from './service.ts'
-import { EmbedsBodySchema, EmbedsResponseSchema } from './schemas.ts'
+import { AvailableBlocksSchema, EmbedsBodySchema, EmbedsResponseSchema } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']
 
-const InstallationSchema = Type.Object({
-  installationId: Type.String(), appId: Type.String(), businessId: Type.String(), isTestInstall: Type.Boolean(), needsReConsent: Type.Boolean(),
-  grantedScopes: Type.Array(ScopeValue), pendingScopes: Type.Array(ScopeValue, { description: 'Added scopes waiting for the merchant’s approval' }),
-  installedAt: Type.String({ format: 'date-time' }), uninstalledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
-}, { title: 'Installation' })
-const AdminPageLink = Type.Object({ pageId: Type.String(), title: Type.String(), iconName: Type.Union([Type.String(), Type.Null()]), renderUrl: Type.String() })
-const ListedInstallation = Type.Intersect([InstallationSchema, Type.Object({
-  app: Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) }),
-  hasSettings: Type.Boolean({ description: 'The app declares a settingsSchema' }),
-  adminPages: Type.Array(AdminPageLink, { description: 'Active admin pages: sidebar items of the admin panel' })
-})])
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })
 const Settings = Type.Record(Type.String(), Type.Unknown())
 const SettingsResponse = Type.Object({ settings: Settings, settingsSchema: Type.Union([Settings, Type.Null()]) })
 
 /** /merchant/installations: the merchant's installed apps, on their own business only. */
 const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('MERCHANT'))
+  fastify.addHook('onRequest', fastify.requireMerchant)
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
   fastify.post('/:id/session-token', {
@@ -42,19 +31,50 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   }))
 
   fastify.get('/', {
-    schema: { tags, security, operationId: 'listInstallations', summary: 'Installed apps', response: { 200: Type.Object({ data: Type.Array(ListedInstallation) }), ...errorResponses(401, 403) } }
+    schema: {
+      tags, security, operationId: 'listInstallations', summary: 'Installed apps, and approved installs the app has not finished',
+      description: 'Installed apps have status ACTIVE. An install the merchant approved whose code the app has not exchanged shows as PENDING while the code is valid (10 minutes), then as EXPIRED for a day.',
+      response: { 200: InstallationListSchema, ...errorResponses(401, 403) }
+    }
   }, async (request) => {
-    const rows = await fastify.installations.listForBusiness(businessOf(request))
-    const pagesByApp = await fastify.apps.adminPagesOf(rows.map(({ app }) => app.id))
+    const businessId = businessOf(request)
+    const rows = await fastify.installations.listForBusiness(businessId)
+    const [pagesByApp, unfinished] = await Promise.all([
+      fastify.apps.adminPagesOf(rows.map(({ app }) => app.id)),
+      fastify.installations.unfinishedFor(businessId, rows.map(({ app }) => app.id))
+    ])
+    const listedApp = (app: { id: string, name: string, slug: string, iconUrl: string | null, appUrl: string | null }) =>
+      ({ id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl })
     return {
-      data: rows.map(({ installation, app }) => ({
-        ...publicInstallation(installation),
-        app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl },
-        hasSettings: typeof app.manifest?.settingsSchema === 'object' && app.manifest.settingsSchema !== null,
-        adminPages: pagesByApp.get(app.id) ?? []
-      }))
+      data: [
+        ...rows.map(({ installation, app }) => ({
+          ...publicInstallation(installation),
+          status: 'ACTIVE' as const,
+          app: listedApp(app),
+          hasSettings: typeof app.manifest?.settingsSchema === 'object' && app.manifest.settingsSchema !== null,
+          adminPages: pagesByApp.get(app.id) ?? []
+        })),
+        ...unfinished.map(({ consent, app }) => ({
+          status: consent.expired ? 'EXPIRED' as const : 'PENDING' as const,
+          installationId: null,
+          appId: app.id,
+          businessId,
+          app: listedApp(app),
+          requestedScopes: consent.scopes,
+          consentedAt: consent.consentedAt.toISOString(),
+          expiresAt: consent.expiresAt.toISOString()
+        }))
+      ]
     }
   })
+
+  fastify.get('/blocks', {
+    schema: {
+      tags, security, operationId: 'listAvailableBlocks', summary: 'The blocks you can place on pages (the theme editor’s picker)',
+      description: 'Every active block of your active installations, with name, description, icon and category.',
+      response: { 200: AvailableBlocksSchema, ...errorResponses(401, 403) }
+    }
+  }, async (request) => ({ data: await fastify.installations.availableBlocks(businessOf(request)) }))
 
   fastify.delete('/:id', {
     schema: {

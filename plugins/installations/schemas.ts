@@ -44,3 +44,19 @@ export const EmbedsBodySchema = Type.Object({
   }, { additionalProperties: false }), { description: 'Keyed by embedType; embeds not named keep their configuration', maxProperties: 20 })
 }, { title: 'EmbedsBody', additionalProperties: false })
 export type EmbedsBody = Static<typeof EmbedsBodySchema>
+
+// ---- merchant: the block picker
+
+export const AvailableBlockSchema = Type.Object({
+  installationId: Type.String(),
+  app: Type.Object({ id: Type.String(), name: Type.String(), iconUrl: Type.Union([Type.String(), Type.Null()]) }),
+  blockType: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  iconName: Type.Union([Type.String(), Type.Null()]),
+  category: Type.String({ description: 'The block’s category, else its app’s' }),
+  settingsSchema: Type.Union([SettingsSchema, Type.Null()]),
+  defaultConfig: SettingsSchema
+}, { title: 'AvailableBlock' })
+
+export const AvailableBlocksSchema = Type.Object({ data: Type.Array(AvailableBlockSchema) }, { title: 'AvailableBlocks' })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import fp from 'fastify-plugin'
 import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
-import { installations } from '../../server/db/schema/index.ts'
+import { installations, type BlockInstance } from '../../server/db/schema/index.ts'
 import { txExecutor, type Db, type Executor, type Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { listenForCache } from '../../server/db/listen.ts'
@@ -14,7 +14,7 @@ import { settingsValidator, type AppRow, type AppsService } from '../apps/servic
 import type { CommerceService } from '../commerce/service.ts'
 import { WEBHOOK_SECRET_PREFIX, type Webhooks } from '../webhooks/service.ts'
 import { activeInstallations, type ExtensionsOf } from './extensions.ts'
-import { checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
+import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
 
@@ -36,6 +36,10 @@ export const DATA_ERASURE_JOB = 'installation.data-erasure'
 export const INSTALLATION_CHANNEL = 'installation_changed'
 
 export type InstallationRow = typeof installations.$inferSelect
+
+/** A consent whose code the app has not exchanged (the oauth capability knows them; DESIGN §16). */
+export interface UnexchangedConsent { appId: string, scopes: string[], consentedAt: Date, expiresAt: Date, expired: boolean }
+export type UnexchangedConsentSource = (businessId: string) => Promise<UnexchangedConsent[]>
 
 export interface InstallInput { app: AppRow, businessId: string, scopes: string[], userId: string, isTestInstall: boolean }
 export interface Issued { installation: InstallationRow, accessToken: string, webhookSecret: string }
@@ -88,6 +92,8 @@ export interface InstallationsDeps {
 export function createInstallationsService (deps: InstallationsDeps) {
   const { db, encryptionKey } = deps
   const extensionsOf: ExtensionsOf = async (appIds, kinds) => await deps.apps.activeExtensionsOf(appIds, kinds)
+  // filled by the oauth capability when it registers: installations cannot import it (it depends on us)
+  const consentSources: UnexchangedConsentSource[] = []
 
   async function announce (executor: Executor, installationId: string): Promise<void> {
     deps.evict(installationId)
@@ -184,7 +190,19 @@ export function createInstallationsService (deps: InstallationsDeps) {
     const apps = new Map((await deps.apps.findByIds(rows.map((row) => row.appId))).map((app) => [app.id, app]))
     return rows.flatMap((installation) => {
       const app = apps.get(installation.appId)
-      return app === undefined ? [] : [{ installation, app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, manifest: app.manifest } }]
+      if (app === undefined) return []
+      return [{ installation, app: { id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl, manifest: app.manifest } }]
+    })
+  }
+
+  /** Approved installs the app has not finished, for apps not installed on the business. */
+  async function unfinishedFor (businessId: string, installedAppIds: string[]) {
+    const consents = (await Promise.all(consentSources.map(async (source) => await source(businessId)))).flat()
+      .filter((consent) => !installedAppIds.includes(consent.appId))
+    const apps = new Map((await deps.apps.findByIds(consents.map((c) => c.appId))).map((app) => [app.id, app]))
+    return consents.flatMap((consent) => {
+      const app = apps.get(consent.appId)
+      return app === undefined ? [] : [{ consent, app }]
     })
   }
 
@@ -301,11 +319,15 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   return {
-    adminPageOrigins, sessionToken,
+    adminPageOrigins, sessionToken, unfinishedFor,
+    /** The oauth capability registers where unexchanged consents are found. */
+    addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },
     install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
-    checkBlocks: async (businessId: string, body: PageBlocksBody) => await checkBlocks(db, extensionsOf, businessId, body),
+    checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) =>
+      await checkBlocks(db, extensionsOf, businessId, body, current),
+    availableBlocks: async (businessId: string) => await availableBlocks(db, extensionsOf, businessId, deps.apps),
     getEmbeds: async (businessId: string, installationId: string) => await getEmbeds(db, extensionsOf, businessId, installationId),
     putEmbeds: async (businessId: string, installationId: string, body: EmbedsBody) => await putEmbeds(db, extensionsOf, businessId, installationId, body)
   }

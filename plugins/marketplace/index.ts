@@ -2,26 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { CategorySchema, ScopeValue } from '../../sdk/src/contract/index.ts'
+import { AppListingSchema, CategorySchema } from '../../sdk/src/contract/index.ts'
 import type { AppRow } from '../apps/service.ts'
 
 const tags = ['marketplace']
-
-export const ListingSchema = Type.Object({
-  id: Type.String(),
-  clientId: Type.String({ description: 'Public OAuth client id, to start an install' }),
-  name: Type.String(),
-  slug: Type.String(),
-  description: Type.String(),
-  category: Type.String(),
-  iconUrl: Type.Union([Type.String(), Type.Null()]),
-  screenshots: Type.Array(Type.String()),
-  scopes: Type.Array(ScopeValue, { description: 'The approved scopes' }),
-  version: Type.String(),
-  developerName: Type.String(),
-  installCount: Type.Integer({ description: 'Active installs, test installs excluded' }),
-  publishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
-}, { title: 'AppListing' })
 
 const ListQuery = Type.Intersect([
   PaginationQuery(),
@@ -37,19 +21,20 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return rows.map((row) => ({
       id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
       iconUrl: row.iconUrl, screenshots: row.screenshots, scopes: row.approvedScopes, version: row.version,
-      developerName: names.get(row.developerId) ?? '', installCount: counts.get(row.id) ?? 0, publishedAt: row.publishedAt?.toISOString() ?? null
+      developerName: names.get(row.developerId) ?? '', installCount: counts.get(row.id) ?? 0, publishedAt: row.publishedAt?.toISOString() ?? null,
+      appUrl: row.appUrl
     }))
   }
 
   fastify.get('/apps', {
-    schema: { tags, operationId: 'listMarketplaceApps', security: [], summary: 'Browse published apps', querystring: ListQuery, response: { 200: Paginated(ListingSchema), ...errorResponses(400) } }
+    schema: { tags, operationId: 'listMarketplaceApps', security: [], summary: 'Browse published apps', querystring: ListQuery, response: { 200: Paginated(AppListingSchema), ...errorResponses(400) } }
   }, async (request) => {
     const { rows, total, page, limit } = await fastify.apps.listPublished(request.query)
     return { data: await listings(rows), total, page, limit }
   })
 
   fastify.get('/apps/:slug', {
-    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: ListingSchema, ...errorResponses(404) } }
+    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
   }, async (request) => {
     const app = await fastify.apps.publishedBySlug(request.params.slug)
     if (app === null) throw notFound('App')

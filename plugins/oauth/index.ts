@@ -13,6 +13,8 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 /** /oauth: consent (JWT, for the SPA's consent screen), the code exchange and revocation (client credentials). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
+  // the admin lists an approved install at once, as "finishing install", until the app exchanges the code
+  fastify.installations.addConsentSource(oauth.unexchangedConsents)
   await fastify.register(formBody)
   const requireClient = await registerClientAuth(fastify)
 

@@ -1,20 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ScopeValue, type Scope } from '../../sdk/src/contract/index.ts'
+import { ScopeValue } from '../../sdk/src/contract/index.ts'
 
-/** Plain words for the consent screen. */
-export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  read_products: 'See your products and stock',
-  write_products: 'Change your products',
-  read_orders: 'See your orders and payments, and check orders before they are placed',
-  write_orders: 'Create orders and change their status',
-  read_reviews: 'See reviews of your products',
-  read_analytics: 'See your sales analytics',
-  read_business: 'See your business details (name, address, contact)',
-  read_pages: 'See your site pages',
-  write_payments: 'Offer payment methods at checkout and take payments',
-  write_shipping: 'Set delivery fees at checkout',
-  write_discounts: 'Add discounts at checkout'
-}
+// plain words for the consent screen: the contract's, shared with the admin UI
+export { SCOPE_DESCRIPTIONS } from '../../sdk/src/contract/index.ts'
 
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000
 

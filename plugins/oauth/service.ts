@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto'
-import { eq } from 'drizzle-orm'
+import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import { oauthCodes } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
 import { HttpError, forbidden } from '../../server/http-errors.ts'
 import type { SessionClaims } from '../auth/guards.ts'
 import type { AppsService, AppRow } from '../apps/service.ts'
-import type { InstallationsService, Issued } from '../installations/service.ts'
+import type { InstallationsService, Issued, UnexchangedConsent } from '../installations/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import type { AuthService } from '../auth/service.ts'
 import { authorizeError, oauthError } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType } from './schemas.ts'
+
+/** An approved install whose code was not exchanged: shown as EXPIRED this long after the code expired. */
+const EXPIRED_CONSENT_SHOWN_MS = 24 * 60 * 60 * 1000
 
 export interface ResolvedRequest { app: AppRow, scopes: string[], businessId: string, isTestInstall: boolean }
 
@@ -158,5 +161,23 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
     })
   }
 
-  return { resolve, info, authorize, exchange, revoke }
+  /**
+   * Consents of a business whose code no app exchanged (DESIGN §16): the newest per app, while the code
+   * is valid (PENDING) and for a day after (EXPIRED). Apps installed since are left out by the caller.
+   */
+  async function unexchangedConsents (businessId: string): Promise<UnexchangedConsent[]> {
+    const rows = await db.select({ appId: oauthCodes.appId, scopes: oauthCodes.scopes, createdAt: oauthCodes.createdAt, expiresAt: oauthCodes.expiresAt })
+      .from(oauthCodes)
+      .where(and(eq(oauthCodes.businessId, businessId), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, new Date(Date.now() - EXPIRED_CONSENT_SHOWN_MS))))
+      .orderBy(desc(oauthCodes.createdAt))
+    const newest = new Map<string, UnexchangedConsent>()
+    for (const row of rows) {
+      if (newest.has(row.appId)) continue
+      const expired = row.expiresAt.getTime() <= Date.now()
+      newest.set(row.appId, { appId: row.appId, scopes: row.scopes, consentedAt: row.createdAt, expiresAt: row.expiresAt, expired })
+    }
+    return [...newest.values()]
+  }
+
+  return { resolve, info, authorize, exchange, revoke, unexchangedConsents }
 }

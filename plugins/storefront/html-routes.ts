@@ -6,6 +6,8 @@ import { contentSecurityPolicy, securityHeaders } from './csp.ts'
 import { renderNotFound, renderStorefront } from './render.ts'
 import { HOME_SLUG, storeProductPage } from './service.ts'
 import { storefrontView } from './view.ts'
+import type { PageRow } from '../commerce/service.ts'
+import { verifyPreviewToken, type PreviewBlock } from '../../server/preview-token.ts'
 
 /** Slugs are lowercase words and dashes; anything else cannot name a business or a page. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -13,8 +15,8 @@ const isSlug = (value: string) => value.length <= 100 && SLUG.test(value)
 
 // Storefront params are checked in the handler: a bad slug is the storefront's 404 page, not a JSON 400.
 const PageParams = Type.Object({ businessSlug: Type.String(), pageSlug: Type.Optional(Type.String()) })
-// Any query is accepted (tracking parameters, repeated keys): only preview=1 means something.
-const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ description: '1: editor preview, accepts SERVICE_BLOCK_UPDATE from the admin' })) })
+// Any query is accepted (tracking parameters, repeated keys): only preview means something.
+const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ description: '1, or an editor preview token: accepts SERVICE_BLOCK_UPDATE from the admin' })) })
 
 /** Server-rendered storefront pages and the files they load (host script, stylesheet). */
 const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -32,14 +34,30 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return await reply.code(404).headers(securityHeaders(contentSecurityPolicy(null, [adminOrigin()]))).send(renderNotFound(business))
   }
 
-  async function page (params: { businessSlug: string, pageSlug?: string }, preview: boolean, reply: FastifyReply) {
+  /**
+   * `preview=1` lets the framing admin send SERVICE_BLOCK_UPDATE; `preview=<token>` (the editor, DESIGN §16)
+   * also shows the token's draft blocks on its page, published or not. A token for another business or
+   * page, expired or forged, is ignored: the page shows as customers see it.
+   */
+  async function draftOf (preview: unknown, businessId: string): Promise<{ page: PageRow, blocks: PreviewBlock[] } | null> {
+    if (typeof preview !== 'string' || preview === '1') return null
+    const claims = verifyPreviewToken(fastify.config.jwtSecret, preview)
+    if (claims === null || claims.businessId !== businessId) return null
+    const page = await fastify.commerce.pageById(businessId, claims.pageId)
+    return page === null ? null : { page, blocks: claims.blocks }
+  }
+
+  async function page (params: { businessSlug: string, pageSlug?: string }, previewParam: unknown, reply: FastifyReply) {
     if (!isSlug(params.businessSlug) || (params.pageSlug !== undefined && !isSlug(params.pageSlug))) return await notFound(reply, null)
     const business = await fastify.commerce.businessBySlug(params.businessSlug)
     if (business === null) return await notFound(reply, null)
     const pages = await fastify.commerce.publishedPages(business.id)
-    const current = params.pageSlug === undefined
+    const draft = await draftOf(previewParam, business.id)
+    const preview = previewParam === '1' || (draft !== null && draft.page.slug === params.pageSlug)
+    let current = params.pageSlug === undefined
       ? pages.find((p) => p.slug === HOME_SLUG) ?? pages[0] ?? null
       : pages.find((p) => p.slug === params.pageSlug) ?? null
+    if (draft !== null && draft.page.slug === params.pageSlug) current = { ...draft.page, blocks: draft.blocks }
     if (params.pageSlug !== undefined && current === null) return await notFound(reply, business)
     const [products, installations] = await Promise.all([
       fastify.commerce.listVisibleProducts(business.id).then((page) => storeProductPage(page, business.currency)),
@@ -50,9 +68,9 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   fastify.get('/:businessSlug', { schema: { hide: true, params: PageParams, querystring: PreviewQuery } },
-    async (request, reply) => await page(request.params, request.query.preview === '1', reply))
+    async (request, reply) => await page(request.params, request.query.preview, reply))
   fastify.get('/:businessSlug/:pageSlug', { schema: { hide: true, params: PageParams, querystring: PreviewQuery } },
-    async (request, reply) => await page(request.params, request.query.preview === '1', reply))
+    async (request, reply) => await page(request.params, request.query.preview, reply))
 }
 
 export default storefrontHtmlRoutes

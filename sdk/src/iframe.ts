@@ -14,6 +14,21 @@ export const ADMIN_SESSION_TOKEN_REQUEST = 'service:session-token-request'
 /** admin panel → admin page: the fresh session token. */
 export const ADMIN_SESSION_TOKEN = 'service:session-token'
 
+/** admin page → admin panel: loaded and listening (no service:ready within 5 s → the panel shows an error). */
+export const ADMIN_READY = 'service:ready'
+/** admin page → admin panel: the frame's height follows its content (clamped to 200–4000 px). */
+export const ADMIN_RESIZE = 'service:resize'
+/** admin page → admin panel: a toast in the admin's own UI. */
+export const ADMIN_TOAST = 'service:toast'
+/** admin page → admin panel: open another admin page of the same installation. */
+export const ADMIN_NAVIGATE = 'service:navigate'
+
+/** The admin panel clamps admin page heights to this range (DESIGN §14). */
+export const MIN_ADMIN_HEIGHT = 200
+export const MAX_ADMIN_HEIGHT = 4000
+/** Longest toast message the admin panel shows; longer ones are cut. */
+export const MAX_TOAST_LENGTH = 300
+
 /** The host clamps requested block heights to this many CSS pixels. */
 export const MAX_BLOCK_HEIGHT = 400
 
@@ -40,6 +55,13 @@ export interface AdminInitMessage {
   sessionToken: string
 }
 export interface AdminSessionTokenRequestMessage { type: typeof ADMIN_SESSION_TOKEN_REQUEST }
+export interface AdminReadyMessage { type: typeof ADMIN_READY }
+export interface AdminResizeMessage { type: typeof ADMIN_RESIZE, height: number }
+export type ToastKind = 'info' | 'error'
+export interface AdminToastMessage { type: typeof ADMIN_TOAST, message: string, kind: ToastKind }
+export interface AdminNavigateMessage { type: typeof ADMIN_NAVIGATE, pageId: string }
+/** Everything an admin page may send the admin panel. */
+export type AdminFrameMessage = AdminReadyMessage | AdminResizeMessage | AdminToastMessage | AdminNavigateMessage | AdminSessionTokenRequestMessage
 export interface AdminSessionTokenMessage { type: typeof ADMIN_SESSION_TOKEN, sessionToken: string }
 
 const MAX_SETTINGS_DEPTH = 16
@@ -110,10 +132,32 @@ export function parseAdminSessionTokenMessage (data: unknown): AdminSessionToken
   return { type: ADMIN_SESSION_TOKEN, sessionToken: data.sessionToken }
 }
 
-/** Validates what the admin panel accepts from an admin page (the session-token request); null otherwise. */
-export function parseAdminFrameMessage (data: unknown): AdminSessionTokenRequestMessage | null {
-  if (!isPlainObject(data) || data.type !== ADMIN_SESSION_TOKEN_REQUEST) return null
-  return { type: ADMIN_SESSION_TOKEN_REQUEST }
+/**
+ * Validates what the admin panel accepts from an admin page; null otherwise. Unknown fields are
+ * ignored and dropped (DESIGN §14), so a page built on a newer SDK still works.
+ */
+export function parseAdminFrameMessage (data: unknown): AdminFrameMessage | null {
+  if (!isPlainObject(data)) return null
+  switch (data.type) {
+    case ADMIN_SESSION_TOKEN_REQUEST: return { type: ADMIN_SESSION_TOKEN_REQUEST }
+    case ADMIN_READY: return { type: ADMIN_READY }
+    case ADMIN_RESIZE:
+      return typeof data.height === 'number' && Number.isFinite(data.height) ? { type: ADMIN_RESIZE, height: data.height } : null
+    case ADMIN_TOAST: {
+      const kind = data.kind === undefined ? 'info' : data.kind
+      if (!isNonEmptyString(data.message) || (kind !== 'info' && kind !== 'error')) return null
+      return { type: ADMIN_TOAST, message: data.message.slice(0, MAX_TOAST_LENGTH), kind }
+    }
+    case ADMIN_NAVIGATE:
+      return isNonEmptyString(data.pageId) && data.pageId.length <= 64 ? { type: ADMIN_NAVIGATE, pageId: data.pageId } : null
+    default: return null
+  }
+}
+
+/** The height the admin panel applies to an admin page: whole pixels within MIN_ADMIN_HEIGHT–MAX_ADMIN_HEIGHT. */
+export function clampAdminHeight (height: number): number {
+  if (!Number.isFinite(height)) return MIN_ADMIN_HEIGHT
+  return Math.min(MAX_ADMIN_HEIGHT, Math.max(MIN_ADMIN_HEIGHT, Math.ceil(height)))
 }
 
 /** The height a host applies for a resize request: whole pixels, 0 to MAX_BLOCK_HEIGHT. */
@@ -238,4 +282,30 @@ export async function requestSessionToken (options: AdminInitOptions & { timeout
     const request: AdminSessionTokenRequestMessage = { type: ADMIN_SESSION_TOKEN_REQUEST }
     win.parent.postMessage(request, options.expectedOrigin)
   })
+}
+
+export interface AdminBridge {
+  /** Tells the admin panel the page is loaded (send it once, early: the panel waits 5 s). */
+  ready (): void
+  /** Asks for a frame height (the panel clamps it to 200–4000 px). */
+  resize (height: number): void
+  /** Shows a toast in the admin panel. */
+  toast (message: string, kind?: ToastKind): void
+  /** Opens another admin page of the same app installation. */
+  navigate (pageId: string): void
+}
+
+/** Inside an admin page iframe: the messages to the admin panel, posted to its origin only. */
+export function adminBridge (options: AdminInitOptions): AdminBridge {
+  const win = options.window ?? defaultWindow()
+  if (!isNonEmptyString(options.expectedOrigin) || options.expectedOrigin === '*') {
+    throw new TypeError('expectedOrigin must be the admin panel origin')
+  }
+  const post = (message: AdminFrameMessage) => win.parent.postMessage(message, options.expectedOrigin)
+  return {
+    ready: () => post({ type: ADMIN_READY }),
+    resize: (height) => post({ type: ADMIN_RESIZE, height: Math.ceil(height) }),
+    toast: (message, kind = 'info') => post({ type: ADMIN_TOAST, message, kind }),
+    navigate: (pageId) => post({ type: ADMIN_NAVIGATE, pageId })
+  }
 }

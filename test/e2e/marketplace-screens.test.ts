@@ -66,8 +66,9 @@ t.test('marketplace in Chromium', async (t) => {
     t.match(text, /Loyal Loop/)
     t.match(text, /Points and rewards for returning customers/)
     t.match(text, /by Ada Apps · Loyalty · version 1\.0\.0/)
-    t.match(await page.getByTestId('approved-scopes').innerText(), /read_products[\s\S]*read_orders/)
-    t.match(await page.getByTestId('install-hint').innerText(), /Install from the app's website/)
+    t.match(await page.getByTestId('approved-scopes').innerText(), /See your products and stock[\s\S]*See your orders/)
+    // created without an appUrl: the listing says it cannot be installed yet (DESIGN §15)
+    t.match(await page.getByTestId('install-box').innerText(), /Not installable yet[\s\S]*no install address/)
     await screenshot(page, 'marketplace-detail')
 
     await page.goto(`${base}/apps/draft-dancer`)

@@ -63,9 +63,10 @@ t.test('merchant admin in Chromium', async (t) => {
   await page.getByLabel('Password').fill('correct-horse')
   await page.getByRole('button', { name: 'Log in' }).click()
   await page.getByTestId(`installed-${created.slug}`).waitFor()
-  t.match(await page.getByRole('status').innerText(), /Insights asks for new permissions: read_pages/)
+  t.match(await page.getByRole('status').innerText(), /Insights asks for new permissions: See your site pages/)
   await screenshot(page, 'admin-reconsent')
-  await page.getByRole('button', { name: 'Review & approve' }).click()
+  await page.getByRole('link', { name: 'Review permissions' }).click()
+  await page.getByRole('button', { name: 'Approve new permissions' }).click()
   await page.getByText('Insights now has the new permissions').waitFor()
   const after = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data[0]
   t.match(after, { needsReConsent: false, grantedScopes: ['read_business', 'read_pages'] }, 'consent recorded')

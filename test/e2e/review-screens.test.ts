@@ -21,7 +21,7 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
   await reviewer.waitForURL(/\/login\?next=/)
   await logIn(reviewer, REVIEWER_ENV.REVIEWER_EMAIL, REVIEWER_ENV.REVIEWER_PASSWORD)
   await reviewer.getByTestId('review-queue').waitFor()
-  t.match(await reviewer.getByTestId('review-queue').innerText(), /Parcel Pal[\s\S]*New app/)
+  t.match(await reviewer.getByTestId('review-queue').innerText(), /Parcel Pal[\s\S]*New app[\s\S]*No app URL: not installable/, 'an app without an install entry is flagged')
   t.equal(await reviewer.locator('[data-added="true"]').count(), 2, 'both scopes of a new app are highlighted as added')
   await screenshot(reviewer, 'review-queue')
 
@@ -29,7 +29,8 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     await reviewer.getByRole('link', { name: /Parcel Pal/ }).click()
     await reviewer.getByTestId('review-app').waitFor()
     t.match(await reviewer.getByTestId('review-manifest').innerText(), /checkout\.shipping_rates/, 'the manifest is shown')
-    t.match(await reviewer.getByTestId('review-scopes').innerText(), /read_orders[\s\S]*write_shipping[\s\S]*never approved/)
+    t.match(await reviewer.getByTestId('review-app-url').innerText(), /None: merchants cannot install it/)
+    t.match(await reviewer.getByTestId('review-scopes').innerText(), /See your orders[\s\S]*Set delivery fees at checkout[\s\S]*never approved/)
     t.ok(await reviewer.getByRole('button', { name: 'Reject' }).isDisabled(), 'reject needs notes')
     await screenshot(reviewer, 'review-app')
     await reviewer.getByLabel('Notes for the developer').fill('Please explain why the app needs read_orders.')
@@ -71,7 +72,7 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     t.match(await dev.getByTestId('app-grid').innerText(), /Parcel Pal[\s\S]*by Dana Dev/)
     await dev.getByRole('link', { name: /Parcel Pal/ }).click()
     await dev.getByTestId('app-listing').waitFor()
-    t.match(await dev.getByTestId('approved-scopes').innerText(), /read_orders[\s\S]*write_shipping/)
+    t.match(await dev.getByTestId('approved-scopes').innerText(), /See your orders[\s\S]*Set delivery fees at checkout/)
   })
 
   await t.test('a developer is told the queue is for reviewers', async (t) => {

@@ -156,6 +156,8 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   t.equal(await admin.evaluate(() => localStorage.getItem('app-platform.session')), null, 'the revoked token is forgotten')
   await screenshot(admin, 'trust-session-expired-390')
   await logIn(admin, merchant.email, 'correct-horse')
+  // at 390 px the admin navigation sits behind its Menu button
+  await admin.getByRole('button', { name: 'Menu' }).click()
   await admin.getByRole('link', { name: 'View store ↗' }).waitFor()
   t.equal(await admin.getByTestId('session-expired').count(), 0, 'signed in again')
   t.same(adminErrors.filter((e) => /Content Security Policy/i.test(e)), [], 'the admin’s own CSP blocks nothing the SPA needs')

@@ -1,19 +1,12 @@
-/** Shapes of the merchant installation endpoints, as the admin screens use them. */
-export interface AdminPageLink { pageId: string, title: string, iconName: string | null, renderUrl: string }
+/** Shapes of the merchant installation endpoints, as the admin screens use them (the contract's). */
+import type { AdminPageLink, ListedInstallation, PendingInstallation, InstallationList } from '../../../sdk/src/contract/resources.ts'
 
-export interface InstalledApp {
-  installationId: string
-  appId: string
-  businessId: string
-  isTestInstall: boolean
-  needsReConsent: boolean
-  grantedScopes: string[]
-  pendingScopes: string[]
-  installedAt: string
-  app: { id: string, name: string, slug: string, iconUrl: string | null }
-  hasSettings: boolean
-  adminPages: AdminPageLink[]
-}
+export type { AdminPageLink, PendingInstallation }
+/** An installed app (status ACTIVE). */
+export type InstalledApp = ListedInstallation
+/** One item of GET /merchant/installations: installed, or approved and being finished by the app. */
+export type InstallationItem = InstallationList['data'][number]
+export const isInstalled = (item: InstallationItem): item is InstalledApp => item.status === 'ACTIVE'
 
 export interface JsonSchemaProperty {
   type?: string

@@ -2,10 +2,10 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
-import type { App, AppVersion as ContractAppVersion, ListEnvelope } from '../../../sdk/src/contract/resources.ts'
+import type { App, AppListing, AppVersion as ContractAppVersion, ListEnvelope } from '../../../sdk/src/contract/resources.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
-export { SCOPES } from '../../../sdk/src/contract/scopes.ts'
+export { SCOPES, describeScope } from '../../../sdk/src/contract/scopes.ts'
 export const CATEGORIES = APP_CATEGORIES
 export type Category = AppCategory
 /** The events an app's webhook can subscribe to. */
@@ -23,22 +23,8 @@ export interface ReviewedApp extends DeveloperApp { addedScopes: string[] }
 
 export interface CreatedApp { app: DeveloperApp, clientSecret: string }
 
-/** A published app as the marketplace lists it. */
-export interface MarketplaceApp {
-  id: string
-  clientId: string
-  name: string
-  slug: string
-  description: string
-  category: string
-  iconUrl: string | null
-  screenshots: string[]
-  scopes: string[]
-  version: string
-  developerName: string
-  installCount: number
-  publishedAt: string | null
-}
+/** A published app as the marketplace lists it (the contract's AppListing). */
+export type MarketplaceApp = AppListing
 
 export type AppVersion = ContractAppVersion
 

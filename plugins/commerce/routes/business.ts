@@ -4,7 +4,7 @@ import { BusinessPatchBodySchema, DashboardQuerySchema, DashboardSchema, Merchan
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireRole('MERCHANT')
+  const onRequest = fastify.requireMerchant
   const withStorefront = (business: Business) => ({ ...business, storefrontUrl: fastify.origins.storeUrl(business.slug) })
 
   fastify.get('/business', {

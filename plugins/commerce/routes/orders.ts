@@ -4,7 +4,7 @@ import { OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../sch
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireRole('MERCHANT')
+  const onRequest = fastify.requireMerchant
 
   fastify.get('/orders', {
     onRequest,

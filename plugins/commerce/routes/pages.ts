@@ -4,9 +4,16 @@ import { Paginated, errorResponses } from '../../../server/schemas.ts'
 import { PageBlocksBodySchema } from '../../installations/schemas.ts'
 import { PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
+import { badRequest } from '../../../server/http-errors.ts'
+import { MAX_PREVIEW_TOKEN_LENGTH, signPreviewToken } from '../../../server/preview-token.ts'
+
+const PreviewSchema = Type.Object({
+  previewUrl: Type.String({ description: 'The page on the storefront origin, with the preview token: frame it' }),
+  expiresAt: Type.String({ format: 'date-time' })
+}, { title: 'PagePreview' })
 
 const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireRole('MERCHANT')
+  const onRequest = fastify.requireMerchant
 
   fastify.get('/pages', {
     onRequest,
@@ -80,9 +87,30 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const businessId = businessOf(request)
-    await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.installations.checkBlocks(businessId, request.body)
+    const page = await fastify.commerce.getPage(businessId, request.params.slug)
+    const blocks = await fastify.installations.checkBlocks(businessId, request.body, page.blocks)
     return await fastify.commerce.setPageBlocks(businessId, request.params.slug, blocks)
+  })
+
+  fastify.post('/pages/:slug/preview', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      operationId: 'previewMerchantPage', summary: 'A storefront URL that shows a draft of the page (the theme editor’s preview)',
+      description: 'The draft blocks are checked like a save, then signed into a preview token (10 minutes; business, page and draft blocks) that the storefront renders without any session, published or not. Nothing is saved.',
+      security: SECURITY,
+      params: SlugParams,
+      body: PageBlocksBodySchema,
+      response: { 200: PreviewSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const businessId = businessOf(request)
+    const page = await fastify.commerce.getPage(businessId, request.params.slug)
+    const blocks = await fastify.installations.checkBlocks(businessId, request.body, page.blocks)
+    const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks })
+    if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('This draft is too large to preview: save it to see it on the storefront')
+    const business = await fastify.commerce.getBusinessProfile(businessId)
+    return { previewUrl: `${fastify.origins.storeUrl(business.slug)}/${encodeURIComponent(page.slug)}?preview=${token}`, expiresAt: expiresAt.toISOString() }
   })
 }
 

@@ -5,7 +5,7 @@ import { ProductCreateBodySchema, ProductListQuerySchema, ProductPatchBodySchema
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireRole('MERCHANT')
+  const onRequest = fastify.requireMerchant
 
   fastify.get('/products', {
     onRequest,

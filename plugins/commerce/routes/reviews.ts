@@ -5,7 +5,7 @@ import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../schem
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireRole('MERCHANT')
+  const onRequest = fastify.requireMerchant
 
   fastify.get('/reviews', {
     onRequest,

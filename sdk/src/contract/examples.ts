@@ -98,6 +98,7 @@ export const appExample = {
   scopes: ['read_orders', 'read_business'],
   approvedScopes: ['read_orders', 'read_business'],
   redirectUrl: 'https://stamps.example.com/oauth/callback',
+  appUrl: 'https://stamps.example.com/install',
   webhookUrl: 'https://stamps.example.com/webhooks',
   webhookEvents: ['order.created'],
   iconUrl: '/media/med_1a2b',

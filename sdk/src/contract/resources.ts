@@ -273,6 +273,7 @@ export const AppSchema = Type.Object({
   scopes: Type.Array(ScopeValue),
   approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
   redirectUrl: Type.String(),
+  appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry and home: the listing’s Install button goes here' }),
   webhookUrl: Type.Union([Type.String(), Type.Null()]),
   webhookEvents: Type.Array(EventNameValue),
   iconUrl: Type.Union([Type.String(), Type.Null()]),
@@ -298,3 +299,69 @@ export const AppVersionSchema = Type.Object({
   createdAt: Type.String({ format: 'date-time' })
 }, { title: 'AppVersion' })
 export type AppVersion = Static<typeof AppVersionSchema>
+
+// ---- marketplace and installations (what the merchant's screens read)
+
+export const AppListingSchema = Type.Object({
+  id: Type.String(),
+  clientId: Type.String({ description: 'Public OAuth client id, to start an install' }),
+  name: Type.String(),
+  slug: Type.String(),
+  description: Type.String(),
+  category: Type.String(),
+  iconUrl: Type.Union([Type.String(), Type.Null()]),
+  screenshots: Type.Array(Type.String()),
+  scopes: Type.Array(ScopeValue, { description: 'The approved scopes' }),
+  version: Type.String(),
+  developerName: Type.String(),
+  installCount: Type.Integer({ description: 'Active installs, test installs excluded' }),
+  publishedAt: Type.Union([Iso, Type.Null()]),
+  appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry: the Install button sends the merchant to appUrl?businessId=<id>&business=<slug>; null when the app has none' })
+}, { title: 'AppListing' })
+export type AppListing = Static<typeof AppListingSchema>
+
+export const INSTALLATION_STATUSES = ['ACTIVE', 'PENDING', 'EXPIRED'] as const
+
+export const InstallationSchema = Type.Object({
+  installationId: Type.String(), appId: Type.String(), businessId: Type.String(), isTestInstall: Type.Boolean(), needsReConsent: Type.Boolean(),
+  grantedScopes: Type.Array(ScopeValue), pendingScopes: Type.Array(ScopeValue, { description: 'Added scopes waiting for the merchant’s approval' }),
+  installedAt: Iso, uninstalledAt: Type.Union([Iso, Type.Null()])
+}, { title: 'Installation' })
+export type Installation = Static<typeof InstallationSchema>
+
+export const AdminPageLinkSchema = Type.Object({ pageId: Type.String(), title: Type.String(), iconName: Type.Union([Type.String(), Type.Null()]), renderUrl: Type.String() }, { title: 'AdminPageLink' })
+export type AdminPageLink = Static<typeof AdminPageLinkSchema>
+
+const ListedApp = Type.Object({
+  id: Type.String(), name: Type.String(), slug: Type.String(),
+  iconUrl: Type.Union([Type.String(), Type.Null()]), appUrl: Type.Union([Type.String(), Type.Null()])
+})
+
+/** An installed app as the admin lists it: the installation, its app, and where "Open" goes. */
+export const ListedInstallationSchema = Type.Intersect([InstallationSchema, Type.Object({
+  status: Type.Literal('ACTIVE'),
+  app: ListedApp,
+  hasSettings: Type.Boolean({ description: 'The app declares a settingsSchema' }),
+  adminPages: Type.Array(AdminPageLinkSchema, { description: 'Active admin pages: sidebar items of the admin panel' })
+})], { title: 'ListedInstallation' })
+export type ListedInstallation = Static<typeof ListedInstallationSchema>
+
+/** A consent the merchant gave whose code the app has not exchanged yet (PENDING, 10 minutes), or never did (EXPIRED). */
+export const PendingInstallationSchema = Type.Object({
+  status: StringEnum(['PENDING', 'EXPIRED'] as const),
+  installationId: Type.Null({ description: 'None yet: the app has not exchanged the code' }),
+  appId: Type.String(),
+  businessId: Type.String(),
+  app: ListedApp,
+  requestedScopes: Type.Array(ScopeValue),
+  consentedAt: Iso,
+  expiresAt: Iso
+}, { title: 'PendingInstallation' })
+export type PendingInstallation = Static<typeof PendingInstallationSchema>
+
+export const InstallationListSchema = Type.Object({
+  data: Type.Array(Type.Union([ListedInstallationSchema, PendingInstallationSchema]), {
+    description: 'Installed apps (status ACTIVE), newest first, then approved installs the app has not finished (code not exchanged: PENDING for 10 minutes, then EXPIRED for a day)'
+  })
+}, { title: 'InstallationList' })
+export type InstallationList = Static<typeof InstallationListSchema>

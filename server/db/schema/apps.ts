@@ -22,6 +22,8 @@ export const apps = pgTable('apps', {
   scopes: jsonb('scopes').$type<string[]>().notNull(),
   approvedScopes: jsonb('approved_scopes').$type<string[]>().notNull().default([]),
   redirectUrl: text('redirect_url').notNull(),
+  /** Install entry and home (DESIGN §15): the listing's Install button and an installed app's Open. */
+  appUrl: text('app_url'),
   webhookUrl: text('webhook_url'),
   webhookEvents: jsonb('webhook_events').$type<string[]>().notNull().default([]),
   iconUrl: text('icon_url'),

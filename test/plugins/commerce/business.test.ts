@@ -29,7 +29,12 @@ t.test('GET and PATCH /merchant/business', async (t) => {
   ] as Array<[string, object]>) t.equal((await call('PATCH', body)).statusCode, 400, name)
   t.equal((await call('GET')).json().timezone, 'Europe/Paris', 'refused patches wrote nothing')
   t.equal((await app.inject({ method: 'GET', url: '/merchant/business' })).statusCode, 401)
-  t.equal((await call('PATCH', { name: 'Hijack' }, await registerUser(app, 'DEVELOPER'))).statusCode, 403)
+  // a developer acts as the merchant of their own sandbox, and only of it (DESIGN §16)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const renamed = await call('PATCH', { name: 'Sandbox renamed' }, developer)
+  t.equal(renamed.statusCode, 200)
+  t.equal(renamed.json().id, developer.businessId, 'their sandbox')
+  t.equal((await call('GET')).json().name, 'New Name', "the merchant's business is untouched")
 })
 
 t.test('GET /merchant/analytics/dashboard', async (t) => {

@@ -1,9 +1,9 @@
 import t from 'tap'
-import { build, registerUser } from '../../helper.ts'
+import { build, loginReviewer, registerUser, REVIEWER_ENV } from '../../helper.ts'
 import { eventsOf, newMerchant } from './fixtures.ts'
 
 t.test('merchant pages', async (t) => {
-  const app = await build(t)
+  const app = await build(t, { env: REVIEWER_ENV })
   const merchant = await newMerchant(app)
   const other = await newMerchant(app)
   const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, session = merchant) =>
@@ -52,7 +52,8 @@ t.test('merchant pages', async (t) => {
     t.equal((await call('DELETE', '/merchant/pages/a', undefined, other)).statusCode, 404)
     t.equal((await call('GET', '/merchant/pages/a')).json().title, 'A')
     t.equal((await app.inject({ method: 'GET', url: '/merchant/pages' })).statusCode, 401)
+    t.equal((await call('GET', '/merchant/pages', undefined, await loginReviewer(app))).statusCode, 403, 'a reviewer has no business')
     const developer = await registerUser(app, 'DEVELOPER')
-    t.equal((await call('GET', '/merchant/pages', undefined, developer)).statusCode, 403)
+    t.equal((await call('GET', '/merchant/pages/a', undefined, developer)).statusCode, 404, 'a developer reaches their sandbox only')
   })
 })

@@ -1,11 +1,11 @@
 import t from 'tap'
 import { eq, sql } from 'drizzle-orm'
 import { products } from '../../../server/db/schema/index.ts'
-import { build, registerUser } from '../../helper.ts'
+import { build, loginReviewer, registerUser, REVIEWER_ENV } from '../../helper.ts'
 import { createProduct, eventsOf, eventNames, newMerchant } from './fixtures.ts'
 
 t.test('merchant products', async (t) => {
-  const app = await build(t)
+  const app = await build(t, { env: REVIEWER_ENV })
   const merchant = await newMerchant(app)
   const other = await newMerchant(app)
   const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown, headers = merchant.auth) =>
@@ -92,10 +92,15 @@ t.test('merchant products', async (t) => {
   t.test('/merchant/products needs a merchant token', async (t) => {
     t.equal((await app.inject({ method: 'GET', url: '/merchant/products' })).statusCode, 401)
     t.equal((await app.inject({ method: 'GET', url: '/merchant/products', headers: { authorization: 'Bearer nope' } })).statusCode, 401)
-    const developer = await registerUser(app, 'DEVELOPER')
-    const response = await inject('POST', '/merchant/products', { name: 'A', price: 1 }, developer.auth)
-    t.equal(response.statusCode, 403)
+    const response = await inject('POST', '/merchant/products', { name: 'A', price: 1 }, (await loginReviewer(app)).auth)
+    t.equal(response.statusCode, 403, 'a reviewer has no business')
     t.match(response.json(), { statusCode: 403, error: 'Forbidden' })
+    // a developer acts as the merchant of their sandbox (DESIGN §16): the product lands there
+    const developer = await registerUser(app, 'DEVELOPER')
+    const created = await inject('POST', '/merchant/products', { name: 'Sandbox thing', price: 1 }, developer.auth)
+    t.equal(created.statusCode, 201)
+    t.equal((await inject('GET', `/merchant/products/${created.json().id as string}`, undefined, developer.auth)).statusCode, 200)
+    t.equal((await inject('GET', `/merchant/products/${created.json().id as string}`)).statusCode, 404, 'not on the merchant’s business')
   })
 })
 

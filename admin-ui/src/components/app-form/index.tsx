@@ -12,16 +12,18 @@ export interface AppFields {
   category: Category
   scopes: string[]
   redirectUrl: string
+  /** Install entry and home (DESIGN §15); empty: none. */
+  appUrl: string
   webhookUrl: string
   webhookEvents: string[]
   version: string
 }
 
 export function fieldsOf (app: DeveloperApp): AppFields {
-  return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version }
+  return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, appUrl: app.appUrl ?? '', webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version }
 }
 
-export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', webhookUrl: '', webhookEvents: [], version: '' }
+export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', appUrl: '', webhookUrl: '', webhookEvents: [], version: '' }
 
 /** Lowercase, dash-separated: the slug the API accepts, suggested from the name. */
 function slugify (name: string): string {
@@ -40,7 +42,7 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
   const [fields, setFields] = useState<AppFields>(initial)
   const [slugTouched, setSlugTouched] = useState(mode === 'edit')
   const set = <K extends keyof AppFields>(key: K, value: AppFields[K]) => setFields((f) => ({ ...f, [key]: value }))
-  const text = (key: 'name' | 'description' | 'redirectUrl' | 'webhookUrl' | 'version') => (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value)
+  const text = (key: 'name' | 'description' | 'redirectUrl' | 'appUrl' | 'webhookUrl' | 'version') => (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value)
 
   return (
     <form class={styles.form} onSubmit={(e) => { e.preventDefault(); onSubmit(fields) }}>
@@ -71,6 +73,12 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
           <label>Redirect URL<input type='url' value={fields.redirectUrl} required placeholder='https://app.example.com/oauth/callback' onInput={text('redirectUrl')} /></label>
           <label>Webhook URL (optional)<input type='url' value={fields.webhookUrl} placeholder='https://app.example.com/webhooks' onInput={text('webhookUrl')} /></label>
         </div>
+        <label>App URL (install entry)<input type='url' value={fields.appUrl} placeholder='https://app.example.com/install' onInput={text('appUrl')} />
+          <span class={styles.hint}>
+            The marketplace's Install button sends merchants here with businessId and business; your app starts OAuth.
+            Without it, merchants cannot install from the listing.
+          </span>
+        </label>
         <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />
         <button type='submit' disabled={busy || disabled || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
         {fields.scopes.length === 0 && <span class={`muted ${styles.hint}`}> Pick at least one scope.</span>}

@@ -14,13 +14,14 @@ export function Layout ({ children }: { children: ComponentChildren }) {
           <a href='/'>Marketplace</a>
           {session?.user.role === 'MERCHANT' && <a href='/admin'>Admin</a>}
           {session?.user.role === 'DEVELOPER' && <a href='/portal'>Portal</a>}
+          {session?.user.role === 'DEVELOPER' && <a href='/admin'>Sandbox admin</a>}
           {session?.user.role === 'REVIEWER' && <a href='/reviewer'>Review queue</a>}
         </nav>
         {session === null
           ? <div class={styles.who}><a class={styles.logout} href='/login'>Log in</a><a class={styles.logout} href='/register'>Register</a></div>
           : (
             <div class={styles.who} data-testid='who'>
-              <span>{session.user.name} ({session.user.email})</span>
+              <span class={styles.email}>{session.user.name} ({session.user.email})</span>
               <span class={styles.role}>{session.user.role}</span>
               <button class={styles.logout} onClick={() => { void signOut().then(() => route('/login')) }}>Log out</button>
             </div>

@@ -13,12 +13,11 @@ export function toLocalInput (iso: unknown): string {
 }
 export const fromLocalInput = (value: string): string | undefined => value === '' ? undefined : new Date(value).toISOString()
 
-function Field ({ name, property, value, required, onChange }: {
-  name: string, property: JsonSchemaProperty, value: unknown, required: boolean,
+function Field ({ id, name, property, value, required, onChange }: {
+  id: string, name: string, property: JsonSchemaProperty, value: unknown, required: boolean,
   onChange: (value: unknown) => void
 }) {
   const label = property.title ?? name
-  const id = `setting-${name}`
   const hint = property.description !== undefined ? <div class={styles.hint}>{property.description}</div> : null
   const mark = required ? <span class={styles.required} aria-hidden='true'>*</span> : null
   if (property.type === 'boolean') {
@@ -59,9 +58,15 @@ function Field ({ name, property, value, required, onChange }: {
  * A form generated from an app's settings schema, as the spec renders formats: color → color
  * picker, date-time → date/time picker, uri → URL input; string → text, number → number, boolean → toggle.
  */
-export function SettingsForm ({ schema, initial, busy, onSubmit }: {
-  schema: SettingsSchema, initial: Values, busy: boolean,
-  onSubmit: (values: Values) => void
+export function SettingsForm ({ schema, initial, busy = false, onSubmit, onChange, submitLabel = 'Save settings', idPrefix = 'setting' }: {
+  schema: SettingsSchema, initial: Values, busy?: boolean,
+  /** Without it the form has no submit button (the theme editor saves the whole page). */
+  onSubmit?: (values: Values) => void
+  /** Every edit, at once (the theme editor's live preview). */
+  onChange?: (values: Values) => void
+  submitLabel?: string
+  /** Keeps field ids unique when several forms share a screen. */
+  idPrefix?: string
 }) {
   const [values, setValues] = useState<Values>(() => {
     const start: Values = {}
@@ -71,15 +76,20 @@ export function SettingsForm ({ schema, initial, busy, onSubmit }: {
     return start
   })
   const required = new Set(schema.required ?? [])
+  const defined = (all: Values) => Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined))
   return (
-    <form onSubmit={(e) => { e.preventDefault(); onSubmit(Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined))) }}>
+    <form onSubmit={(e) => { e.preventDefault(); onSubmit?.(defined(values)) }}>
       {Object.entries(schema.properties ?? {}).map(([name, property]) => (
         <Field
-          key={name} name={name} property={property} value={values[name]} required={required.has(name)}
-          onChange={(value) => setValues({ ...values, [name]: value })}
+          key={name} id={`${idPrefix}-${name}`} name={name} property={property} value={values[name]} required={required.has(name)}
+          onChange={(value) => {
+            const next = { ...values, [name]: value }
+            setValues(next)
+            onChange?.(defined(next))
+          }}
         />
       ))}
-      <button type='submit' disabled={busy}>{busy ? 'Saving…' : 'Save settings'}</button>
+      {onSubmit !== undefined && <button type='submit' disabled={busy}>{busy ? 'Saving…' : submitLabel}</button>}
     </form>
   )
 }

@@ -1,16 +1,21 @@
-import { useEffect, useRef } from 'preact/hooks'
-import { useRoute } from 'preact-iso'
+import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLocation, useRoute } from 'preact-iso'
 import {
-  ADMIN_INIT, ADMIN_SESSION_TOKEN, parseAdminFrameMessage, type AdminInitMessage, type AdminSessionTokenMessage
+  ADMIN_INIT, ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MIN_ADMIN_HEIGHT,
+  clampAdminHeight, parseAdminFrameMessage, type AdminInitMessage, type AdminSessionTokenMessage, type ToastKind
 } from '../../../../sdk/src/iframe.ts'
 import { AdminShell } from '../../components/admin-shell/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
-import type { AdminPageLink } from '../../lib/admin-types.ts'
+import type { AdminPageLink, InstalledApp } from '../../lib/admin-types.ts'
 import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
+import styles from './style.module.css'
 
 /** The spec's sandbox for admin pages: exactly these four grants. */
 export const ADMIN_PAGE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
+/** No service:ready within this long → the error state (DESIGN §14). */
+export const READY_TIMEOUT_MS = 5000
+const TOAST_MS = 6000
 
 /** What the page reads of the merchant's business (the contract's resource). */
 type Business = Pick<ContractBusiness, 'id' | 'name' | 'locale'>
@@ -23,40 +28,89 @@ export function adminPageSrc (page: AdminPageLink, business: Business): string {
   return src.toString()
 }
 
-function AdminFrame ({ page, business, installationId }: { page: AdminPageLink, business: Business, installationId: string }) {
+interface Toast { id: number, message: string, kind: ToastKind }
+
+/**
+ * The admin-page bridge, host side (DESIGN §14): every message must come from this frame's window at its
+ * renderUrl origin and pass the SDK's validator; answers go to that origin only.
+ */
+function AdminFrame ({ page, business, install }: { page: AdminPageLink, business: Business, install: InstalledApp }) {
   const frame = useRef<HTMLIFrameElement>(null)
   const { session, api } = useSession()
+  const { route } = useLocation()
+  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading')
+  const [height, setHeight] = useState<number | null>(null)
+  const [toasts, setToasts] = useState<Toast[]>([])
+  const [attempt, setAttempt] = useState(0)
   const origin = new URL(page.renderUrl).origin
+  const installationId = install.installationId
   // a signed token saying who is looking: the page's backend can trust it, unlike a businessId in the URL
   const sessionToken = async () => (await api.post<{ sessionToken: string }>(`/merchant/installations/${encodeURIComponent(installationId)}/session-token`)).sessionToken
-  // posted to the page's own origin only, each time the frame (re)loads
+  const post = (message: AdminInitMessage | AdminSessionTokenMessage) => frame.current?.contentWindow?.postMessage(message, origin)
   const init = async () => {
-    const message: AdminInitMessage = {
+    post({
       type: ADMIN_INIT, businessId: business.id, businessName: business.name, role: session?.user.role ?? 'MERCHANT', locale: business.locale, sessionToken: await sessionToken()
-    }
-    frame.current?.contentWindow?.postMessage(message, origin)
+    })
   }
+
   useEffect(() => {
-    // only this frame's window, at its renderUrl origin, with a valid request, gets a fresh token
+    setState('loading')
+    setHeight(null)
+    const timer = setTimeout(() => setState((current) => current === 'loading' ? 'error' : current), READY_TIMEOUT_MS)
     const onMessage = (event: MessageEvent) => {
-      if (event.source !== frame.current?.contentWindow || event.origin !== origin || parseAdminFrameMessage(event.data) === null) return
-      void sessionToken().then((token) => {
-        const reply: AdminSessionTokenMessage = { type: ADMIN_SESSION_TOKEN, sessionToken: token }
-        frame.current?.contentWindow?.postMessage(reply, origin)
-      }, () => {})
+      if (event.source !== frame.current?.contentWindow || event.origin !== origin) return
+      const message = parseAdminFrameMessage(event.data)
+      if (message === null) return
+      switch (message.type) {
+        case ADMIN_READY:
+          clearTimeout(timer)
+          setState('ready')
+          break
+        case ADMIN_RESIZE:
+          setHeight(clampAdminHeight(message.height))
+          break
+        case ADMIN_TOAST: {
+          const toast = { id: Date.now() + Math.random(), message: message.message, kind: message.kind }
+          setToasts((list) => [...list.slice(-2), toast])
+          setTimeout(() => setToasts((list) => list.filter((t) => t.id !== toast.id)), TOAST_MS)
+          break
+        }
+        case ADMIN_NAVIGATE:
+          // only another page of the same installation; anything else is ignored
+          if (install.adminPages.some((p) => p.pageId === message.pageId)) route(`/admin/apps/${installationId}/pages/${encodeURIComponent(message.pageId)}`)
+          break
+        case ADMIN_SESSION_TOKEN_REQUEST:
+          void sessionToken().then((token) => post({ type: ADMIN_SESSION_TOKEN, sessionToken: token }), () => {})
+          break
+      }
     }
     window.addEventListener('message', onMessage)
-    return () => window.removeEventListener('message', onMessage)
-  }, [origin, installationId])
+    return () => { clearTimeout(timer); window.removeEventListener('message', onMessage) }
+  }, [origin, installationId, page.pageId, attempt])
+
   return (
-    <iframe
-      ref={frame}
-      title={page.title}
-      src={adminPageSrc(page, business)}
-      sandbox={ADMIN_PAGE_SANDBOX}
-      onLoad={() => { void init().catch(() => {}) }}
-      style={{ width: '100%', minHeight: '70vh', border: '1px solid var(--line)', borderRadius: '10px', background: '#fff' }}
-    />
+    <div class={styles.host}>
+      {state === 'loading' && <p class={`muted ${styles.state}`} aria-busy='true' data-testid='page-loading'>Loading {page.title}…</p>}
+      {state === 'error' && (
+        <div class='error' role='alert' data-testid='page-error'>
+          {install.app.name} did not answer: its page may be down or out of date.{' '}
+          <button type='button' class='secondary' onClick={() => setAttempt(attempt + 1)}>Try again</button>
+        </div>
+      )}
+      <div class={styles.toasts} aria-live='polite'>
+        {toasts.map((toast) => <div key={toast.id} class={`${styles.toast} ${toast.kind === 'error' ? styles.toastError : ''}`} role={toast.kind === 'error' ? 'alert' : 'status'} data-testid='toast'>{toast.message}</div>)}
+      </div>
+      <iframe
+        key={`${page.pageId}-${attempt}`}
+        ref={frame}
+        class={styles.frame}
+        title={page.title}
+        src={adminPageSrc(page, business)}
+        sandbox={ADMIN_PAGE_SANDBOX}
+        onLoad={() => { void init().catch(() => {}) }}
+        style={{ height: `${height ?? Math.max(MIN_ADMIN_HEIGHT, 560)}px` }}
+      />
+    </div>
   )
 }
 
@@ -75,7 +129,7 @@ export default function AdminAppPage () {
           <section>
             <h1>{page.title} <span class='muted'>· {install.app.name}</span></h1>
             {business.error !== null && <div class='error' role='alert'>{business.error}</div>}
-            {business.data !== null && <AdminFrame page={page} business={business.data} installationId={install.installationId} />}
+            {business.data !== null && <AdminFrame page={page} business={business.data} install={install} />}
           </section>
         )
       }}

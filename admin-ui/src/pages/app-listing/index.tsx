@@ -2,15 +2,76 @@ import { useRoute } from 'preact-iso'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { categoryLabel, formatDate } from '../../lib/format.ts'
-import type { MarketplaceApp } from '../../lib/types.ts'
+import { describeScope, type MarketplaceApp } from '../../lib/types.ts'
+import { isInstalled, type InstallationItem } from '../../lib/admin-types.ts'
+import { openHref } from '../../components/admin-shell/index.tsx'
+import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
 import styles from './style.module.css'
 
+/** What the install link needs of the merchant's business (the contract's resource). */
+type Business = Pick<ContractBusiness, 'id' | 'slug'>
+
+/**
+ * Install (DESIGN §15): to the app's appUrl with the merchant's business, where the app starts OAuth and
+ * the consent screen finishes it; Open when it is installed; said plainly when the app has no appUrl.
+ */
+function InstallBox ({ listing }: { listing: MarketplaceApp }) {
+  const { session, api } = useSession()
+  const canInstall = session?.user.role === 'MERCHANT'
+  const business = useResource<Business>(canInstall ? 'merchant-business' : null, () => api.get('/merchant/business'))
+  const installs = useResource<{ data: InstallationItem[] }>(canInstall ? 'admin-installations' : null, () => api.get('/merchant/installations'))
+  const mine = installs.data?.data.find((item) => item.appId === listing.id)
+  if (mine !== undefined && isInstalled(mine)) {
+    const open = openHref(mine)
+    return (
+      <div class={styles.install} data-testid='install-box'>
+        <p><strong>Installed</strong></p>
+        {open === null
+          ? <a class='button secondary' href='/admin'>Manage in admin</a>
+          : <a class='button' href={open.href} {...(open.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>Open</a>}
+      </div>
+    )
+  }
+  if (listing.appUrl === null) {
+    return (
+      <div class={styles.install} data-testid='install-box'>
+        <p><strong>Not installable yet</strong></p>
+        <p class='muted'>This app has no install address: its developer has to add one before merchants can install it.</p>
+      </div>
+    )
+  }
+  if (!canInstall) {
+    return (
+      <div class={styles.install} data-testid='install-box'>
+        <a class='button' href={`/login?next=${encodeURIComponent(`/apps/${listing.slug}`)}`}>Log in to install</a>
+        <p class='muted'>{session === null ? 'Merchants install apps on their business.' : 'Only merchant accounts install apps.'}</p>
+      </div>
+    )
+  }
+  const href = business.data === null ? null : installHref(listing.appUrl, business.data)
+  return (
+    <div class={styles.install} data-testid='install-box'>
+      {mine !== undefined && <p class='muted' role='status'>{mine.status === 'PENDING' ? 'Finishing install…' : 'The last install did not finish: try again.'}</p>}
+      {href === null ? <button disabled>Install</button> : <a class='button' href={href}>Install</a>}
+      <p class='muted'>You go to {new URL(listing.appUrl).host}, which sends you back here to approve its access.</p>
+    </div>
+  )
+}
+
+/** The app's install entry with the business it is for (DESIGN §15). */
+export function installHref (appUrl: string, business: Business): string {
+  const url = new URL(appUrl)
+  url.searchParams.set('businessId', business.id)
+  url.searchParams.set('business', business.slug)
+  return url.toString()
+}
+
 /** `/apps/:slug`: one published app. */
 export default function AppListing () {
   const { params } = useRoute()
-  const { session, api } = useSession()
+  const { api } = useSession()
   const slug = params.slug ?? ''
   const app = useResource<MarketplaceApp>(`/marketplace/apps/${slug}`, () => api.get(`/marketplace/apps/${encodeURIComponent(slug)}`))
 
@@ -32,11 +93,7 @@ export default function AppListing () {
           <h1>{listing.name}</h1>
           <p class='muted'>by {listing.developerName} · {categoryLabel(listing.category)} · version {listing.version}</p>
         </div>
-        <div class={styles.install}>
-          {/* The listing carries no redirect URL, so an install link cannot be built here (see docs/decisions.md). */}
-          <p data-testid='install-hint'><strong>Install from the app's website</strong></p>
-          <p class='muted'>{session?.user.role === 'MERCHANT' ? 'The app sends you back here to approve its access.' : 'Merchants start the install on the app’s own site.'}</p>
-        </div>
+        <InstallBox listing={listing} />
       </div>
       <div class={styles.body}>
         <div>
@@ -51,7 +108,7 @@ export default function AppListing () {
         </div>
         <aside class={`panel ${styles.facts}`}>
           <h2>It can access</h2>
-          <ul class={styles.scopes} data-testid='approved-scopes'>{listing.scopes.map((s) => <li key={s}><code>{s}</code></li>)}</ul>
+          <ul class={styles.scopes} data-testid='approved-scopes'>{listing.scopes.map((s) => <li key={s} title={s}>{describeScope(s)}</li>)}</ul>
           <h2>Details</h2>
           <dl>
             <dt>Installs</dt><dd>{listing.installCount}</dd>

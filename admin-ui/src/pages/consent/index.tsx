@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { ApiError } from '../../lib/api.ts'
+import { ConsentView } from '../../components/consent-view/index.tsx'
 import styles from './style.module.css'
 
 interface ConsentInfo {
@@ -53,29 +54,19 @@ export default function Consent () {
     )
   }
   const { app, scopes, business, isTestInstall, alreadyInstalled } = info.data
+  const target = (
+    <>
+      {alreadyInstalled ? 'Update the app on ' : 'Install on '}<strong>{business.name}</strong>
+      {isTestInstall && <span class={styles.badge}>Sandbox · test install</span>}
+    </>
+  )
   return (
-    <div class={`panel ${styles.card}`} data-testid='consent'>
-      <div class={styles.app}>
-        {app.iconUrl !== null ? <img class={styles.icon} src={app.iconUrl} alt='' /> : <div class={styles.icon} aria-hidden='true'>{app.name.slice(0, 1)}</div>}
-        <div>
-          <p class={styles.name}>{app.name}</p>
-          <div class={styles.by}>by {app.developerName}</div>
-        </div>
-      </div>
-      <p>{app.description}</p>
-      <div class={styles.target}>
-        {alreadyInstalled ? 'Update the app on ' : 'Install on '}<strong>{business.name}</strong>
-        {isTestInstall && <span class={styles.badge}>Sandbox · test install</span>}
-      </div>
-      <h2>It will be able to</h2>
-      <ul class={styles.scopes}>
-        {scopes.map((scope) => <li key={scope.name}>{scope.description} <code>{scope.name}</code></li>)}
-      </ul>
+    <ConsentView app={app} target={target} scopes={scopes.map((scope) => scope.name)}>
       {error !== null && <div class='error' role='alert'>{error}</div>}
       <div class={styles.actions}>
         <button class='secondary' disabled={busy} onClick={() => { void decide('deny') }}>Deny</button>
         <button disabled={busy} onClick={() => { void decide('approve') }}>{alreadyInstalled ? 'Approve update' : 'Install app'}</button>
       </div>
-    </div>
+    </ConsentView>
   )
 }

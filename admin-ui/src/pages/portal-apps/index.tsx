@@ -8,6 +8,7 @@ import { AppIcon } from '../../components/app-icon/index.tsx'
 import { PublishedBadge, StatusBadge } from '../../components/status-badge/index.tsx'
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
+import { SandboxLinks } from '../../components/sandbox-links/index.tsx'
 import styles from './style.module.css'
 
 const PAGE_SIZE = 20
@@ -23,6 +24,7 @@ function PortalApps () {
         <h1>Your apps</h1>
         <a class='button' href='/portal/apps/new'>Create app</a>
       </div>
+      <SandboxLinks />
       <ErrorMessage message={apps.error} />
       {apps.data === null
         ? apps.loading && <Loading what='Loading your apps' />

@@ -16,7 +16,8 @@ function NewApp () {
   async function create (fields: AppFields) {
     const { name, slug, description, category, scopes, redirectUrl, webhookEvents } = fields
     const webhookUrl = fields.webhookUrl.trim()
-    const body = { name, slug, description, category, scopes, redirectUrl, webhookEvents, ...(webhookUrl !== '' ? { webhookUrl } : {}) }
+    const appUrl = fields.appUrl.trim()
+    const body = { name, slug, description, category, scopes, redirectUrl, webhookEvents, ...(webhookUrl !== '' ? { webhookUrl } : {}), ...(appUrl !== '' ? { appUrl } : {}) }
     const result = await action.run(() => api.post<CreatedApp>('/developer/apps', body))
     if (result !== null) setCreated(result)
   }

@@ -50,6 +50,8 @@ function ReviewApp () {
           <p class={styles.description}>{a.description}</p>
           <dl class={styles.facts}>
             <dt>Redirect URL</dt><dd><code>{a.redirectUrl}</code></dd>
+            <dt>App URL</dt>
+            <dd data-testid='review-app-url'>{a.appUrl !== null ? <code>{a.appUrl}</code> : <span class={styles.flag}>None: merchants cannot install it from the marketplace</span>}</dd>
             <dt>Webhook URL</dt><dd>{a.webhookUrl !== null ? <code>{a.webhookUrl}</code> : <span class='muted'>none</span>}</dd>
             <dt>Webhook events</dt><dd>{a.webhookEvents.length > 0 ? a.webhookEvents.join(', ') : <span class='muted'>none</span>}</dd>
             <dt>Published</dt><dd>{a.isPublished ? 'Yes: this is an update' : 'No: a new app'}</dd>

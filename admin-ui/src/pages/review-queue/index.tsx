@@ -38,7 +38,7 @@ function ReviewQueue () {
                 <tbody>
                   {queue.data.data.map((app) => (
                     <tr key={app.id}>
-                      <td><a class={styles.app} href={`/reviewer/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.isPublished ? 'Update of a published app' : 'New app'}</span></span></a></td>
+                      <td><a class={styles.app} href={`/reviewer/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.isPublished ? 'Update of a published app' : 'New app'}</span>{app.appUrl === null && <><br /><span class={styles.flag}>No app URL: not installable</span></>}</span></a></td>
                       <td>{categoryLabel(app.category)}</td>
                       <td><ScopeList scopes={app.scopes} added={app.addedScopes} /></td>
                       <td>{app.version}</td>

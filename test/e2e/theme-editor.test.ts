@@ -1,0 +1,266 @@
+import t, { type Test } from 'tap'
+import type { Page } from 'playwright-core'
+import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, uniqueEmail } from '../helper.ts'
+import { launch, screenshot } from './browser.ts'
+import { startStudioApp, studioManifest } from './studio-app.ts'
+
+/** 390 px: nothing may scroll sideways. */
+async function noSideScroll (t: Test, page: Page, where: string): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }))
+  t.ok(scroll <= width, `${where}: no horizontal scroll (${scroll} ≤ ${width})`)
+}
+
+t.test('a merchant installs from the listing, edits a page in the theme editor, switches embeds, re-consents and opens an admin page', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  const storefrontOrigin = new URL(app.origins.storefrontUrl).origin
+  const studio = await startStudioApp(t, { base, storefrontOrigin })
+
+  const developer = await registerUser(app, 'DEVELOPER')
+  const redirectUrl = `${studio.origin}/callback`
+  const { app: created, clientSecret } = await createApp(app, developer, {
+    name: 'Studio Blocks', category: 'marketing', scopes: ['read_business'], redirectUrl, appUrl: `${studio.origin}/install`, webhookUrl: undefined
+  })
+  studio.client = { clientId: created.clientId, clientSecret, redirectUrl, scope: 'read_business' }
+  t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: studioManifest(studio.origin) } })).statusCode, 200)
+  await publishApp(app, developer, created.id)
+
+  const browser = await launch(t)
+  const addedScopes = ['read_pages', 'read_reviews']
+
+  for (const [index, width] of [1200, 390].entries()) {
+    await t.test(`at ${width} px`, async (t) => {
+      const narrow = width < 500
+      const shot = async (page: Page, name: string) => {
+        await screenshot(page, `studio-${width}-${name}`)
+        if (narrow) await noSideScroll(t, page, name)
+      }
+      const email = uniqueEmail('studio')
+      const registered = (await app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: 'correct-horse', name: 'Lena', role: 'MERCHANT', businessName: `Lena's Garden ${index}` } })).json()
+      const merchant = { businessId: registered.businessId as string, auth: { authorization: `Bearer ${registered.token as string}` } }
+      const page = await browser.newPage({ viewport: { width, height: 900 } })
+      const dialogs: string[] = []
+      // the editor's "unsaved changes" question is answered "stay"; anything else is accepted
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void (/unsaved changes/.test(dialog.message()) ? dialog.dismiss() : dialog.accept()) })
+
+      // 1. Install from the listing: appUrl → the app starts OAuth → consent → the app exchanges the code
+      await page.goto(`${base}/login?next=${encodeURIComponent(`/apps/${created.slug}`)}`)
+      await page.getByLabel('Email').fill(email)
+      await page.getByLabel('Password').fill('correct-horse')
+      await page.getByRole('button', { name: 'Log in' }).click()
+      await page.getByRole('link', { name: 'Install' }).waitFor()
+      t.match(await page.getByTestId('approved-scopes').innerText(), /See your business details/, 'scopes in plain words on the listing')
+      await shot(page, 'listing')
+      t.match(await page.getByRole('link', { name: 'Install' }).getAttribute('href'), new RegExp(`^${studio.origin}/install\\?businessId=${merchant.businessId}&business=`))
+      await page.getByRole('link', { name: 'Install' }).click()
+      await page.getByTestId('consent').waitFor()
+      t.match(await page.getByTestId('requested-scopes').innerText(), /See your business details/)
+      await shot(page, 'consent')
+      await page.getByRole('button', { name: 'Install app' }).click()
+      await page.locator('#installed').waitFor()
+      t.match(await page.locator('body').innerText(), /Installed for Lena's Garden[\s\S]*Business matches/, 'the app exchanged the code and read the business with its token')
+      const token = studio.tokens.get(merchant.businessId)
+      t.ok(token !== undefined, 'a working token')
+      const installs = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data
+      t.match(installs, [{ status: 'ACTIVE', appId: created.id }])
+      const installationId = installs[0].installationId as string
+
+      // the listing now opens the installed app (its first admin page)
+      await page.goto(`${base}/apps/${created.slug}`)
+      await page.getByRole('link', { name: 'Open' }).waitFor()
+      t.equal(await page.getByRole('link', { name: 'Open' }).getAttribute('href'), `/admin/apps/${installationId}/pages/reports`)
+
+      // 2. Pages → a new page → the theme editor
+      await page.goto(`${base}/admin`)
+      await page.getByTestId(`installed-${created.slug}`).waitFor()
+      await shot(page, 'installed-apps')
+      if (narrow) {
+        t.equal(await page.locator('#admin-nav').isVisible(), false, 'the admin navigation is collapsed')
+        await page.getByRole('button', { name: 'Menu' }).click()
+      }
+      await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Pages' }).click()
+      await page.getByRole('heading', { name: 'New page' }).waitFor()
+      await page.getByLabel('Title').fill('Spring sale')
+      t.equal(await page.getByLabel('Address (slug)').inputValue(), 'spring-sale', 'the slug follows the title')
+      await page.getByRole('button', { name: 'Create page' }).click()
+      await page.getByTestId('block-picker').waitFor()
+      await shot(page, 'editor-empty')
+      t.match(await page.getByTestId('block-picker').innerText(), /Marketing[\s\S]*Hero banner[\s\S]*A big headline on a colour[\s\S]*Support[\s\S]*FAQ/i, 'grouped by category, with descriptions')
+
+      const preview = page.frameLocator('iframe[title="Page preview"]')
+      const blocks = page.getByTestId('page-blocks').locator('li')
+      await page.getByRole('button', { name: 'Add Hero banner' }).click()
+      await page.getByRole('button', { name: 'Add FAQ' }).click()
+      await t.resolves(blocks.nth(1).waitFor(), 'two blocks listed')
+      await preview.frameLocator('iframe.block').nth(1).locator('#headline').filter({ hasText: 'Questions?' }).waitFor()
+      t.equal(await preview.locator('iframe.block').count(), 2, 'the preview reloaded with both blocks')
+
+      // reorder: drag at full width, the keyboard at 390 px
+      if (narrow) {
+        await blocks.nth(0).focus()
+        await page.keyboard.press('Alt+ArrowDown')
+      } else {
+        const from = await blocks.nth(1).locator('[title="Drag to reorder"]').boundingBox()
+        const to = await blocks.nth(0).boundingBox()
+        if (from === null || to === null) throw new Error('no boxes')
+        await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+        await page.mouse.down()
+        await page.mouse.move(from.x + from.width / 2, to.y + 4, { steps: 12 })
+        await page.mouse.move(from.x + from.width / 2, to.y + 2, { steps: 4 })
+        await page.mouse.up()
+      }
+      await blocks.nth(0).filter({ hasText: 'FAQ' }).waitFor()
+      t.match(await page.getByTestId('page-blocks').innerText(), /FAQ[\s\S]*Hero banner/, 'FAQ now comes first')
+      await preview.frameLocator('iframe.block').nth(0).locator('#headline').filter({ hasText: 'Questions?' }).waitFor()
+      t.pass('the preview reloaded in the new order')
+
+      // a setting edit reaches the block at once, before saving
+      await blocks.filter({ hasText: 'Hero banner' }).click()
+      await page.getByTestId('block-settings').getByLabel('Headline').fill('Tulips are here')
+      const hero = preview.frameLocator('iframe.block').nth(1)
+      await hero.locator('#headline').filter({ hasText: 'Tulips are here' }).waitFor()
+      t.equal(await hero.locator('#updates').innerText(), '1', 'by SERVICE_BLOCK_UPDATE, not a reload')
+      t.equal(await page.getByTestId('save-state').innerText(), 'Unsaved changes')
+      t.equal((await app.inject({ url: '/merchant/pages/spring-sale', headers: merchant.auth })).json().blocks.length, 0, 'nothing saved yet')
+      await page.locator('iframe[title="Page preview"]').scrollIntoViewIfNeeded()
+      await shot(page, 'editor-preview')
+
+      // leaving with unsaved changes asks first
+      dialogs.length = 0
+      await page.getByRole('link', { name: '← Pages' }).click()
+      t.match(dialogs, [/unsaved changes/], 'asked before leaving')
+      t.match(page.url(), /\/admin\/pages\/spring-sale$/, 'and stayed')
+
+      await page.getByRole('button', { name: 'Save', exact: true }).click()
+      await page.getByText('Page saved').waitFor()
+      const saved = (await app.inject({ url: '/merchant/pages/spring-sale', headers: merchant.auth })).json()
+      t.match(saved.blocks, [{ blockType: 'faq' }, { blockType: 'hero', settings: { headline: 'Tulips are here' } }])
+      const store = await browser.newPage({ viewport: { width, height: 900 } })
+      const business = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
+      await store.goto(`${business.storefrontUrl}/spring-sale`)
+      await store.frameLocator('iframe.block').nth(1).locator('#headline').filter({ hasText: 'Tulips are here' }).waitFor()
+      t.equal(await store.frameLocator('iframe.block').nth(0).locator('#headline').innerText(), 'Questions?', 'the storefront shows both, in order')
+      await shot(store, 'storefront')
+      await store.close()
+
+      // 3. Embeds: on, then off; the preview follows
+      await page.goto(`${base}/admin/apps/${installationId}/embeds`)
+      const toggle = page.getByRole('switch', { name: /Chat bubble/ })
+      await toggle.check()
+      await page.getByText('Chat bubble is on').waitFor()
+      await page.frameLocator('iframe[title="Store preview"]').frameLocator('iframe.widget').locator('#chat').waitFor()
+      await shot(page, 'embeds-on')
+      await toggle.uncheck()
+      await page.getByText('Chat bubble is off').waitFor()
+      await page.frameLocator('iframe[title="Store preview"]').locator('h1').waitFor()
+      t.equal(await page.frameLocator('iframe[title="Store preview"]').locator('iframe.widget').count(), 0, 'the widget left the preview')
+      t.match((await app.inject({ url: `/merchant/installations/${installationId}/embeds`, headers: merchant.auth })).json().embeds, [{ embedType: 'chat', enabled: false }])
+
+      // 4. Re-consent to an added scope, on the consent screen's view
+      const added = addedScopes[index]
+      await app.inject({ method: 'PATCH', url: `/developer/apps/${created.id}`, headers: developer.auth, payload: { scopes: ['read_business', ...addedScopes.slice(0, index + 1)] } })
+      await publishApp(app, developer, created.id)
+      await page.goto(`${base}/admin`)
+      await page.getByRole('link', { name: 'Review permissions' }).click()
+      await page.getByTestId('added-scopes').waitFor()
+      t.match(await page.getByTestId('added-scopes').innerText(), added === 'read_pages' ? /New\s+See your site pages/ : /New\s+See reviews of your products/)
+      t.match(await page.getByTestId('granted-scopes').innerText(), /See your business details/)
+      await shot(page, 'reconsent')
+      await page.getByRole('button', { name: 'Approve new permissions' }).click()
+      await page.getByText('Studio Blocks now has the new permissions').waitFor()
+      const after = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data[0]
+      t.ok(after.grantedScopes.includes(added) && after.needsReConsent === false, 'granted in place')
+      const path = added === 'read_pages' ? '/app-api/pages' : '/app-api/reviews'
+      t.equal((await app.inject({ url: path, headers: { authorization: `Bearer ${token?.accessToken ?? ''}` } })).statusCode, 200, 'the same token now has the scope')
+
+      // 5. The admin page: it resizes itself and shows a toast
+      await page.getByRole('link', { name: 'Open', exact: true }).click()
+      const frame = page.frameLocator('iframe[title="Reports"]')
+      await frame.locator('#init').filter({ hasText: `Hello Lena's Garden ${index}` }).waitFor()
+      await page.waitForFunction(() => Number.parseInt((document.querySelector('iframe[title="Reports"]') as HTMLIFrameElement).style.height) > 800)
+      const height = await page.$eval('iframe[title="Reports"]', (el) => Number.parseInt((el as HTMLIFrameElement).style.height))
+      t.ok(height > 800 && height <= 4000, `the frame follows its content (${height} px)`)
+      t.equal(await page.getByTestId('page-loading').count(), 0, 'service:ready ended the loading state')
+      await frame.locator('#toast').click()
+      await page.getByTestId('toast').filter({ hasText: 'Report exported' }).waitFor()
+      await frame.locator('#next').click()
+      t.match(page.url(), /\/pages\/reports$/, 'a navigate to a page the app does not have is ignored')
+      await shot(page, 'admin-page')
+      await page.close()
+    })
+  }
+})
+
+t.test('an install the app has not finished, and an admin page that never sends service:ready', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { app: created, clientSecret } = await createApp(app, developer, { scopes: ['read_business'], redirectUrl: `${studio.origin}/callback` })
+  studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }
+  // a page on an origin that answers but never speaks the bridge
+  const manifest = { adminPages: [{ pageId: 'silent', title: 'Silent', renderUrl: `${studio.origin}/widget` }] }
+  t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest } })).statusCode, 200)
+  const merchant = await registerUser(app, 'MERCHANT')
+  await publishApp(app, developer, created.id)
+  const installed = await oauthInstall(app, merchant, studio.client)
+  const browser = await launch(t)
+  const page = await browser.newPage({ viewport: { width: 1000, height: 700 } })
+  await page.goto(`${base}/login`)
+  await page.evaluate(([token, user]) => { localStorage.setItem('app-platform.session', JSON.stringify({ token, user })) }, [merchant.token, { id: merchant.userId, email: merchant.email, name: 'M', role: 'MERCHANT', businessId: merchant.businessId }] as const)
+  // a second app the merchant approved, whose code the app never exchanges
+  const { app: slow } = await createApp(app, developer, { name: 'Slow Starter', scopes: ['read_business'] })
+  await publishApp(app, developer, slow.id)
+  t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: slow.clientId, redirect_uri: slow.redirectUrl, decision: 'approve' } })).statusCode, 200)
+  await page.goto(`${base}/admin`)
+  await page.getByTestId(`pending-${slow.slug as string}`).waitFor()
+  t.match(await page.getByTestId(`pending-${slow.slug as string}`).innerText(), /Slow Starter\s+Finishing install…/, 'shown at once, said plainly')
+  await screenshot(page, 'studio-admin-finishing-install')
+
+  await page.goto(`${base}/admin/apps/${installed.installationId}/pages/silent`)
+  await page.getByTestId('page-loading').waitFor()
+  await page.getByTestId('page-error').waitFor({ timeout: 8000 })
+  t.match(await page.getByTestId('page-error').innerText(), /did not answer/)
+  await screenshot(page, 'studio-admin-page-error')
+})
+
+t.test('a developer previews their block on their sandbox, as merchants will see it', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
+  const email = uniqueEmail('dev')
+  const registered = (await app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: 'correct-horse', name: 'Dana', role: 'DEVELOPER' } })).json()
+  const developer = { auth: { authorization: `Bearer ${registered.token as string}` } }
+  // a draft app, never reviewed: the sandbox is where its developer sees it
+  const session = { ...developer, token: registered.token, userId: registered.user.id, businessId: registered.businessId, email }
+  const { app: created, clientSecret } = await createApp(app, session, {
+    name: 'Studio Draft', scopes: ['read_business'], redirectUrl: `${studio.origin}/callback`
+  })
+  studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }
+  t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest: studioManifest(studio.origin) } })).statusCode, 200)
+  t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).statusCode, 201)
+
+  const browser = await launch(t)
+  for (const width of [1200, 390]) {
+    const page = await browser.newPage({ viewport: { width, height: 900 } })
+    await page.goto(`${base}/login?next=/portal`)
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('correct-horse')
+    await page.getByRole('button', { name: 'Log in' }).click()
+    await page.getByTestId('sandbox-links').waitFor()
+    await page.getByTestId('sandbox-links').getByRole('link', { name: 'Store ↗' }).waitFor()
+    await screenshot(page, `studio-${width}-portal-sandbox`)
+    await page.getByRole('link', { name: 'Pages & theme editor' }).click()
+    await page.getByTestId('sandbox-badge').waitFor()
+    t.match(await page.getByTestId('sandbox-badge').innerText(), /Sandbox admin · Dana's sandbox/)
+    await page.getByTestId('pages').getByRole('link', { name: /^Edit / }).first().click()
+    await page.getByRole('button', { name: 'Add Hero banner' }).click()
+    const preview = page.frameLocator('iframe[title="Page preview"]')
+    await preview.frameLocator('iframe.block').last().locator('#headline').filter({ hasText: 'Welcome' }).waitFor()
+    t.pass(`at ${width} px: the block renders in the sandbox preview`)
+    await page.locator('iframe[title="Page preview"]').scrollIntoViewIfNeeded()
+    await screenshot(page, `studio-${width}-sandbox-editor`)
+    if (width < 500) await noSideScroll(t, page, 'sandbox editor')
+    await page.close()
+  }
+})
