@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, boolean, integer, index } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, boolean, integer, index, jsonb } from 'drizzle-orm/pg-core'
 
 /** Every synchronous hook call, for the developer's hook-call log. */
 export const hookCalls = pgTable('hook_calls', {
@@ -12,8 +12,15 @@ export const hookCalls = pgTable('hook_calls', {
   statusCode: integer('status_code'),
   durationMs: integer('duration_ms').notNull(),
   error: text('error'),
+  /** The envelope sent ({hookPoint, businessId, timestamp, data}). */
+  requestBody: jsonb('request_body').$type<Record<string, unknown>>(),
+  /** The answer's first 4 KB as received (null when none came). */
+  answer: text('answer'),
+  /** The manifest hook's failurePolicy at the time of the call. */
+  failurePolicy: text('failure_policy', { enum: ['open', 'closed'] }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('hook_calls_app_created_idx').on(t.appId, t.createdAt),
+  index('hook_calls_app_point_created_idx').on(t.appId, t.hookPoint, t.createdAt),
   index('hook_calls_created_idx').on(t.createdAt)
 ])
