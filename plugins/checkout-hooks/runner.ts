@@ -30,7 +30,7 @@ export interface ActiveHook {
 }
 
 /** What was sent and what came back, for the call log (`text`: the answer as received, if any). */
-interface Exchange { request: Record<string, unknown>, text: string | null }
+interface Exchange { request: string, text: string | null }
 export type HookResult<P extends HookPoint> =
   | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number, exchange: Exchange }
   | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number, exchange: Exchange }
@@ -134,7 +134,7 @@ export function createHookRunner (deps: {
     const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
-    const exchange: Exchange = { request: envelope, text: null }
+    const exchange: Exchange = { request: body, text: null }
     const failure = (error: string, statusCode: number | null): HookResult<P> => ({ ok: false, hook, error, statusCode, durationMs: elapsed(), exchange })
     try {
       if (literalTargetRefused(hook.url, deps.outbound)) return failure(`request failed: ${CONNECTION_FAILED}`, null)

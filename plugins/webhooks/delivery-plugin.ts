@@ -44,7 +44,8 @@ function createWebhookDelivery (fastify: FastifyInstance) {
       fastify.appAnalytics.recordAttempt(outcome)
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
-        status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs, at: new Date().toISOString()
+        status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
+        at: new Date().toISOString()
       })
     }
   })

@@ -142,7 +142,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * Successes are written in groups: while one statement runs, the next ones gather, so under load one
    * round trip records many deliveries (and their attempt rows) instead of one each.
    */
-  interface Success { claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, resolve: () => void, reject: (error: unknown) => void }
+  interface Success {
+    claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, resolve: () => void, reject: (error: unknown) => void
+  }
   let pending: Success[] = []
   let flushing = false
 

@@ -23,7 +23,8 @@ export const UNINSTALLED_REASON = 'App uninstalled'
 
 /** Uninstall: every registration of the installation stops receiving events. */
 export async function deactivateFor (executor: Executor, installationId: string): Promise<void> {
-  await executor.update(webhooks).set({ isActive: false, disabledReason: UNINSTALLED_REASON, updatedAt: new Date() }).where(eq(webhooks.installationId, installationId))
+  await executor.update(webhooks).set({ isActive: false, disabledReason: UNINSTALLED_REASON, updatedAt: new Date() })
+    .where(eq(webhooks.installationId, installationId))
 }
 
 export async function registrationsOf (executor: Executor, installationId: string) {

@@ -119,7 +119,9 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const found = ids.length === 0
       ? []
       : await sqlRows(db, sql<any>`select id, is_test_install, uninstalled_at from installations where id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`)
-    const installation = new Map(found.map((row) => [row.id as string, { isTestInstall: Boolean(row.is_test_install), installationActive: row.uninstalled_at === null }]))
+    const installation = new Map(found.map((row) => [row.id as string, {
+      isTestInstall: Boolean(row.is_test_install), installationActive: row.uninstalled_at === null
+    }]))
     return {
       data: registrations.map((row) => ({
         ...publicWebhook(row), installationId: row.installationId, businessId: row.businessId,
@@ -303,7 +305,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       const matching = await leftToReplay(where)
       const queued = Math.min(matching.remaining, MAX_REPLAY)
       const [next] = matching.remaining > MAX_REPLAY
-        ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(where).orderBy(asc(webhookDeliveries.createdAt)).offset(MAX_REPLAY).limit(1)
+        ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(where)
+          .orderBy(asc(webhookDeliveries.createdAt)).offset(MAX_REPLAY).limit(1)
         : []
       return { queued, remaining: matching.remaining - queued, nextSince: next?.at.toISOString() ?? null }
     }

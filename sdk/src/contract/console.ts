@@ -113,7 +113,7 @@ export const HookCallSchema = Type.Object({
 export type HookCall = Static<typeof HookCallSchema>
 
 export const HookCallDetailSchema = Type.Intersect([HookCallSchema, Type.Object({
-  requestBody: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The envelope sent' }),
+  requestBody: Nullable(Type.String({ description: 'The envelope exactly as sent; null for calls logged before bodies were kept' })),
   answer: Nullable(Type.String({ description: 'The first 4 KB of the answer as received' })),
   policyApplied: Nullable(Type.String({ description: 'What the checkout did because of the failure (DESIGN §10); null on success' }))
 })], { title: 'HookCallDetail' })

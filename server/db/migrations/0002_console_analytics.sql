@@ -9,7 +9,7 @@ CREATE TABLE "app_daily_counters" (
 --> statement-breakpoint
 ALTER TABLE "webhook_attempts" ADD COLUMN "request_headers" jsonb;--> statement-breakpoint
 ALTER TABLE "webhook_attempts" ADD COLUMN "next_retry_at" timestamp with time zone;--> statement-breakpoint
-ALTER TABLE "hook_calls" ADD COLUMN "request_body" jsonb;--> statement-breakpoint
+ALTER TABLE "hook_calls" ADD COLUMN "request_body" text;--> statement-breakpoint
 ALTER TABLE "hook_calls" ADD COLUMN "answer" text;--> statement-breakpoint
 ALTER TABLE "hook_calls" ADD COLUMN "failure_policy" text;--> statement-breakpoint
 CREATE INDEX "app_daily_counters_day_idx" ON "app_daily_counters" USING btree ("day");--> statement-breakpoint

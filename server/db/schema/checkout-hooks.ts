@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, boolean, integer, index, jsonb } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, boolean, integer, index } from 'drizzle-orm/pg-core'
 
 /** Every synchronous hook call, for the developer's hook-call log. */
 export const hookCalls = pgTable('hook_calls', {
@@ -12,8 +12,8 @@ export const hookCalls = pgTable('hook_calls', {
   statusCode: integer('status_code'),
   durationMs: integer('duration_ms').notNull(),
   error: text('error'),
-  /** The envelope sent ({hookPoint, businessId, timestamp, data}). */
-  requestBody: jsonb('request_body').$type<Record<string, unknown>>(),
+  /** The envelope exactly as sent ({hookPoint, businessId, timestamp, data}). */
+  requestBody: text('request_body'),
   /** The answer's first 4 KB as received (null when none came). */
   answer: text('answer'),
   /** The manifest hook's failurePolicy at the time of the call. */

@@ -95,7 +95,8 @@ t.test('the developer console of one app', async (t) => {
     t.equal(list.statusCode, 200)
     const ids = list.json().data.map((w: { id: string }) => w.id)
     t.ok(ids.includes(webhook.id))
-    t.match(list.json().data.find((w: { id: string }) => w.id === webhook.id), { isTestInstall: true, installationActive: true, installationId: installed.installationId })
+    const mine = list.json().data.find((w: { id: string }) => w.id === webhook.id)
+    t.match(mine, { isTestInstall: true, installationActive: true, installationId: installed.installationId })
     await app.inject({ method: 'PATCH', url: `/webhooks/${webhook.id}`, headers: installed.auth, payload: { isActive: false } })
     const off = (await app.inject({ url: `${base}/webhooks`, headers: dev.auth })).json().data.find((w: { id: string }) => w.id === webhook.id)
     t.match(off, { isActive: false, disabledReason: 'Disabled by the app' }, 'says why it is off')
@@ -138,7 +139,7 @@ t.test('the developer console of one app', async (t) => {
   t.test('another developer, a merchant and no session get nothing', async (t) => {
     const other = await registerUser(app, 'DEVELOPER')
     const merchant = await registerUser(app, 'MERCHANT')
-    const routes: Array<{ method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown }> = [
+    const routes: Array<{ method: 'GET' | 'POST' | 'PATCH', url: string, payload?: Record<string, unknown> }> = [
       { method: 'GET', url: `${base}/analytics` },
       { method: 'GET', url: `${base}/webhooks` },
       { method: 'PATCH', url: `${base}/webhooks/${webhook.id}`, payload: { isActive: true } },
