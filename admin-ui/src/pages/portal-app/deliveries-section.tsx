@@ -17,6 +17,8 @@ const UNINSTALLED = 'App uninstalled'
 /** A datetime-local value (the browser's time zone) as ISO 8601 UTC, or undefined when empty. */
 const isoOf = (local: string): string | undefined => local === '' ? undefined : new Date(local).toISOString()
 
+const lastOutcome = (d: Delivery) => d.lastStatusCode === null ? (d.lastError ?? 'no answer yet') : `HTTP ${d.lastStatusCode}`
+
 export function LiveIndicator ({ state }: { state: string }) {
   return <span class={styles.live} role='status' data-testid='live-state'><span class={`${styles.dot} ${state === 'live' ? styles.live : ''}`} />{state === 'live' ? 'Live' : state === 'off' ? 'Live tail off' : 'Connecting…'}</span>
 }
@@ -207,7 +209,11 @@ export function DeliveriesSection ({ app }: SectionProps) {
         ? registrations.loading ? <Loading what='Loading the registrations' /> : <ErrorMessage message={registrations.error} />
         : registrations.data.data.length === 0
           ? <Empty>No webhook registrations yet. Set a webhook URL and test-install the app, or register one with POST /webhooks.</Empty>
-          : <div class={styles.registrations}>{registrations.data.data.map((w) => <Registration key={w.id} appId={app.id} webhook={w} onChanged={refresh} />)}</div>}
+          : (
+            <div class={styles.registrations}>
+              {registrations.data.data.map((w) => <Registration key={w.id} appId={app.id} webhook={w} onChanged={refresh} />)}
+            </div>
+            )}
 
       <h2>Deliveries</h2>
       <form class={styles.filters} aria-label='Filter deliveries' onSubmit={(e) => e.preventDefault()}>
@@ -246,7 +252,7 @@ export function DeliveriesSection ({ app }: SectionProps) {
                         <strong>{d.event}</strong>
                         <span class={`${styles.badge} ${styles[d.status]}`}>{d.status}</span>
                         <span class={styles.meta}>
-                          {formatDate(d.createdAt)} · {d.attemptCount} {d.attemptCount === 1 ? 'attempt' : 'attempts'} · {d.lastStatusCode === null ? (d.lastError ?? 'no answer yet') : `HTTP ${d.lastStatusCode}`}
+                          {formatDate(d.createdAt)} · {d.attemptCount} {d.attemptCount === 1 ? 'attempt' : 'attempts'} · {lastOutcome(d)}
                         </span>
                       </button>
                     </li>
