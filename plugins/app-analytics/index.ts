@@ -5,7 +5,7 @@ import { AppIdParams } from '../apps/schemas.ts'
 import { DeliverySchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema } from '../webhooks/schemas.ts'
 import {
   AnalyticsSchema, AnalyticsQuery, AppDeliveryQuery, ConsoleWebhookSchema, DeliveryDetailSchema, HookCallDetailSchema, HookCallQuery, HookCallSchema,
-  LiveStreamSchema, ReEnableWebhookSchema, ReplayPreviewQuery, AppDeliveryParams, AppHookCallParams, AppWebhookParams
+  ReEnableWebhookSchema, ReplayPreviewQuery, AppDeliveryParams, AppHookCallParams, AppWebhookParams
 } from './schemas.ts'
 import { registerLiveTail } from './live.ts'
 
@@ -137,7 +137,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return call
   })
 
-  registerLiveTail(fastify, { tags, security, owned, responseSchema: LiveStreamSchema })
+  registerLiveTail(fastify, { tags, security, owned })
 }
 
 export default appAnalyticsRoutes

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerResponse } from 'node:http'
-import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
@@ -18,8 +17,12 @@ interface Options {
   tags: string[]
   security: Array<Record<string, string[]>>
   owned: (developerId: string, appId: string) => Promise<{ id: string }>
-  responseSchema: ReturnType<typeof Type.String>
 }
+
+const DESCRIPTION = 'Server-sent events (read it with fetch and the Authorization header): `event: ready` once subscribed, then one ' +
+  '`event: delivery` or `event: hookCall` per attempt or call, its `data:` a LiveEvent (JSON); a `: ping` comment every 15 s. ' +
+  `At most ${MAX_LIVE_PER_DEVELOPER} open at once per developer (429 beyond); the server ends a stream after 15 minutes or when ` +
+  'its reader falls 256 KB behind, and the client reconnects.'
 
 /**
  * GET /developer/apps/:appId/live: the app's new delivery attempts and hook calls as server-sent
@@ -43,7 +46,7 @@ export function registerLiveTail (fastify: FastifyInstance, options: Options): v
       security: options.security,
       operationId: 'streamAppLive',
       summary: 'Live tail of my app: delivery attempts and hook calls as they happen',
-      description: options.responseSchema.description,
+      description: DESCRIPTION,
       params: AppIdParams,
       response: {
         200: { description: 'A stream of server-sent events', content: { 'text/event-stream': { schema: LiveEventSchema } } },

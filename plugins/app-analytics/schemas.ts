@@ -15,10 +15,3 @@ const Id = Type.String({ minLength: 1, maxLength: 64 })
 export const AppWebhookParams = Type.Object({ appId: Id, id: Id })
 export const AppDeliveryParams = Type.Object({ appId: Id, id: Id })
 export const AppHookCallParams = Type.Object({ appId: Id, id: Id })
-
-/** The live tail's body, as the OpenAPI document describes it. */
-export const LiveStreamSchema = Type.String({
-  title: 'LiveStream',
-  description: 'text/event-stream: `event: ready` once subscribed, then one `event: delivery` or `event: hookCall` per attempt or call, ' +
-    'its `data:` a LiveEvent (JSON); a `: ping` comment every 15 s. The server ends the stream after 15 minutes or when the client falls behind; the client reconnects.'
-})
