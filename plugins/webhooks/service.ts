@@ -262,7 +262,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const rows = await db.update(webhookDeliveries).set({
       status: 'PENDING', cycleAttempts: 0, nextAttemptAt: sql`now()`, lockedUntil: lease, completedAt: null
     }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
-        and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at limit ${max})`))
+        and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at, id limit ${max})`))
       .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
     deps.delivery.queue.push(rows.map((row) => ({ id: row.id, reserved: row.attempts })))
     return rows.length
@@ -290,29 +290,29 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return and(...filters) as SQL
   }
 
-  /** What is left after a replay (or all of it, before): the queued ones are now leased, so they no longer match. */
-  async function leftToReplay (where: SQL) {
-    const [left] = await db.select({ remaining: count(), next: sql<string | null>`min(${webhookDeliveries.createdAt})` }).from(webhookDeliveries)
-      .where(and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`))
-    return { remaining: left.remaining, next: left.next === null ? null : new Date(left.next) }
+  /**
+   * What a replay would queue now: the matching deliveries no attempt holds, the oldest MAX_REPLAY of
+   * them, and where the next call should start. Taken before queueing, since queued deliveries are
+   * attempted (and free again) at once.
+   */
+  async function replayPlan (where: SQL) {
+    const free = and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`)
+    const [{ matching }] = await db.select({ matching: count() }).from(webhookDeliveries).where(free)
+    const [next] = matching > MAX_REPLAY
+      ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(free)
+        .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id)).offset(MAX_REPLAY).limit(1)
+      : []
+    return { matching, nextSince: next?.at.toISOString() ?? null }
   }
 
   /** `dryRun`: what the call would queue, nothing sent (the console's confirmation). */
   async function replayOn (webhook: WebhookRow, input: { since: string, status?: DeliveryRow['status'] }, options: { dryRun?: boolean } = {}) {
     if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
     const where = replayable(webhook, input)
-    if (options.dryRun === true) {
-      const matching = await leftToReplay(where)
-      const queued = Math.min(matching.remaining, MAX_REPLAY)
-      const [next] = matching.remaining > MAX_REPLAY
-        ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(where)
-          .orderBy(asc(webhookDeliveries.createdAt)).offset(MAX_REPLAY).limit(1)
-        : []
-      return { queued, remaining: matching.remaining - queued, nextSince: next?.at.toISOString() ?? null }
-    }
-    const queued = await restart(where, MAX_REPLAY)
-    const left = await leftToReplay(where)
-    return { queued, remaining: left.remaining, nextSince: left.next?.toISOString() ?? null }
+    const plan = await replayPlan(where)
+    const queued = options.dryRun === true ? Math.min(plan.matching, MAX_REPLAY) : await restart(where, MAX_REPLAY)
+    const remaining = Math.max(0, plan.matching - queued)
+    return { queued, remaining, nextSince: remaining === 0 ? null : plan.nextSince }
   }
 
   async function replay (installation: CallingInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
