@@ -11,6 +11,7 @@ import outboundPlugin from './plugins/outbound.ts'
 import type { OutboundPolicy } from './url-policy.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
+import liveEventsPlugin from './plugins/live-events.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
 import originsPlugin from './plugins/origins.ts'
@@ -33,7 +34,7 @@ import merchantInstallationRoutes from '../plugins/installations/merchant-routes
 import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
 import webhooksService from '../plugins/webhooks/service.ts'
 import webhookRoutes from '../plugins/webhooks/routes.ts'
-import appAnalyticsService from '../plugins/app-analytics/service.ts'
+import appAnalyticsService, { registerApiCounting } from '../plugins/app-analytics/service.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import oauthMetadataRoutes from '../plugins/oauth/metadata-routes.ts'
@@ -91,6 +92,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(originsPlugin)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
+  await app.register(liveEventsPlugin)
   // per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 
@@ -101,13 +103,13 @@ export async function buildApp (options: BuildOptions) {
   await app.register(authGuards)
   await app.register(authService)
   await app.register(appsService)
+  await app.register(appAnalyticsService)
   await app.register(webhookDelivery)
   await app.register(webhooksService)
   await app.register(installationsService)
   await app.register(appAuth)
   await app.register(storefrontRateLimit)
   await app.register(checkoutHooksService)
-  await app.register(appAnalyticsService)
 
   // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)
@@ -126,6 +128,7 @@ export async function buildApp (options: BuildOptions) {
   // What apps call with their access token: one token check and one rate-limit budget per installation cover both.
   await app.register(async function appTokenScope (scope) {
     scope.addHook('onRequest', scope.requireAppToken)
+    registerApiCounting(scope)
     await registerAppRateLimit(scope)
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
     await scope.register(webhookRoutes, { prefix: PREFIX.webhooks })

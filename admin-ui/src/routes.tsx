@@ -37,6 +37,7 @@ export function AppRoutes () {
       <Route path='/portal' component={PortalApps} />
       <Route path='/portal/apps/new' component={PortalNewApp} />
       <Route path='/portal/apps/:appId' component={PortalApp} />
+      <Route path='/portal/apps/:appId/:tab' component={PortalApp} />
       <Route path='/reviewer' component={ReviewQueue} />
       <Route path='/reviewer/apps/:appId' component={ReviewApp} />
       <Route default component={NotFound} />

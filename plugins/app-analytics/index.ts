@@ -1,45 +1,143 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, errorResponses } from '../../server/schemas.ts'
+import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { notFound } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
-import { DeliverySchema } from '../webhooks/schemas.ts'
-import { AnalyticsSchema, AppDeliveryQuery, HookCallQuery, HookCallSchema } from './schemas.ts'
+import { DeliverySchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema } from '../webhooks/schemas.ts'
+import {
+  AnalyticsSchema, AnalyticsQuery, AppDeliveryQuery, ConsoleWebhookSchema, DeliveryDetailSchema, HookCallDetailSchema, HookCallQuery, HookCallSchema,
+  ReEnableWebhookSchema, ReplayPreviewQuery, AppDeliveryParams, AppHookCallParams, AppWebhookParams
+} from './schemas.ts'
+import { registerLiveTail } from './live.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
 
-/** The developer's view of one app in production: installs, delivery health, and the call logs. */
+/**
+ * The developer's console for one app (DESIGN §16 "Console routes"): analytics, the delivery and hook
+ * call logs, the actions on registrations and deliveries, and the live tail. Every route takes the
+ * developer's own app only (another developer's app is 404), across all its installations, the
+ * sandbox's test installs included.
+ */
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(fastify.db, developerId, appId)
 
   fastify.get('/:appId/analytics', {
     schema: {
-      tags, security, operationId: 'getAppAnalytics', summary: 'Installs and webhook health of my app', description: 'Test installs are excluded. Days are UTC, the last 30 including today.',
-      params: AppIdParams, response: { 200: AnalyticsSchema, ...errorResponses(401, 403, 404) }
+      tags, security, operationId: 'getAppAnalytics', summary: 'Installs, deliveries, API usage and hook calls of my app',
+      description: 'From daily counters kept 400 days. Days are UTC, today included. environment=live leaves test installs out (the spec\'s figures); sandbox counts only them.',
+      params: AppIdParams, querystring: AnalyticsQuery, response: { 200: AnalyticsSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    return await fastify.appAnalytics.analytics(app.id)
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
+  })
+
+  fastify.get('/:appId/webhooks', {
+    schema: {
+      tags, security, operationId: 'listAppWebhooks', summary: 'Webhook registrations of my app across its installations',
+      description: 'Newest first, test installs included, with why an inactive one was disabled.',
+      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.webhooks.listOfApp(app.id, request.query)
+  })
+
+  fastify.patch('/:appId/webhooks/:id', {
+    schema: {
+      tags, security, operationId: 'reEnableAppWebhook', summary: 'Re-enable a registration of my app',
+      description: 'Only `{isActive: true}`: turns an auto-disabled registration back on and resets its failure count. 409 for a registration switched off by an uninstall.',
+      params: AppWebhookParams, body: ReEnableWebhookSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.webhooks.reEnableOfApp(app.id, request.params.id)
+  })
+
+  fastify.post('/:appId/webhooks/:id/test', {
+    schema: {
+      tags, security, operationId: 'testAppWebhook', summary: 'Send a webhook.test event to a registration of my app',
+      description: 'Synchronous: answers with the outcome of the one attempt (no retries), logged like any delivery.',
+      params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.webhooks.testOn(await fastify.webhooks.getOfApp(app.id, request.params.id))
+  })
+
+  fastify.post('/:appId/webhooks/:id/replay', {
+    schema: {
+      tags, security, operationId: 'replayAppWebhook', summary: 'Send again the deliveries of a registration since a time',
+      description: 'Queues at most 1 000 per call (oldest first) and says how many are left and from when to go on. `?dryRun=true` answers 200 with what the call would queue, and sends nothing. Event ids are kept.',
+      params: AppWebhookParams, querystring: ReplayPreviewQuery, body: ReplaySchema,
+      response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request, reply) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    const webhook = await fastify.webhooks.getOfApp(app.id, request.params.id)
+    const dryRun = request.query.dryRun === true
+    const result = await fastify.webhooks.replayOn(webhook, request.body, { dryRun })
+    return reply.code(dryRun ? 200 : 202).send(result)
   })
 
   fastify.get('/:appId/deliveries', {
     schema: {
-      tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app', params: AppIdParams, querystring: AppDeliveryQuery,
-      response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
+      tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app',
+      description: 'Newest first; filter by status, event, registration (webhookId) and creation time [from, to).',
+      params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
+    const app = await owned(request.user.sub, request.params.appId)
     return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
+  })
+
+  fastify.get('/:appId/deliveries/:id', {
+    schema: {
+      tags, security, operationId: 'getAppDelivery', summary: 'A delivery of my app with every attempt',
+      description: 'Each attempt: the request headers as sent (signature included; the secret never), status, the first 1 KB of the answer, duration, error and the retry it scheduled. `requestBody` is the exact body every attempt sent.',
+      params: AppDeliveryParams, response: { 200: DeliveryDetailSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
+  })
+
+  fastify.post('/:appId/deliveries/:id/redeliver', {
+    schema: {
+      tags, security, operationId: 'redeliverAppDelivery', summary: 'Send a delivery of my app again',
+      description: 'A new attempt with the same X-Service-Event-Id and a fresh retry schedule. 409 while it is being attempted or when its registration is inactive.',
+      params: AppDeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 403, 404, 409) }
+    }
+  }, async (request, reply) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return reply.code(202).send(await fastify.webhooks.redeliverOfApp(app.id, request.params.id))
   })
 
   fastify.get('/:appId/hook-calls', {
     schema: {
-      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', params: AppIdParams, querystring: HookCallQuery,
-      response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
+      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome.',
+      params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
+    const app = await owned(request.user.sub, request.params.appId)
     return await fastify.checkoutHooks.callLog(app.id, request.query)
   })
+
+  fastify.get('/:appId/hook-calls/:id', {
+    schema: {
+      tags, security, operationId: 'getAppHookCall', summary: 'A hook call of my app',
+      description: 'The envelope sent, the answer as received (first 4 KB), why it was refused and what the checkout did about it (the failure policy applied).',
+      params: AppHookCallParams, response: { 200: HookCallDetailSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
+    if (call === null) throw notFound('Hook call')
+    return call
+  })
+
+  registerLiveTail(fastify, { tags, security, owned })
 }
 
 export default appAnalyticsRoutes

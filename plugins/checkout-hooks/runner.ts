@@ -16,6 +16,8 @@ import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 const MAX_ANSWER_BYTES = 64 * 1024
 const LOG_FLUSH_MS = 250
 const LOG_BATCH = 200
+/** Characters of a hook's answer kept in the call log. */
+export const ANSWER_LOG_CHARS = 4096
 
 export interface ActiveHook {
   appId: string
@@ -27,13 +29,38 @@ export interface ActiveHook {
   secretEncrypted: string
 }
 
+/** What was sent and what came back, for the call log (`text`: the answer as received, if any). */
+interface Exchange { request: string, text: string | null }
 export type HookResult<P extends HookPoint> =
-  | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number }
-  | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number }
+  | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number, exchange: Exchange }
+  | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number, exchange: Exchange }
+
+/** A written call-log line, as the analytics and the live tail see it. */
+export type LoggedCall = typeof hookCalls.$inferInsert & { id: string, createdAt: Date }
 
 const ajv = addFormats(new Ajv({ allErrors: false, strict: false }))
 const validators = Object.fromEntries(Object.entries(HOOK_ANSWERS).map(([point, schema]) => [point, ajv.compile(schema)])) as Record<HookPoint,
   ValidateFunction>
+
+function publicCall (row: typeof hookCalls.$inferSelect) {
+  return {
+    id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
+    durationMs: row.durationMs, error: row.error, success: row.success, failurePolicy: row.failurePolicy, createdAt: row.createdAt.toISOString()
+  }
+}
+
+/** What the checkout does when a hook fails (DESIGN §10), in the words the console shows. */
+export function policyApplied (hookPoint: HookPoint, failurePolicy: 'open' | 'closed'): string {
+  switch (hookPoint) {
+    case 'checkout.payment_methods': return "The app's payment methods were left out of the checkout"
+    case 'checkout.shipping_rates': return 'The delivery fee so far was kept'
+    case 'order.calculate_discounts': return 'No discount from this app was added'
+    case 'checkout.create_payment': return 'The checkout failed with 502; the order stays unpaid'
+    case 'order.validate': return failurePolicy === 'closed'
+      ? 'Fail-closed (manifest failurePolicy "closed"): the order was refused'
+      : 'Fail-open: the order went through without this validation'
+  }
+}
 
 /** A hook's URL: the app's webhook URL with the hook's path appended. */
 export function hookUrl (webhookUrl: string, path: string): string {
@@ -46,7 +73,11 @@ export function hookUrl (webhookUrl: string, path: string): string {
  * install first), each signed with its installation's webhook secret and bounded by its own timeout,
  * and checks each answer against the hook point's schema. Every call is logged for the developer.
  */
-export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void }) {
+export function createHookRunner (deps: {
+  db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
+  /** After calls were logged (analytics counters, the console's live tail); must not throw. */
+  onLogged?: (calls: LoggedCall[]) => void
+}) {
   const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
   async function hooksOf (businessId: string): Promise<Map<HookPoint, ActiveHook[]>> {
@@ -100,10 +131,13 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timestamp = new Date()
-    const body = JSON.stringify({ hookPoint, businessId, timestamp: timestamp.toISOString(), data })
+    const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
+    const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
+    const exchange: Exchange = { request: body, text: null }
+    const failure = (error: string, statusCode: number | null): HookResult<P> => ({ ok: false, hook, error, statusCode, durationMs: elapsed(), exchange })
     try {
-      if (literalTargetRefused(hook.url, deps.outbound)) return { ok: false, hook, error: `request failed: ${CONNECTION_FAILED}`, statusCode: null, durationMs: elapsed() }
+      if (literalTargetRefused(hook.url, deps.outbound)) return failure(`request failed: ${CONNECTION_FAILED}`, null)
       const secret = decryptSecret(hook.secretEncrypted, deps.encryptionKey)
       const { statusCode, text } = await post(hook, body, {
         'content-type': 'application/json',
@@ -111,25 +145,26 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
         'x-webhook-timestamp': String(unix),
         'x-webhook-signature': signature(secret, unix, body)
       })
-      if (statusCode < 200 || statusCode > 299) return { ok: false, hook, error: `answered HTTP ${statusCode}`, statusCode, durationMs: elapsed() }
+      exchange.text = text
+      if (statusCode < 200 || statusCode > 299) return failure(`answered HTTP ${statusCode}`, statusCode)
       let answer: unknown
       try {
         answer = JSON.parse(text)
       } catch {
-        return { ok: false, hook, error: 'answer is not JSON', statusCode, durationMs: elapsed() }
+        return failure('answer is not JSON', statusCode)
       }
       const validate = validators[hookPoint]
       if (!validate(answer)) {
         const first = validate.errors?.[0]
-        return { ok: false, hook, error: `answer does not match ${hookPoint}: ${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`.trim(), statusCode, durationMs: elapsed() }
+        return failure(`answer does not match ${hookPoint}: ${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`.trim(), statusCode)
       }
-      return { ok: true, hook, answer: answer as HookAnswer<P>, statusCode, durationMs: elapsed() }
+      return { ok: true, hook, answer: answer as HookAnswer<P>, statusCode, durationMs: elapsed(), exchange }
     } catch (error) {
       const name = (error as Error).name
       const message = name === 'TimeoutError' || name === 'AbortError' || /timeout/i.test(String((error as Error).message))
         ? `no answer within ${hook.timeout} ms`
         : `request failed: ${deps.outbound.production ? CONNECTION_FAILED : (error as Error).message}`
-      return { ok: false, hook, error: message, statusCode: null, durationMs: elapsed() }
+      return failure(message, null)
     }
   }
 
@@ -138,13 +173,16 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
    * every write would otherwise queue in front of the next customer's queries. A lost log line must
    * never fail an order.
    */
-  let pending: Array<typeof hookCalls.$inferInsert> = []
+  let pending: LoggedCall[] = []
   let flushing: Promise<void> = Promise.resolve()
   function flush (): Promise<void> {
     if (pending.length === 0) return flushing
     const rows = pending
     pending = []
-    flushing = flushing.then(async () => { await deps.db.insert(hookCalls).values(rows) }).catch(deps.onLogError)
+    flushing = flushing.then(async () => {
+      await deps.db.insert(hookCalls).values(rows)
+      deps.onLogged?.(rows)
+    }).catch(deps.onLogError)
     return flushing
   }
   const timer = setInterval(() => { void flush() }, LOG_FLUSH_MS)
@@ -161,7 +199,11 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
       success: result.ok,
       statusCode: result.statusCode,
       durationMs: result.durationMs,
-      error: result.ok ? null : result.error
+      error: result.ok ? null : result.error,
+      requestBody: result.exchange.request,
+      answer: result.exchange.text === null ? null : result.exchange.text.slice(0, ANSWER_LOG_CHARS),
+      failurePolicy: result.hook.failurePolicy,
+      createdAt: new Date()
     })))
     if (pending.length >= LOG_BATCH) void flush()
   }
@@ -206,14 +248,19 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
       deps.db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
       deps.db.select({ total: count() }).from(hookCalls).where(where)
     ])
+    return { data: rows.map(publicCall), total, page, limit }
+  }
+
+  /** One call of the app's log with what was sent, the answer and what the checkout did about a failure; another app's → null. */
+  async function callOfApp (appId: string, id: string) {
+    await flush()
+    const [row] = await deps.db.select().from(hookCalls).where(and(eq(hookCalls.appId, appId), eq(hookCalls.id, id))).limit(1)
+    if (row === undefined) return null
     return {
-      data: rows.map((row) => ({
-        id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
-        durationMs: row.durationMs, error: row.error, success: row.success, createdAt: row.createdAt.toISOString()
-      })),
-      total,
-      page,
-      limit
+      ...publicCall(row),
+      requestBody: row.requestBody ?? null,
+      answer: row.answer,
+      policyApplied: row.success ? null : policyApplied(row.hookPoint as HookPoint, row.failurePolicy ?? 'open')
     }
   }
 
@@ -223,7 +270,7 @@ export function createHookRunner (deps: { db: Db, encryptionKey: Buffer, outboun
     return deleted.length
   }
 
-  return { hooksOf, call, run, flush, close, callLog, pruneCalls }
+  return { hooksOf, call, run, flush, close, callLog, callOfApp, pruneCalls }
 }
 
 export type HookRunner = ReturnType<typeof createHookRunner>

@@ -27,6 +27,15 @@ export default fp(async function checkoutHooksService (fastify) {
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
+    onLogged: (calls) => {
+      fastify.appAnalytics.recordHookCalls(calls)
+      for (const call of calls) {
+        fastify.liveEvents.publish(call.appId, {
+          type: 'hookCall', id: call.id, installationId: call.installationId, hookPoint: call.hookPoint, success: call.success,
+          statusCode: call.statusCode ?? null, error: call.error ?? null, durationMs: call.durationMs, at: call.createdAt.toISOString()
+        })
+      }
+    },
     schedulePaymentExpiry: fastify.schedulePaymentExpiry,
     commerce: fastify.commerce
   })
@@ -38,4 +47,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics'] })

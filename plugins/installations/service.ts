@@ -12,6 +12,7 @@ import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
+import type { AppAnalyticsService } from '../app-analytics/service.ts'
 import { WEBHOOK_SECRET_PREFIX, type Webhooks } from '../webhooks/service.ts'
 import { activeInstallations, type ExtensionsOf } from './extensions.ts'
 import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
@@ -87,6 +88,8 @@ export interface InstallationsDeps {
   apps: AppsService
   webhooks: Webhooks
   commerce: CommerceService
+  /** Install and uninstall counters, written in the installation's transaction. */
+  analytics: Pick<AppAnalyticsService, 'in'>
 }
 
 export function createInstallationsService (deps: InstallationsDeps) {
@@ -137,6 +140,7 @@ export function createInstallationsService (deps: InstallationsDeps) {
       grantedScopes: input.scopes,
       installedBy: input.userId
     }).returning()
+    await deps.analytics.in(tx).recordInstall(input.app.id, input.isTestInstall)
     if (input.app.webhookUrl !== null) {
       await deps.webhooks.in(tx).createForInstallation({
         installationId: installation.id, appId: input.app.id, businessId: input.businessId, url: input.app.webhookUrl,
@@ -154,6 +158,7 @@ export function createInstallationsService (deps: InstallationsDeps) {
     const now = new Date()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
+    await deps.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
     await deps.webhooks.in(tx).deactivateFor(installation.id)
     await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
     const job: ErasureJob = {
@@ -347,7 +352,8 @@ export default fp(async function installationsService (fastify) {
     evict: (id) => tokenCache.evictInstallation(id),
     apps: fastify.apps,
     webhooks: fastify.webhooks,
-    commerce: fastify.commerce
+    commerce: fastify.commerce,
+    analytics: fastify.appAnalytics
   })
   fastify.decorate('installations', service)
   fastify.onAppApproved.push(service.onAppApproved)
@@ -368,4 +374,4 @@ export default fp(async function installationsService (fastify) {
     })
     fastify.log.info({ installationId }, 'data erasure requested')
   })
-}, { name: 'installations', dependencies: ['db', 'config', 'jobs', 'apps', 'webhooks', 'commerce'] })
+}, { name: 'installations', dependencies: ['db', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })

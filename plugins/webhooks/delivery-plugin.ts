@@ -39,7 +39,15 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     timeoutMs: config.webhookTimeoutMs,
     retryScheduleSeconds: config.webhookRetryScheduleSeconds,
     disableAfterFailures: config.webhookDisableAfterFailures,
-    onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason)
+    onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
+    onAttempt: (outcome) => {
+      fastify.appAnalytics.recordAttempt(outcome)
+      fastify.liveEvents.publish(outcome.appId, {
+        type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
+        status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
+        at: new Date().toISOString()
+      })
+    }
   })
   const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
   const queue = createAttemptQueue(async (item) => { await engine.attempt(item) }, { concurrency: CONCURRENCY, onError })
@@ -162,4 +170,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics'] })

@@ -5,7 +5,7 @@ import { txExecutor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import type { Jobs } from '../../server/jobs.ts'
-import { deliveryHeaders, type Envelope } from './signing.ts'
+import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { Sender, SendResult } from './sender.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 
@@ -24,12 +24,32 @@ export interface DeliveryDeps {
   retryScheduleSeconds: number[]
   disableAfterFailures: number
   onDisabled: (webhookId: string, reason: string) => void
+  /** After each recorded attempt (analytics counters, the console's live tail); must not throw. */
+  onAttempt: (outcome: AttemptOutcome) => void
+}
+
+/** One recorded attempt, as the analytics and the live tail see it. */
+export interface AttemptOutcome {
+  deliveryId: string
+  appId: string
+  installationId: string
+  webhookId: string
+  event: string
+  attempt: number
+  status: 'PENDING' | 'SUCCEEDED' | 'FAILED'
+  statusCode: number | null
+  error: string | null
+  durationMs: number
+  /** false for the test operation's single attempt, which neither retries nor counts */
+  counts: boolean
 }
 
 /** A delivery whose attempt this process holds the lease of, with what the attempt needs. */
 export interface Claimed {
   id: string
   webhookId: string
+  appId: string
+  installationId: string
   businessId: string
   event: string
   data: Record<string, unknown>
@@ -74,7 +94,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         update webhook_deliveries d set attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
           locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
-        returning d.id, d.webhook_id, d.app_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at
+        returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at
       )
       select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url
       from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id`)
@@ -82,6 +102,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     return {
       id: row.id,
       webhookId: row.webhook_id,
+      appId: row.app_id,
+      installationId: row.installation_id,
       businessId: row.business_id,
       event: row.event,
       data: typeof row.data === 'string' ? JSON.parse(row.data) : row.data,
@@ -102,33 +124,44 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       where id = ${claimed.id} and attempts = ${claimed.attempts}`)
   }
 
-  function logAttempt (claimed: Claimed, result: SendResult) {
-    return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet)
-      values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet})`
+  function logAttempt (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retryDelaySeconds: number | undefined) {
+    const nextRetry = retryDelaySeconds === undefined ? sql`null` : sql`now() + ${retryDelaySeconds}::float8 * interval '1 second'`
+    return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet, request_headers, next_retry_at)
+      values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet},
+        ${headers === null ? null : JSON.stringify(headers)}::jsonb, ${nextRetry})`
+  }
+
+  function report (claimed: Claimed, result: SendResult, status: AttemptOutcome['status'], counts: boolean): void {
+    deps.onAttempt({
+      deliveryId: claimed.id, appId: claimed.appId, installationId: claimed.installationId, webhookId: claimed.webhookId, event: claimed.event,
+      attempt: claimed.attempts, status, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, counts
+    })
   }
 
   /**
    * Successes are written in groups: while one statement runs, the next ones gather, so under load one
    * round trip records many deliveries (and their attempt rows) instead of one each.
    */
-  interface Success { claimed: Claimed, result: SendResult, counts: boolean, resolve: () => void, reject: (error: unknown) => void }
+  interface Success {
+    claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, resolve: () => void, reject: (error: unknown) => void
+  }
   let pending: Success[] = []
   let flushing = false
 
   async function writeSuccesses (batch: Success[]): Promise<void> {
     const rows = batch.map((s) => ({
       attempt_id: newId('att'), delivery_id: s.claimed.id, attempt: s.claimed.attempts, status_code: s.result.statusCode,
-      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, counts: s.counts
+      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, headers: s.headers, counts: s.counts
     }))
     // one jsonb parameter: both drivers pass it the same way, whatever the batch size
     await db.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as v(attempt_id text, delivery_id text, attempt int, status_code int, duration_ms int, snippet text, counts boolean)
+          as v(attempt_id text, delivery_id text, attempt int, status_code int, duration_ms int, snippet text, headers jsonb, counts boolean)
       ),
       a as (
-        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet)
-        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet from v
+        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet, request_headers)
+        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet, headers from v
       ),
       d as (
         update webhook_deliveries d set status = 'SUCCEEDED', last_status_code = v.status_code, last_error = null,
@@ -146,7 +179,10 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       pending = []
       try {
         await writeSuccesses(batch)
-        for (const s of batch) s.resolve()
+        for (const s of batch) {
+          report(s.claimed, s.result, 'SUCCEEDED', s.counts)
+          s.resolve()
+        }
       } catch (error) {
         for (const s of batch) s.reject(error)
       }
@@ -154,32 +190,33 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     flushing = false
   }
 
-  async function succeeded (claimed: Claimed, result: SendResult, counts: boolean): Promise<void> {
+  async function succeeded (claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean): Promise<void> {
     await new Promise<void>((resolve, reject) => {
-      pending.push({ claimed, result, counts, resolve, reject })
+      pending.push({ claimed, result, headers, counts, resolve, reject })
       if (!flushing) void flush()
     })
   }
 
-  async function failed (claimed: Claimed, result: SendResult, retry: boolean): Promise<void> {
+  async function failed (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retry: boolean): Promise<void> {
     const delay = retry ? deps.retryScheduleSeconds[claimed.cycleAttempts - 1] : undefined
-    await db.transaction(async (tx) => {
-      await tx.execute(logAttempt(claimed, result))
+    const recorded = await db.transaction(async (tx): Promise<AttemptOutcome['status'] | null> => {
+      await tx.execute(logAttempt(claimed, result, headers, delay))
       if (delay !== undefined) {
         const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
           last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
           where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-        if (updated.length === 0) return
+        if (updated.length === 0) return null
         await deps.jobs.ensureQueue(DELIVER_JOB)
         await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
-        return
+        return 'PENDING'
       }
       const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
         last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
         where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-      if (updated.length === 0 || !retry) return
+      if (updated.length === 0) return null
+      if (!retry) return 'FAILED'
       // consecutive failed deliveries (not attempts) switch the registration off
-      const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries`
+      const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
       const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
           is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
           disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
@@ -188,7 +225,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
         deps.onDisabled(claimed.webhookId, reason)
       }
+      return 'FAILED'
     })
+    if (recorded !== null) report(claimed, result, recorded, retry)
   }
 
   /**
@@ -210,23 +249,19 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       await abandon(claimed, 'Webhook inactive')
       return null
     }
-    const envelope: Envelope = {
-      event: claimed.event, timestamp: claimed.occurredAt.toISOString(), webhookId: claimed.webhookId,
-      businessId: claimed.businessId, data: claimed.data
-    }
-    const rawBody = JSON.stringify(envelope)
+    const rawBody = envelopeBody(claimed)
     let secret: string
     try {
       secret = secretOf(claimed.secretEncrypted)
     } catch {
       // an ENCRYPTION_KEY that differs between processes: an operator error, logged as a failed attempt
-      await failed(claimed, { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }, retry)
+      await failed(claimed, { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }, null, retry)
       return null
     }
     const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
     const result = await sender.send(url, rawBody, headers)
-    if (result.success) await succeeded(claimed, result, retry)
-    else await failed(claimed, result, retry)
+    if (result.success) await succeeded(claimed, result, headers, retry)
+    else await failed(claimed, result, headers, retry)
     return result
   }
 

@@ -54,6 +54,8 @@ function claimedOf (row: NewDelivery, target: Target): Claimed {
   return {
     id: row.id as string,
     webhookId: target.id,
+    appId: target.appId,
+    installationId: target.installationId,
     businessId: target.businessId,
     event: row.event,
     data: row.data as Record<string, unknown>,

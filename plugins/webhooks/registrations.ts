@@ -18,9 +18,13 @@ export async function setAppWebhookEvents (executor: Executor, installationId: s
     .where(and(eq(webhooks.installationId, installationId), eq(webhooks.isAppWebhook, true)))
 }
 
+/** The reason an uninstall leaves on the registrations: re-enabling one makes no sense. */
+export const UNINSTALLED_REASON = 'App uninstalled'
+
 /** Uninstall: every registration of the installation stops receiving events. */
 export async function deactivateFor (executor: Executor, installationId: string): Promise<void> {
-  await executor.update(webhooks).set({ isActive: false, disabledReason: 'App uninstalled', updatedAt: new Date() }).where(eq(webhooks.installationId, installationId))
+  await executor.update(webhooks).set({ isActive: false, disabledReason: UNINSTALLED_REASON, updatedAt: new Date() })
+    .where(eq(webhooks.installationId, installationId))
 }
 
 export async function registrationsOf (executor: Executor, installationId: string) {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -10,7 +10,9 @@ import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy
 import fp from 'fastify-plugin'
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents } from './registrations.ts'
+import { envelopeBody } from './signing.ts'
+import { rows as sqlRows } from '../../server/db/rows.ts'
+import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
 
@@ -35,7 +37,11 @@ export function publicWebhook (row: WebhookRow) {
   }
 }
 
-export interface DeliveryFilter { page?: number, limit?: number, status?: 'PENDING' | 'SUCCEEDED' | 'FAILED', event?: string }
+export interface DeliveryFilter {
+  page?: number, limit?: number, status?: 'PENDING' | 'SUCCEEDED' | 'FAILED', event?: string
+  /** One registration, and a window of creation times [from, to) */
+  webhookId?: string, from?: string, to?: string
+}
 
 /** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */
 export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
@@ -43,6 +49,9 @@ export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
   const filters: SQL[] = [scope]
   if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
   if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
+  if (query.webhookId !== undefined) filters.push(eq(webhookDeliveries.webhookId, query.webhookId))
+  if (query.from !== undefined) filters.push(gte(webhookDeliveries.createdAt, new Date(query.from)))
+  if (query.to !== undefined) filters.push(lt(webhookDeliveries.createdAt, new Date(query.to)))
   const where = and(...filters)
   const [rows, [{ total }]] = await Promise.all([
     db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
@@ -89,6 +98,80 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function deliveriesOfApp (appId: string, query: DeliveryFilter) {
     const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
     return { data: rows.map(publicDelivery), total, page, limit }
+  }
+
+  /** A registration of one of the app's installations, test installs included; another app's → 404. */
+  async function getOfApp (appId: string, id: string): Promise<WebhookRow> {
+    const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.appId, appId))).limit(1)
+    if (row === undefined) throw notFound('Webhook')
+    return row
+  }
+
+  /** The app's registrations across its installations, newest first, each with its installation (sandbox or not, still installed or not). */
+  async function listOfApp (appId: string, query: { page?: number, limit?: number }) {
+    const { page, limit, offset } = pageWindow(query)
+    const where = eq(webhooks.appId, appId)
+    const [registrations, [{ total }]] = await Promise.all([
+      db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
+      db.select({ total: count() }).from(webhooks).where(where)
+    ])
+    const ids = registrations.map((row) => row.installationId)
+    const found = ids.length === 0
+      ? []
+      : await sqlRows(db, sql<any>`select id, is_test_install, uninstalled_at from installations where id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`)
+    const installation = new Map(found.map((row) => [row.id as string, {
+      isTestInstall: Boolean(row.is_test_install), installationActive: row.uninstalled_at === null
+    }]))
+    return {
+      data: registrations.map((row) => ({
+        ...publicWebhook(row), installationId: row.installationId, businessId: row.businessId,
+        ...(installation.get(row.installationId) ?? { isTestInstall: false, installationActive: false })
+      })),
+      total,
+      page,
+      limit
+    }
+  }
+
+  /** One delivery of the app with every attempt: headers as sent, the body rebuilt exactly, the answer's start. */
+  async function deliveryOfApp (appId: string, id: string) {
+    const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.appId, appId))).limit(1)
+    if (row === undefined) throw notFound('Delivery')
+    const [attempts, [webhook], [installation]] = await Promise.all([
+      db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.createdAt)),
+      db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.id, row.webhookId)).limit(1),
+      sqlRows(db, sql<any>`select is_test_install from installations where id = ${row.installationId}`)
+    ])
+    return {
+      ...publicDelivery(row),
+      eventId: row.eventId,
+      webhookUrl: webhook?.url ?? null,
+      isTestInstall: Boolean(installation?.is_test_install),
+      requestBody: envelopeBody(row),
+      attempts: attempts.map((a) => ({
+        attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet,
+        requestHeaders: a.requestHeaders ?? null, nextRetryAt: a.nextRetryAt?.toISOString() ?? null, createdAt: a.createdAt.toISOString()
+      }))
+    }
+  }
+
+  async function redeliverOfApp (appId: string, deliveryId: string) {
+    const [row] = await db.select({ webhookId: webhookDeliveries.webhookId }).from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.appId, appId))).limit(1)
+    if (row === undefined) throw notFound('Delivery')
+    const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, row.webhookId)).limit(1)
+    if (webhook === undefined) throw conflict('The webhook of this delivery was deleted')
+    return await redeliverOn(webhook, deliveryId)
+  }
+
+  /** PATCH isActive true from the console: on again, failure count reset. */
+  async function reEnableOfApp (appId: string, id: string) {
+    const current = await getOfApp(appId, id)
+    if (current.isActive) return publicWebhook(current)
+    if (current.disabledReason === UNINSTALLED_REASON) throw conflict('The app was uninstalled from this business; install it again instead')
+    const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: new Date() })
+      .where(eq(webhooks.id, current.id)).returning()
+    return publicWebhook(row)
   }
 
   async function checkUrl (url: string): Promise<void> {
@@ -179,14 +262,13 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const rows = await db.update(webhookDeliveries).set({
       status: 'PENDING', cycleAttempts: 0, nextAttemptAt: sql`now()`, lockedUntil: lease, completedAt: null
     }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
-        and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at limit ${max})`))
+        and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at, id limit ${max})`))
       .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
     deps.delivery.queue.push(rows.map((row) => ({ id: row.id, reserved: row.attempts })))
     return rows.length
   }
 
-  async function redeliver (installation: CallingInstallation, id: string, deliveryId: string) {
-    const webhook = await get(installation, id)
+  async function redeliverOn (webhook: WebhookRow, deliveryId: string) {
     if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
     const where = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id)) as SQL
     const [existing] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).limit(1)
@@ -195,24 +277,50 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { deliveryId, status: 'PENDING' as const }
   }
 
-  async function replay (installation: CallingInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
-    const webhook = await get(installation, id)
-    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+  async function redeliver (installation: CallingInstallation, id: string, deliveryId: string) {
+    return await redeliverOn(await get(installation, id), deliveryId)
+  }
+
+  /** Deliveries of one registration since a time that a replay may take now (not leased by an attempt). */
+  function replayable (webhook: WebhookRow, input: { since: string, status?: DeliveryRow['status'] }): SQL {
     const since = new Date(input.since)
     if (Number.isNaN(since.getTime())) throw badRequest('body/since must be a date-time')
     const filters = [eq(webhookDeliveries.webhookId, webhook.id), gte(webhookDeliveries.createdAt, since)]
     if (input.status !== undefined) filters.push(eq(webhookDeliveries.status, input.status))
-    const where = and(...filters) as SQL
-    const queued = await restart(where, MAX_REPLAY)
-    // what this call left: the queued ones are now leased, so they no longer match
-    const [left] = await db.select({ remaining: count(), next: sql<string | null>`min(${webhookDeliveries.createdAt})` }).from(webhookDeliveries)
-      .where(and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`))
-    return { queued, remaining: left.remaining, nextSince: left.next === null ? null : new Date(left.next).toISOString() }
+    return and(...filters) as SQL
+  }
+
+  /**
+   * What a replay would queue now: the matching deliveries no attempt holds, the oldest MAX_REPLAY of
+   * them, and where the next call should start. Taken before queueing, since queued deliveries are
+   * attempted (and free again) at once.
+   */
+  async function replayPlan (where: SQL) {
+    const free = and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`)
+    const [{ matching }] = await db.select({ matching: count() }).from(webhookDeliveries).where(free)
+    const [next] = matching > MAX_REPLAY
+      ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(free)
+        .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id)).offset(MAX_REPLAY).limit(1)
+      : []
+    return { matching, nextSince: next?.at.toISOString() ?? null }
+  }
+
+  /** `dryRun`: what the call would queue, nothing sent (the console's confirmation). */
+  async function replayOn (webhook: WebhookRow, input: { since: string, status?: DeliveryRow['status'] }, options: { dryRun?: boolean } = {}) {
+    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+    const where = replayable(webhook, input)
+    const plan = await replayPlan(where)
+    const queued = options.dryRun === true ? Math.min(plan.matching, MAX_REPLAY) : await restart(where, MAX_REPLAY)
+    const remaining = Math.max(0, plan.matching - queued)
+    return { queued, remaining, nextSince: remaining === 0 ? null : plan.nextSince }
+  }
+
+  async function replay (installation: CallingInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {
+    return await replayOn(await get(installation, id), input)
   }
 
   /** Sends webhook.test now and answers with the result; logged like any delivery, never retried. */
-  async function test (installation: CallingInstallation, id: string) {
-    const webhook = await get(installation, id)
+  async function testOn (webhook: WebhookRow) {
     const deliveryId = newId('dlv')
     await db.insert(webhookDeliveries).values({
       id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
@@ -224,7 +332,15 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error !== null ? { error: result.error } : {}) }
   }
 
-  return { get, create, list, update, remove, deliveries, deliveriesOfApp, redeliver, replay, test }
+  async function test (installation: CallingInstallation, id: string) {
+    return await testOn(await get(installation, id))
+  }
+
+  return {
+    get, create, list, update, remove, deliveries, redeliver, replay, test,
+    // the developer's console: the app's registrations across its installations
+    deliveriesOfApp, getOfApp, listOfApp, deliveryOfApp, redeliverOfApp, reEnableOfApp, replayOn, testOn
+  }
 }
 
 const installationFunctions = { createForInstallation, setAppWebhookEvents, deactivateFor, registrationsOf, recentDeliveriesOf }

@@ -9,6 +9,17 @@ export interface Envelope {
   data: Record<string, unknown>
 }
 
+/**
+ * The exact body of every attempt of a delivery: rebuilt from the stored delivery (its data read back
+ * from jsonb, so the key order is the database's), which is how the console shows what was sent.
+ */
+export function envelopeBody (delivery: { event: string, occurredAt: Date, webhookId: string, businessId: string, data: Record<string, unknown> }): string {
+  const envelope: Envelope = {
+    event: delivery.event, timestamp: delivery.occurredAt.toISOString(), webhookId: delivery.webhookId, businessId: delivery.businessId, data: delivery.data
+  }
+  return JSON.stringify(envelope)
+}
+
 /** Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too. */
 export function deliveryHeaders (input: {
   secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string,

@@ -7,6 +7,7 @@ import type {
   Business, BlockInstance, CreatedWebhookRegistration, Customer, Dashboard, DeliveryWithAttempts, GuestOrderBody, ListEnvelope, Order, OrderItem,
   Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
 } from './contract/resources.ts'
+import type { CreateWebhookBody, ReplayBody, UpdateWebhookBody } from './contract/webhook-bodies.ts'
 
 export type {
   Business, BlockInstance, Customer, Order, OrderItem, Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
@@ -51,19 +52,11 @@ export type DashboardAnalytics = Dashboard
 /** The creation response is the only one that carries the secret. */
 export type CreatedWebhook = CreatedWebhookRegistration
 
-export interface CreateWebhookInput {
-  url: string
-  events: string[]
-  description?: string
-}
+/** POST /webhooks (the contract's CreateWebhookBody). */
+export type CreateWebhookInput = CreateWebhookBody
 
-export interface UpdateWebhookInput {
-  url?: string
-  events?: string[]
-  description?: string
-  /** true re-enables a registration disabled after repeated failures. */
-  isActive?: boolean
-}
+/** PATCH /webhooks/:id; `isActive: true` re-enables a registration disabled after repeated failures (the contract's UpdateWebhookBody). */
+export type UpdateWebhookInput = UpdateWebhookBody
 
 /** A delivery of the log, with every attempt. */
 export type WebhookDelivery = DeliveryWithAttempts
@@ -73,11 +66,8 @@ export interface DeliveryListParams extends ListParams {
   event?: string
 }
 
-export interface ReplayInput {
-  /** ISO 8601: re-send every delivery since then. */
-  since: string
-  status?: string
-}
+/** POST /webhooks/:id/replay: re-send every delivery since `since` (ISO 8601), optionally of one status (the contract's ReplayBody). */
+export type ReplayInput = ReplayBody
 
 /** The last X-RateLimit-* headers seen (spec, Limits). */
 export interface RateLimitInfo {

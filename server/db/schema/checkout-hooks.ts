@@ -12,8 +12,15 @@ export const hookCalls = pgTable('hook_calls', {
   statusCode: integer('status_code'),
   durationMs: integer('duration_ms').notNull(),
   error: text('error'),
+  /** The envelope exactly as sent ({hookPoint, businessId, timestamp, data}). */
+  requestBody: text('request_body'),
+  /** The answer's first 4 KB as received (null when none came). */
+  answer: text('answer'),
+  /** The manifest hook's failurePolicy at the time of the call. */
+  failurePolicy: text('failure_policy', { enum: ['open', 'closed'] }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('hook_calls_app_created_idx').on(t.appId, t.createdAt),
+  index('hook_calls_app_point_created_idx').on(t.appId, t.hookPoint, t.createdAt),
   index('hook_calls_created_idx').on(t.createdAt)
 ])

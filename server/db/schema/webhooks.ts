@@ -72,6 +72,10 @@ export const webhookAttempts = pgTable('webhook_attempts', {
   durationMs: integer('duration_ms').notNull(),
   error: text('error'),
   responseSnippet: text('response_snippet'),
+  /** The headers sent (signature included; the secret is never a header). The body is rebuilt from the delivery (envelopeBody). */
+  requestHeaders: jsonb('request_headers').$type<Record<string, string>>(),
+  /** When the failed attempt's retry was scheduled; null after a success or the last attempt. */
+  nextRetryAt: timestamp('next_retry_at', { withTimezone: true, mode: 'date' }),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt),

@@ -1,4 +1,7 @@
 import t from 'tap'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { build } from '../../helper.ts'
 import { newId } from '../../../server/db/ids.ts'
 import { installations, webhookAttempts, webhookDeliveries, hookCalls } from '../../../server/db/schema/index.ts'
@@ -24,7 +27,7 @@ t.test('uninstall: no more deliveries; business.data_erasure arrives after the d
   t.equal(appSink.received.filter((r) => r.headers['x-webhook-event'] === 'order.created').length, 1, 'nor the app webhook')
 })
 
-t.test('GET /developer/apps/:appId/analytics, deliveries and hook-calls on known data', async (t) => {
+t.test('GET /developer/apps/:appId/analytics (counters backfilled from known logs), deliveries and hook-calls', async (t) => {
   const app = await build(t)
   const installed = await installApp(app)
   const day = (n: number) => new Date(Date.now() - n * 86_400_000)
@@ -51,6 +54,13 @@ t.test('GET /developer/apps/:appId/analytics, deliveries and hook-calls on known
     { id: 'hc_1', appId: installed.appId, installationId: 'inst_gone', businessId: 'biz_c', hookPoint: 'order.validate', url: 'https://a/x', statusCode: 200, durationMs: 12, success: true },
     { id: 'hc_2', appId: installed.appId, installationId: 'inst_gone', businessId: 'biz_c', hookPoint: 'checkout.shipping_rates', url: 'https://a/y', statusCode: null, durationMs: 5000, error: 'Timed out', success: false }
   ])
+
+  // analytics read the daily counters: the migration's backfill derives them from these logs, as it did at upgrade
+  const migrations = fileURLToPath(new URL('../../../server/db/migrations/', import.meta.url))
+  const migration = readdirSync(migrations).filter((name) => name.endsWith('.sql')).map((name) => readFileSync(join(migrations, name), 'utf8')).find((text) => text.includes('-- backfill the counters'))
+  if (migration === undefined) throw new Error('no counter backfill in server/db/migrations')
+  await app.database.executeSql('delete from app_daily_counters')
+  await app.database.executeSql(migration.slice(migration.indexOf('-- backfill the counters')))
 
   const response = await app.inject({ method: 'GET', url: `/developer/apps/${installed.appId}/analytics`, headers: installed.developer.auth })
   t.equal(response.statusCode, 200)

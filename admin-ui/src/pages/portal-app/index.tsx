@@ -12,6 +12,9 @@ import { ManifestSection } from './manifest-section.tsx'
 import { ReviewSection } from './review-section.tsx'
 import { TestInstallSection } from './test-install-section.tsx'
 import { MediaSection } from './media-section.tsx'
+import { AnalyticsSection } from './analytics-section.tsx'
+import { DeliveriesSection } from './deliveries-section.tsx'
+import { HookCallsSection } from './hook-calls-section.tsx'
 import styles from './style.module.css'
 
 /** What a section gets: the app as last loaded, and a way to ask for a fresh copy after a write. */
@@ -23,16 +26,21 @@ const TABS = [
   { id: 'manifest', label: 'Manifest', Section: ManifestSection },
   { id: 'review', label: 'Review', Section: ReviewSection },
   { id: 'test', label: 'Test install', Section: TestInstallSection },
-  { id: 'media', label: 'Media', Section: MediaSection }
+  { id: 'media', label: 'Media', Section: MediaSection },
+  // the developer console (DESIGN §16): the same screens for the sandbox's test installs and for merchants' installs
+  { id: 'analytics', label: 'Analytics', Section: AnalyticsSection },
+  { id: 'deliveries', label: 'Deliveries', Section: DeliveriesSection },
+  { id: 'hook-calls', label: 'Hook calls', Section: HookCallsSection }
 ] as const
 
 function PortalApp () {
   const { api } = useSession()
   const { params } = useRoute()
-  const { path, query, route } = useLocation()
+  const { query, route } = useLocation()
   const appId = params.appId ?? ''
   const app = useResource<DeveloperApp>(`/developer/apps/${appId}`, () => api.get(`/developer/apps/${encodeURIComponent(appId)}`))
-  const tab = TABS.find((t) => t.id === query.tab) ?? TABS[0]
+  // /portal/apps/:appId/:tab, or ?tab= (older links)
+  const tab = TABS.find((t) => t.id === (params.tab ?? query.tab)) ?? TABS[0]
 
   if (app.data === null) {
     return (
@@ -58,7 +66,7 @@ function PortalApp () {
       <ErrorMessage message={app.error} />
       <nav class={styles.tabs} role='tablist'>
         {TABS.map((t) => (
-          <button key={t.id} type='button' role='tab' aria-selected={t.id === tab.id} class={t.id === tab.id ? styles.active : ''} onClick={() => route(`${path}?tab=${t.id}`, true)}>{t.label}</button>
+          <button key={t.id} type='button' role='tab' aria-selected={t.id === tab.id} class={t.id === tab.id ? styles.active : ''} onClick={() => route(`/portal/apps/${encodeURIComponent(appId)}/${t.id}`, true)}>{t.label}</button>
         ))}
       </nav>
       <div class={`panel ${styles.section}`} role='tabpanel'>

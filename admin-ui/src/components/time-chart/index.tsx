@@ -1,0 +1,70 @@
+import { useEffect, useRef } from 'preact/hooks'
+import UPlot from 'uplot'
+import 'uplot/dist/uPlot.min.css'
+import styles from './style.module.css'
+
+export interface ChartSeries { label: string, color: string, values: number[] }
+
+const DAY_LABEL = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' })
+const dayLabel = (seconds: number) => DAY_LABEL.format(new Date(seconds * 1000))
+const toSeconds = (date: string) => Date.parse(`${date}T00:00:00Z`) / 1000
+
+/**
+ * A daily time series drawn with uPlot: axes, a legend that shows the values under the cursor, and
+ * the same numbers as a table (for screen readers and keyboards, and to copy them). The chart follows
+ * its container's width.
+ */
+export function TimeChart ({ title, dates, series, testId }: { title: string, dates: string[], series: ChartSeries[], testId?: string }) {
+  const box = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    const element = box.current
+    if (element === null) return
+    const width = () => Math.max(260, Math.floor(element.clientWidth))
+    const options: UPlot.Options = {
+      width: width(),
+      height: 220,
+      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.15))] } },
+      axes: [
+        { values: (_u, splits) => splits.map(dayLabel), stroke: '#5d6778', grid: { stroke: '#eef0f3' } },
+        { stroke: '#5d6778', grid: { stroke: '#eef0f3' }, size: 44, values: (_u, splits) => splits.map((v) => Number.isInteger(v) ? String(v) : '') }
+      ],
+      series: [
+        { label: 'Day', value: (_u, v) => v === null ? '—' : dayLabel(v) },
+        ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}1a`, points: { show: dates.length <= 31, size: 5 }, value: (_u: UPlot, v: number | null) => v === null ? '—' : String(v) }))
+      ],
+      cursor: { drag: { x: false, y: false } },
+      legend: { live: true }
+    }
+    const data: UPlot.AlignedData = [dates.map(toSeconds), ...series.map((s) => s.values)]
+    const chart = new UPlot(options, data, element)
+    const resize = new ResizeObserver(() => chart.setSize({ width: width(), height: 220 }))
+    resize.observe(element)
+    return () => {
+      resize.disconnect()
+      chart.destroy()
+    }
+  }, [dates.join(), series.map((s) => `${s.label}:${s.values.join()}`).join('|')])
+
+  const totals = series.map((s) => s.values.reduce((a, b) => a + b, 0))
+  return (
+    <figure class={styles.figure} data-testid={testId}>
+      <figcaption class={styles.caption}>{title}</figcaption>
+      <div ref={box} class={styles.chart} role='img' aria-label={`${title}: ${series.map((s, i) => `${s.label} ${totals[i]} in total`).join(', ')}`} />
+      <details class={styles.table}>
+        <summary>Show as a table</summary>
+        <div class={styles.scroll}>
+          <table>
+            <caption class={styles.srOnly}>{title}, one row per day</caption>
+            <thead><tr><th scope='col'>Day</th>{series.map((s) => <th key={s.label} scope='col'>{s.label}</th>)}</tr></thead>
+            <tbody>
+              {dates.map((date, row) => (
+                <tr key={date}><th scope='row'>{dayLabel(toSeconds(date))}</th>{series.map((s) => <td key={s.label}>{s.values[row]}</td>)}</tr>
+              ))}
+            </tbody>
+            <tfoot><tr><th scope='row'>Total</th>{totals.map((total, i) => <td key={i}>{total}</td>)}</tr></tfoot>
+          </table>
+        </div>
+      </details>
+    </figure>
+  )
+}
