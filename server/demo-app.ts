@@ -52,8 +52,8 @@ export async function syncReferenceAppUrls (platform: FastifyInstance, reference
   const developer = await logIn(platform, DEMO_ACCOUNTS.developer, DEMO_PASSWORD)
   const apps = await call(platform, 'GET', '/developer/apps?limit=100', developer)
   const registered = (apps.data as Json[]).find((app) => app.slug === listing.slug)
-  if (registered === undefined || registered.redirectUrl === listing.redirectUrl) return
-  await call(platform, 'PATCH', `/developer/apps/${registered.id}`, developer, { redirectUrl: listing.redirectUrl, webhookUrl: listing.webhookUrl })
+  if (registered === undefined || (registered.redirectUrl === listing.redirectUrl && registered.appUrl === listing.appUrl)) return
+  await call(platform, 'PATCH', `/developer/apps/${registered.id}`, developer, { appUrl: listing.appUrl, redirectUrl: listing.redirectUrl, webhookUrl: listing.webhookUrl })
   await call(platform, 'PUT', `/developer/apps/${registered.id}/manifest`, developer, { manifest: extensions })
 }
 
@@ -67,7 +67,6 @@ export async function installReferenceAppDemo (platform: FastifyInstance, refere
   const { listing, extensions } = appDefinition(reference.reference.urls.appUrl)
 
   const developer = await logIn(platform, DEMO_ACCOUNTS.developer, DEMO_PASSWORD)
-  // When apps get their optional `appUrl` (DESIGN §15, issue #14), the listing sets it here: appUrl: reference.reference.urls.appUrl
   const created = await call(platform, 'POST', '/developer/apps', developer, listing)
   const appId = created.app.id as string
   reference.reference.store.setCredentials({ clientId: created.app.clientId, clientSecret: created.clientSecret })

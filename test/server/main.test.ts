@@ -28,6 +28,8 @@ t.test('npm start: embedded database, demo seed, graceful stop, data kept', asyn
   t.match(home, `<iframe class="block" src="http://localhost:${port + 2}/blocks/reviews-highlights?`, 'installed, with its block on the home page')
   t.match(home, `<iframe class="widget widget-bottom-right" src="http://localhost:${port + 2}/embeds/loyalty-widget?`, 'and its widget on')
   t.match(await (await fetch(`http://127.0.0.1:${port + 2}/blocks/reviews-highlights?businessId=${/businessId=(biz_\w+)/.exec(home)?.[1] ?? ''}`)).text(), /from 6 reviews/, 'the block reads the App API')
+  const listing = await (await fetch(`${base}/marketplace/apps/reference-app`)).json()
+  t.equal(listing.appUrl, `http://localhost:${port + 2}/`, 'the listing\'s Install button leads to the running reference app')
   t.equal((await fetch(`${base}/health`)).status, 200)
   t.equal((await fetch(`${base}/ready`)).status, 200)
   t.equal((await fetch(`${base}/docs/`)).status, 200)

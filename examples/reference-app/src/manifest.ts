@@ -13,6 +13,8 @@ export interface AppDefinition {
     description: string
     category: string
     scopes: string[]
+    /** The install entry and home (DESIGN §15): the listing's Install button comes here. */
+    appUrl: string
     redirectUrl: string
     webhookUrl: string
     webhookEvents: string[]
