@@ -26,12 +26,12 @@ export async function seedInstallations (app: App, count: number): Promise<strin
   const tokens: string[] = []
   for (let start = 0; start < count; start += BATCH) {
     const issued = await app.db.transaction(async (tx) => {
-      const appRow = await app.apps.ownedApp(tx, userId, created.id)
+      const appRow = await app.apps.in(tx).ownedApp(userId, created.id)
       const batch: string[] = []
       for (let i = start; i < Math.min(start + BATCH, count); i++) {
         const business = await createBusiness(tx, { name: `Bench Shop ${i}`, ownerId: userId, email: `shop-${i}@example.com`, isSandbox: false })
         await seedSampleCommerce(tx, business.id)
-        const { accessToken } = await app.installations.install(tx, { app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
+        const { accessToken } = await app.installations.in(tx).install({ app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
         batch.push(accessToken)
       }
       return batch

@@ -37,6 +37,7 @@ import webhookRoutes from '../plugins/webhooks/routes.ts'
 import appAnalyticsService, { registerApiCounting } from '../plugins/app-analytics/service.ts'
 import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
+import oauthService from '../plugins/oauth/service.ts'
 import oauthMetadataRoutes from '../plugins/oauth/metadata-routes.ts'
 import appApiRoutes from '../plugins/app-api/index.ts'
 import commerceService from '../plugins/commerce/service.ts'
@@ -107,6 +108,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(webhookDelivery)
   await app.register(webhooksService)
   await app.register(installationsService)
+  await app.register(oauthService)
   await app.register(appAuth)
   await app.register(storefrontRateLimit)
   await app.register(checkoutHooksService)

@@ -20,7 +20,7 @@ const security = [{ developerJwt: [] }]
  */
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(fastify.db, developerId, appId)
+  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
 
   fastify.get('/:appId/analytics', {
     schema: {

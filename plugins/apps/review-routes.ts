@@ -29,7 +29,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/apps/:appId', {
     schema: { tags, security, operationId: 'getReviewApp', summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
   }, async (request) => {
-    const app = await fastify.apps.findById(fastify.db, request.params.appId)
+    const app = await fastify.apps.findById(request.params.appId)
     if (app === null) throw notFound('App')
     return withAdded(app)
   })

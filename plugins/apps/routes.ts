@@ -34,7 +34,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId', {
     schema: { tags, security, operationId: 'getApp', summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
-  }, async (request) => publicApp(await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)))
+  }, async (request) => publicApp(await fastify.apps.ownedApp(request.user.sub, request.params.appId)))
 
   fastify.patch('/:appId', {
     schema: {
@@ -71,7 +71,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: MediaResponse, ...errorResponses(400, 401, 403, 404, 409, 413) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     fastify.apps.assertEditable(app)
     if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data')
     const file = await request.file()

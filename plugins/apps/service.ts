@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
 import { apps, appExtensions, appVersions, media } from '../../server/db/schema/index.ts'
-import type { Db, Executor, Tx } from '../../server/db/client.ts'
+import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
@@ -101,22 +101,40 @@ async function storeMedia (db: Executor, appId: string, contentType: string, byt
 
 export interface Actor { id: string }
 
-export function createAppsService (db: Db, options: { production: boolean, outbound: OutboundPolicy, isPlatformOrigin: IsPlatformOrigin }) {
-  async function ownedApp (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
-    const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
-    const [row] = lock ? await query.for('update') : await query
-    if (row === undefined) throw notFound('App')
-    return row
+async function ownedAppIn (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
+  const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
+  const [row] = lock ? await query.for('update') : await query
+  if (row === undefined) throw notFound('App')
+  return row
+}
+
+async function recordVersion (executor: Executor, app: AppRow, kind: string, actorId: string, changes: string[] = [], notes: string | null = null) {
+  await executor.insert(appVersions).values({
+    id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId
+  })
+}
+
+async function pendingReview (tx: Executor, appId: string): Promise<AppRow> {
+  const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update')
+  if (app === undefined) throw notFound('App')
+  if (app.status !== 'PENDING_REVIEW') throw conflict(`Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
+  return app
+}
+
+type AppsOptions = { production: boolean, outbound: OutboundPolicy, isPlatformOrigin: IsPlatformOrigin }
+
+/**
+ * The apps service over the database, or over a caller's transaction with `apps.in(tx)` (as commerce
+ * and webhooks do): a developer's app that is not theirs is a 404.
+ */
+export function createAppsService (db: Executor, options: AppsOptions) {
+  /** The developer's own app, optionally locked (select … for update) for the caller's transaction. */
+  async function ownedApp (developerId: string, appId: string, lock = false): Promise<AppRow> {
+    return await ownedAppIn(db, developerId, appId, lock)
   }
 
   function assertEditable (app: AppRow): void {
     if (app.status === 'PENDING_REVIEW') throw conflict('The app is pending review and cannot be edited until the review ends')
-  }
-
-  async function recordVersion (executor: Executor, app: AppRow, kind: string, actorId: string, changes: string[] = [], notes: string | null = null) {
-    await executor.insert(appVersions).values({
-      id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId
-    })
   }
 
   async function create (developerId: string, input: CreateApp) {
@@ -162,7 +180,7 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
     if (patch.slug !== undefined) throw badRequest('body/slug is immutable after creation')
     await checkUrls(patch, options)
     return await db.transaction(async (tx) => {
-      const app = await ownedApp(tx, developerId, appId, true)
+      const app = await ownedAppIn(tx, developerId, appId, true)
       assertEditable(app)
       const scopes = patch.scopes ?? app.scopes
       checkEvents(patch.webhookEvents ?? app.webhookEvents, scopes)
@@ -177,7 +195,7 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
 
   async function submit (developerId: string, appId: string): Promise<AppRow> {
     return await db.transaction(async (tx) => {
-      const app = await ownedApp(tx, developerId, appId, true)
+      const app = await ownedAppIn(tx, developerId, appId, true)
       if (app.status !== 'DRAFT') throw conflict(`Only a DRAFT app can be submitted; this one is ${app.status}`)
       const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', submittedAt: new Date(), updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
@@ -186,14 +204,14 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
   }
 
   async function regenerateSecret (developerId: string, appId: string): Promise<string> {
-    const app = await ownedApp(db, developerId, appId)
+    const app = await ownedApp(developerId, appId)
     const clientSecret = newClientSecret()
     await db.update(apps).set({ clientSecretHash: hashSecret(clientSecret), updatedAt: new Date() }).where(eq(apps.id, app.id))
     return clientSecret
   }
 
   async function versions (developerId: string, appId: string, query: { page?: number, limit?: number }) {
-    await ownedApp(db, developerId, appId)
+    await ownedApp(developerId, appId)
     const { page, limit, offset } = pageWindow(query)
     const where = eq(appVersions.appId, appId)
     const [rows, total] = await Promise.all([
@@ -221,8 +239,8 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
     return app ?? null
   }
 
-  async function findById (executor: Executor, appId: string): Promise<AppRow | null> {
-    const [app] = await executor.select().from(apps).where(eq(apps.id, appId)).limit(1)
+  async function findById (appId: string): Promise<AppRow | null> {
+    const [app] = await db.select().from(apps).where(eq(apps.id, appId)).limit(1)
     return app ?? null
   }
 
@@ -265,14 +283,14 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
 
   /** Synced extensions of one of the developer's apps, active and deactivated. */
   async function extensionsOf (developerId: string, appId: string) {
-    const app = await ownedApp(db, developerId, appId)
+    const app = await ownedApp(developerId, appId)
     return await db.select().from(appExtensions).where(eq(appExtensions.appId, app.id)).orderBy(asc(appExtensions.kind), asc(appExtensions.key))
   }
 
   /** Validates everything, then syncs the extensions and stores the manifest in one transaction; dryRun writes nothing. */
   async function saveManifest (developerId: string, appId: string, input: unknown, dryRun: boolean) {
     return await db.transaction(async (tx) => {
-      const app = await ownedApp(tx, developerId, appId, true)
+      const app = await ownedAppIn(tx, developerId, appId, true)
       assertEditable(app)
       const { production, isPlatformOrigin } = options
       const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin })
@@ -314,13 +332,6 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
       countRows(db, apps, where)
     ])
     return { rows, total, page, limit }
-  }
-
-  async function pendingReview (tx: Executor, appId: string): Promise<AppRow> {
-    const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update')
-    if (app === undefined) throw notFound('App')
-    if (app.status !== 'PENDING_REVIEW') throw conflict(`Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
-    return app
   }
 
   /** Publishes, snapshots approvedScopes, and runs the approval listeners in the same transaction. */
@@ -367,7 +378,8 @@ export function createAppsService (db: Db, options: { production: boolean, outbo
   }
 
   return {
-    ownedApp, assertEditable, recordVersion, create, list, update, submit, regenerateSecret, versions, verifyClientCredentials, findByClientId, findById,
+    in: (tx: Executor) => createAppsService(tx, options),
+    ownedApp, assertEditable, create, list, update, submit, regenerateSecret, versions, verifyClientCredentials, findByClientId, findById,
     findByIds, settingsSchemaOf, activeExtensionsOf, adminPagesOf, extensionsOf, saveManifest, addMedia, mediaById, reviewQueue, approve, reject,
     listPublished, publishedBySlug
   }

@@ -84,8 +84,8 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
     }
   }, async (request) => {
     await fastify.db.transaction(async (tx) => {
-      const installation = await fastify.installations.getForBusiness(tx, businessOf(request), request.params.id, true)
-      await fastify.installations.uninstall(tx, installation)
+      const installation = await fastify.installations.in(tx).getForBusiness(businessOf(request), request.params.id, true)
+      await fastify.installations.in(tx).uninstall(installation)
     })
     request.log.info({ installationId: request.params.id }, 'app uninstalled')
     return { uninstalled: true as const, installationId: request.params.id }

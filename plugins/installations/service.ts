@@ -92,11 +92,21 @@ export interface InstallationsDeps {
   analytics: Pick<AppAnalyticsService, 'in'>
 }
 
-export function createInstallationsService (deps: InstallationsDeps) {
-  const { db, encryptionKey } = deps
+/**
+ * The installations service over the database, or over a caller's transaction with
+ * `installations.in(tx)` (as commerce and webhooks do). Installing, uninstalling, revoking a token and
+ * the approval listener write several capabilities' tables together: they run only in a caller's
+ * transaction. `consentSources` is shared by every `in(tx)` view.
+ */
+export function createInstallationsService (deps: InstallationsDeps, db: Executor = deps.db, consentSources: UnexchangedConsentSource[] = []) {
+  const { encryptionKey } = deps
   const extensionsOf: ExtensionsOf = async (appIds, kinds) => await deps.apps.activeExtensionsOf(appIds, kinds)
-  // filled by the oauth capability when it registers: installations cannot import it (it depends on us)
-  const consentSources: UnexchangedConsentSource[] = []
+
+  /** The caller's transaction; the root service (over the database itself) has none to offer. */
+  function transaction (operation: string): Tx {
+    if (db === deps.db) throw new Error(`installations.${operation} runs in the caller's transaction: call installations.in(tx).${operation}`)
+    return db as Tx
+  }
 
   async function announce (executor: Executor, installationId: string): Promise<void> {
     deps.evict(installationId)
@@ -104,8 +114,9 @@ export function createInstallationsService (deps: InstallationsDeps) {
     await executor.execute(sql`select pg_notify(${INSTALLATION_CHANNEL}, ${installationId})`)
   }
 
-  async function activeFor (executor: Executor, appId: string, businessId: string): Promise<InstallationRow | null> {
-    const [row] = await executor.select().from(installations)
+  /** The live installation of the app on the business, locked for the caller's transaction. */
+  async function activeFor (appId: string, businessId: string): Promise<InstallationRow | null> {
+    const [row] = await db.select().from(installations)
       .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt)))
       .limit(1).for('update')
     return row ?? null
@@ -115,10 +126,11 @@ export function createInstallationsService (deps: InstallationsDeps) {
    * Creates the installation (token, webhook secret, the app's own webhook registration), or for an
    * app already installed on the business, re-grants the requested scopes and rotates the token.
    */
-  async function install (tx: Tx, input: InstallInput): Promise<Issued> {
+  async function install (input: InstallInput): Promise<Issued> {
+    const tx = transaction('install')
     const kind = input.isTestInstall ? 'test' : 'live'
     const accessToken = randomSecret(TOKEN_PREFIX[kind])
-    const existing = await activeFor(tx, input.app.id, input.businessId)
+    const existing = await activeFor(input.app.id, input.businessId)
     if (existing !== null) {
       const pendingScopes = existing.pendingScopes.filter((s) => !input.scopes.includes(s))
       const [updated] = await tx.update(installations).set({
@@ -154,7 +166,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
    * Uninstall: token revoked, webhooks off, blocks off the pages, embeds and hooks off (they follow
    * uninstalledAt), and the data-erasure job enqueued in the same transaction.
    */
-  async function uninstall (tx: Tx, installation: InstallationRow): Promise<ErasureJob> {
+  async function uninstall (installation: InstallationRow): Promise<ErasureJob> {
+    const tx = transaction('uninstall')
     const now = new Date()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
@@ -178,7 +191,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   /** Revokes a token without uninstalling (a replayed OAuth code): the app must authorize again. */
-  async function revokeToken (tx: Tx, installationId: string): Promise<void> {
+  async function revokeToken (installationId: string): Promise<void> {
+    const tx = transaction('revokeToken')
     await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: new Date() }).where(eq(installations.id, installationId))
     await announce(tx, installationId)
   }
@@ -212,8 +226,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   /** An active installation of this business; another business's is a 404. */
-  async function getForBusiness (executor: Executor, businessId: string, installationId: string, lock = false): Promise<InstallationRow> {
-    const query = executor.select().from(installations)
+  async function getForBusiness (businessId: string, installationId: string, lock = false): Promise<InstallationRow> {
+    const query = db.select().from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
     const [row] = lock ? await query.for('update') : await query
     if (row === undefined) throw notFound('Installation')
@@ -223,11 +237,11 @@ export function createInstallationsService (deps: InstallationsDeps) {
   /** The merchant approves the scopes added since install: the token grants the full set from now on. */
   async function consent (businessId: string, installationId: string): Promise<InstallationRow> {
     return await db.transaction(async (tx) => {
-      const row = await getForBusiness(tx, businessId, installationId, true)
+      const row = await createInstallationsService(deps, tx, consentSources).getForBusiness(businessId, installationId, true)
       const grantedScopes = [...new Set([...row.grantedScopes, ...row.pendingScopes])]
       const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: new Date() })
         .where(eq(installations.id, row.id)).returning()
-      const app = await deps.apps.findById(tx, row.appId) as AppRow
+      const app = await deps.apps.in(tx).findById(row.appId) as AppRow
       await deps.webhooks.in(tx).setAppWebhookEvents(row.id, allowedEvents(app.webhookEvents, grantedScopes))
       await announce(tx, row.id)
       return updated
@@ -235,7 +249,8 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   /** Approval: test installs become production installs (same token); grown scopes need re-consent. */
-  async function onAppApproved (tx: Tx, app: AppRow, previouslyApproved: string[]): Promise<void> {
+  async function onAppApproved (app: AppRow, previouslyApproved: string[]): Promise<void> {
+    const tx = transaction('onAppApproved')
     const rows = await tx.select().from(installations).where(and(eq(installations.appId, app.id), isNull(installations.uninstalledAt))).for('update')
     const added = app.approvedScopes.filter((s) => !previouslyApproved.includes(s))
     for (const row of rows) {
@@ -250,21 +265,21 @@ export function createInstallationsService (deps: InstallationsDeps) {
     }
   }
 
-  async function testInstallOf (executor: Executor, appId: string, businessId: string): Promise<InstallationRow | null> {
-    const [row] = await executor.select().from(installations)
+  async function testInstallOf (appId: string, businessId: string): Promise<InstallationRow | null> {
+    const [row] = await db.select().from(installations)
       .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
     return row ?? null
   }
 
   /** The manifest's top-level settingsSchema of the installation's app, or null when it declares none. */
   async function settingsOf (businessId: string, installationId: string) {
-    const installation = await getForBusiness(db, businessId, installationId)
+    const installation = await getForBusiness(businessId, installationId)
     return { settings: installation.settings, settingsSchema: await deps.apps.settingsSchemaOf(installation.appId) }
   }
 
   /** Replaces the app settings, validated against the settingsSchema (400 lists every problem). */
   async function putSettings (businessId: string, installationId: string, settings: Record<string, unknown>) {
-    const installation = await getForBusiness(db, businessId, installationId)
+    const installation = await getForBusiness(businessId, installationId)
     const schema = await deps.apps.settingsSchemaOf(installation.appId)
     if (schema === null) throw badRequest('This app has no settings')
     const validate = settingsValidator(schema)
@@ -300,7 +315,7 @@ export function createInstallationsService (deps: InstallationsDeps) {
    * its admin page. `issuer` is the admin origin.
    */
   async function sessionToken (input: { businessId: string, installationId: string, userId: string, issuer: string }) {
-    const installation = await getForBusiness(db, input.businessId, input.installationId)
+    const installation = await getForBusiness(input.businessId, input.installationId)
     const [app] = await deps.apps.findByIds([installation.appId])
     if (app === undefined) throw notFound('Installation')
     const iat = unixSeconds()
@@ -324,6 +339,7 @@ export function createInstallationsService (deps: InstallationsDeps) {
   }
 
   return {
+    in: (tx: Executor) => createInstallationsService(deps, tx, consentSources),
     adminPageOrigins, sessionToken, unfinishedFor,
     /** The oauth capability registers where unexchanged consents are found. */
     addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },
@@ -356,7 +372,7 @@ export default fp(async function installationsService (fastify) {
     analytics: fastify.appAnalytics
   })
   fastify.decorate('installations', service)
-  fastify.onAppApproved.push(service.onAppApproved)
+  fastify.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
 
   // while revocations from other processes cannot arrive, every token is checked in the database
   await listenForCache(fastify, INSTALLATION_CHANNEL, 'token cache', tokenCache, (installationId) => tokenCache.evictInstallation(installationId))

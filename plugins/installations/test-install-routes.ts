@@ -47,10 +47,10 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const businessId = sandboxOf(request.user.businessId)
     const issued = await fastify.db.transaction(async (tx) => {
-      const app = await fastify.apps.ownedApp(tx, request.user.sub, request.params.appId, true)
-      const earlier = await fastify.installations.activeFor(tx, app.id, businessId)
-      if (earlier !== null) await fastify.installations.uninstall(tx, earlier)
-      return await fastify.installations.install(tx, { app, businessId, scopes: app.scopes, userId: request.user.sub, isTestInstall: true })
+      const app = await fastify.apps.in(tx).ownedApp(request.user.sub, request.params.appId, true)
+      const earlier = await fastify.installations.in(tx).activeFor(app.id, businessId)
+      if (earlier !== null) await fastify.installations.in(tx).uninstall(earlier)
+      return await fastify.installations.in(tx).install({ app, businessId, scopes: app.scopes, userId: request.user.sub, isTestInstall: true })
     })
     request.log.info({ installationId: issued.installation.id }, 'test install')
     return reply.code(201).send({
@@ -62,8 +62,8 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, security, operationId: 'getTestStatus', summary: 'The test install on my sandbox, its webhooks and recent deliveries', params: AppIdParams, response: { 200: TestStatusSchema, ...errorResponses(400, 401, 403, 404) } }
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)
-    const app = await fastify.apps.ownedApp(fastify.db, request.user.sub, request.params.appId)
-    const installation = await fastify.installations.activeFor(fastify.db, app.id, businessId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const installation = await fastify.installations.activeFor(app.id, businessId)
     if (installation === null) {
       return {
         installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null,
@@ -101,10 +101,10 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)
     const installationId = await fastify.db.transaction(async (tx) => {
-      const app = await fastify.apps.ownedApp(tx, request.user.sub, request.params.appId, true)
-      const installation = await fastify.installations.activeFor(tx, app.id, businessId)
+      const app = await fastify.apps.in(tx).ownedApp(request.user.sub, request.params.appId, true)
+      const installation = await fastify.installations.in(tx).activeFor(app.id, businessId)
       if (installation === null) throw notFound('Test install')
-      await fastify.installations.uninstall(tx, installation)
+      await fastify.installations.in(tx).uninstall(installation)
       return installation.id
     })
     return { uninstalled: true as const, installationId }

@@ -4,7 +4,6 @@ import { errorResponses } from '../../server/schemas.ts'
 import type { AppRow } from '../apps/service.ts'
 import { oauthError, oauthErrorHandler } from './errors.ts'
 import { registerClientAuth } from './client-auth.ts'
-import { createOAuthService } from './service.ts'
 import { AuthorizeBody, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBody, RevokedSchema, TokenBody, TokenSchema } from './schemas.ts'
 
 const tags = ['oauth']
@@ -12,9 +11,8 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
 /** /oauth: consent (JWT, for the SPA's consent screen), the code exchange and revocation (client credentials). */
 const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
+  const { oauth } = fastify
   // the admin lists an approved install at once, as "finishing install", until the app exchanges the code
-  fastify.installations.addConsentSource(oauth.unexchangedConsents)
   await fastify.register(formBody)
   const requireClient = await registerClientAuth(fastify)
 

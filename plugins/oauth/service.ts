@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import fp from 'fastify-plugin'
 import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import { oauthCodes } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
@@ -65,7 +66,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
     const found = await deps.commerce.findBusiness(resolved.businessId)
     const business = { id: resolved.businessId, name: found?.name ?? '', isSandbox: found?.isSandbox ?? false }
     const developerName = (await deps.auth.namesOf([resolved.app.developerId])).get(resolved.app.developerId)
-    const installed = await deps.installations.activeFor(db, resolved.app.id, resolved.businessId)
+    const installed = await deps.installations.activeFor(resolved.app.id, resolved.businessId)
     const { app } = resolved
     return {
       app: { id: app.id, name: app.name, slug: app.slug, description: app.description, iconUrl: app.iconUrl, developerName: developerName ?? '', status: app.status },
@@ -111,7 +112,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
       const [row] = await tx.select().from(oauthCodes).where(eq(oauthCodes.codeHash, sha256(code))).for('update')
       if (row === undefined || row.appId !== app.id) return { error: 'The authorization code is invalid' }
       if (row.usedAt !== null) {
-        if (row.installationId !== null) await deps.installations.revokeToken(tx, row.installationId)
+        if (row.installationId !== null) await deps.installations.in(tx).revokeToken(row.installationId)
         return { error: 'The authorization code was already used; the token it issued is revoked' }
       }
       if (row.expiresAt.getTime() <= Date.now()) return { error: 'The authorization code has expired' }
@@ -122,7 +123,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
       } else if (body.code_verifier !== undefined) {
         return { error: 'code_verifier sent for a code issued without code_challenge' }
       }
-      const issued = await deps.installations.install(tx, {
+      const issued = await deps.installations.in(tx).install({
         app, businessId: row.businessId, scopes: row.scopes, userId: row.userId,
         isTestInstall: row.isTestInstall
       })
@@ -153,10 +154,10 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
     if (found === null || found.appId !== app.id) return false
     return await db.transaction(async (tx) => {
       // locked, and read again: a concurrent uninstall or token rotation wins
-      const installation = await deps.installations.getForBusiness(tx, found.businessId, found.id, true)
+      const installation = await deps.installations.in(tx).getForBusiness(found.businessId, found.id, true)
         .catch((error: unknown) => { if (error instanceof HttpError && error.statusCode === 404) return null; throw error })
       if (installation === null || installation.accessTokenHash !== tokenHash) return false
-      await deps.installations.uninstall(tx, installation)
+      await deps.installations.in(tx).uninstall(installation)
       return true
     })
   }
@@ -181,3 +182,19 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
 
   return { resolve, info, authorize, exchange, revoke, unexchangedConsents }
 }
+
+export type OAuthService = ReturnType<typeof createOAuthService>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Consent, the code exchange and revocation: the only writer of oauth_codes. */
+    oauth: OAuthService
+  }
+}
+
+/** The oauth service as a decorator, like every capability's; it tells installations where unexchanged consents are. */
+export default fp(async function oauthService (fastify) {
+  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
+  fastify.decorate('oauth', oauth)
+  fastify.installations.addConsentSource(oauth.unexchangedConsents)
+}, { name: 'oauth', dependencies: ['db', 'apps', 'installations', 'commerce', 'auth'] })

@@ -1,0 +1,28 @@
+import t from 'tap'
+import { build, registerUser } from '../../helper.ts'
+
+t.test('installations.in(tx): writes that span capabilities run only in the caller\'s transaction', async (t) => {
+  const app = await build(t)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const created = await app.inject({
+    method: 'POST', url: '/developer/apps', headers: developer.auth,
+    payload: { name: 'Txn', slug: 'txn-app', description: 'x', category: 'other', scopes: ['read_products'], redirectUrl: 'https://app.example.com/cb' }
+  })
+  const appRow = await app.apps.ownedApp(developer.userId, created.json().app.id)
+  const input = { app: appRow, businessId: developer.businessId, scopes: ['read_products'], userId: developer.userId, isTestInstall: true }
+
+  await t.rejects(app.installations.install(input), /installations\.install runs in the caller's transaction: call installations\.in\(tx\)\.install/)
+  await t.rejects(app.installations.revokeToken('inst_x'), /revokeToken runs in the caller's transaction/)
+
+  const issued = await app.db.transaction(async (tx) => await app.installations.in(tx).install(input))
+  t.match(issued.accessToken, /^fbat_/)
+  t.equal((await app.installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'committed with the caller\'s transaction')
+  t.equal((await app.installations.in(app.db).getForBusiness(developer.businessId, issued.installation.id)).id, issued.installation.id, 'a view over the database reads as the root does')
+
+  const rolledBack = await app.db.transaction(async (tx) => {
+    await app.installations.in(tx).uninstall(issued.installation)
+    tx.rollback()
+  }).catch((error: unknown) => error)
+  t.ok(rolledBack instanceof Error, 'the caller rolled back')
+  t.equal((await app.installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'and the uninstall went with it')
+})
