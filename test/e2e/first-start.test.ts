@@ -170,7 +170,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await screenshot(pay, 'tour-wallet-paid')
   await pay.close()
   const received = await eventually('order.created at the reference app', () => state().events[businessId]?.find((e) => e.event === 'order.created' && e.summary.includes(`#${String(order.orderNumber)}`)), 60_000)
-  t.ok(received, `the verified webhook was recorded: ${received.summary}`)
+  t.match(received.summary, `Order #${String(order.orderNumber)}: ${(order.amount / 100).toFixed(2)} (Demo Wallet)`, 'the verified webhook was recorded')
   await eventually('payment.completed at the reference app', () => state().events[businessId]?.find((e) => e.event === 'payment.completed'), 60_000)
   t.pass('and payment.completed after the wallet reported the payment')
 
