@@ -63,8 +63,14 @@ export default function AdminEmbeds () {
   async function save (embed: Embed, enabled: boolean, settings?: Record<string, unknown>) {
     setNotice(null)
     const body = { embeds: { [embed.embedType]: { enabled, ...(settings !== undefined ? { settings } : {}) } } }
+    // the switch shows the merchant's choice while it saves (a controlled checkbox would flip back), and undoes it on failure
+    const before = embeds
+    if (shown !== null) setEmbeds({ ...shown, embeds: shown.embeds.map((e) => e.embedType === embed.embedType ? { ...e, enabled } : e) })
     const result = await action.run(() => api.put<Embeds>(url, body))
-    if (result === null) return
+    if (result === null) {
+      setEmbeds(before)
+      return
+    }
     setEmbeds(result)
     setVersion(version + 1)
     setNotice(settings !== undefined ? `${embed.name} settings saved` : `${embed.name} is ${enabled ? 'on' : 'off'}`)

@@ -1,4 +1,4 @@
-import { onAdminInit, requestSessionToken } from '@app-platform/sdk/browser'
+import { adminBridge, onAdminInit, requestSessionToken } from '@app-platform/sdk/browser'
 
 /*
  * The admin page inside the platform's admin panel. The panel posts service:init with a signed
@@ -84,6 +84,11 @@ async function load (sessionToken: string, retried = false): Promise<void> {
   }
   render(await response.json() as Overview)
 }
+
+// Tell the panel we are here (it shows an error after 5 s without service:ready), then fit the frame to what we show.
+const bridge = adminBridge({ expectedOrigin: data.adminOrigin })
+bridge.ready()
+new ResizeObserver(() => { bridge.resize(document.body.offsetHeight) }).observe(document.body)
 
 show('Loading…')
 const waiting = setTimeout(() => show('Open this page from the platform’s admin panel: it needs the panel’s signed session token.', true), 5000)

@@ -6,7 +6,7 @@ import {
 } from '@app-platform/sdk'
 import type { Context } from '../context.ts'
 import type { Installation } from '../store.ts'
-import { loyaltyDiscount, money, PAYMENT_TTL_MS, paymentMethods, shippingRate, validateOrder } from '../checkout-rules.ts'
+import { loyaltyDiscount, money, PAYMENT_TTL_MS, paymentMethods, shippingRate, validateOrder, WALLET_METHOD_ID } from '../checkout-rules.ts'
 
 /*
  * What the platform calls: webhook deliveries at our webhook URL (`/webhooks`) and the checkout hooks
@@ -52,10 +52,13 @@ function rejection (error: unknown): Reject {
 
 const UNKNOWN_SENDER: Reject = { statusCode: 401, error: 'Unauthorized', message: 'no installation of this app for that business' }
 
+/** CASH, CARD, or an app's method as the platform names it (`<installationId>:<method id>`): ours in words. */
+const paymentLabel = (method: unknown): string => String(method).endsWith(`:${WALLET_METHOD_ID}`) ? 'Demo Wallet' : String(method)
+
 /** One line for the admin page's list of received webhooks. */
 function summarise (event: WebhookEvent): string {
   const data = event.data as Record<string, unknown>
-  if (event.event === 'order.created') return `Order #${String(data.orderNumber)}: ${money(Number(data.amount))} (${String(data.paymentMethod)})`
+  if (event.event === 'order.created') return `Order #${String(data.orderNumber)}: ${money(Number(data.amount))} (${paymentLabel(data.paymentMethod)})`
   if (event.event === 'review.created') return `${String(data.rating)}★ from ${String(data.authorName)}`
   if (typeof data.orderId === 'string') return `Order ${data.orderId}${typeof data.status === 'string' ? ` is ${data.status}` : ''}`
   return typeof data.message === 'string' ? data.message : ''
