@@ -69,7 +69,8 @@ const WEIGHTS: Record<string, number> = {
   'plugins/webhooks/delivery.test.ts': 7,
   'server/errors.test.ts': 7,
   'plugins/commerce/pages.test.ts': 7,
-  'plugins/storefront/merchant-routes.test.ts': 7,
+  'plugins/commerce/page-blocks.test.ts': 4,
+  'plugins/installations/embeds.test.ts': 3,
   'plugins/apps/review.test.ts': 7,
   'plugins/storefront/pages.test.ts': 6,
   // files added after the table was first made: estimated from single-file runs on a loaded machine
