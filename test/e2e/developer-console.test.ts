@@ -15,7 +15,7 @@ async function noHorizontalScroll (page: Page): Promise<boolean> {
 }
 
 t.test('the developer console in Chromium: analytics, deliveries, hook calls, live tail', async (t) => {
-  const app = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '2000', RATE_LIMIT_PER_MINUTE: '6' } })
+  const app = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '10000', RATE_LIMIT_PER_MINUTE: '6' } })
   const base = await listen(app)
   // one real server on 127.0.0.1 for the app: its webhook fails the first delivery (500 with a body) and then succeeds;
   // its shipping hook answers in the wrong shape

@@ -2,7 +2,7 @@ import t from 'tap'
 import { build, listen, registerUser, until } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from '../webhooks/helpers.ts'
 
-const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.3,0.3,0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '1500', RATE_LIMIT_PER_MINUTE: '3' }
+const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.3,0.3,0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '10000', RATE_LIMIT_PER_MINUTE: '3' }
 
 t.test('the developer console of one app', async (t) => {
   const app = await build(t, { env })
@@ -168,7 +168,7 @@ t.test('the developer console of one app', async (t) => {
 })
 
 t.test('a failing delivery shows its error, its answer and the retry it scheduled', async (t) => {
-  const app = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: '3600', WEBHOOK_TIMEOUT_MS: '1500' } })
+  const app = await build(t, { env: { WEBHOOK_RETRY_SCHEDULE_SECONDS: '3600', WEBHOOK_TIMEOUT_MS: '10000' } })
   const target = await receiver(t, () => ({ status: 503, body: 'maintenance' }))
   const installed = await installApp(app)
   await registerWebhook(app, installed, target.url)
