@@ -6,7 +6,8 @@ import { badRequest } from '../../server/http-errors.ts'
 import { publicApp } from './service.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
-  AppIdParams, AppSchema, CreateAppBody, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponse, MediaUploadBody, UpdateAppBody, VersionSchema
+  AppIdParams, AppSchema, CreateAppBodySchema, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponseSchema, MediaUploadBodySchema,
+  UpdateAppBodySchema, VersionSchema
 } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
@@ -20,7 +21,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/', {
     schema: {
       tags, security, operationId: 'createApp', summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response.',
-      body: CreateAppBody, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
+      body: CreateAppBodySchema, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
     }
   }, async (request, reply) => {
     const { app, clientSecret } = await fastify.apps.create(request.user.sub, request.body)
@@ -40,7 +41,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags, security, operationId: 'updateApp', summary: 'Edit an app',
       description: '409 while PENDING_REVIEW; 400 when slug is sent. On a published app, adding scopes moves it to DRAFT (submit it for review) while the listing keeps its approved scopes; other edits apply at once and are recorded in the version history.',
-      params: AppIdParams, body: UpdateAppBody, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
+      params: AppIdParams, body: UpdateAppBodySchema, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
 
@@ -67,8 +68,8 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags, security, operationId: 'uploadAppMedia', summary: 'Upload the icon or a screenshot',
       description: `multipart/form-data with one file: PNG, JPEG or WebP (sniffed), at most 1 MB; at most ${MAX_SCREENSHOTS} screenshots.`,
-      params: AppIdParams, querystring: MediaQuery, consumes: ['multipart/form-data'], body: MediaUploadBody,
-      response: { 201: MediaResponse, ...errorResponses(400, 401, 403, 404, 409, 413) }
+      params: AppIdParams, querystring: MediaQuery, consumes: ['multipart/form-data'], body: MediaUploadBodySchema,
+      response: { 201: MediaResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) }
     }
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema } from '../../sdk/src/contract/index.ts'
+import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, UrlField } from '../../sdk/src/contract/index.ts'
 import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
 
 export const MAX_SCREENSHOTS = 5
@@ -7,7 +7,7 @@ export const MAX_SCREENSHOTS = 5
 export { SUBSCRIBABLE_EVENTS, StringEnum, ScopeSchema, CategorySchema }
 // the app as the developer sees it is the contract's (sdk/src/contract/resources.ts; DESIGN §16)
 export { AppSchema, AppVersionSchema as VersionSchema } from '../../sdk/src/contract/resources.ts'
-const Url = Type.String({ minLength: 1, maxLength: 2048, examples: ['https://app.example.com/oauth/callback'] })
+const Url = UrlField({ examples: ['https://app.example.com/oauth/callback'] })
 const Scopes = Type.Array(ScopeValue, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
 const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
 const Screenshots = Type.Array(Url, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs` })
@@ -16,7 +16,7 @@ export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 
 export type AppView = App
 
-export const CreateAppBody = Type.Object({
+export const CreateAppBodySchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
   slug: Type.String({ minLength: 3, maxLength: 50, pattern: SLUG_PATTERN, description: 'Lowercase, URL-safe, unique; cannot change later' }),
   description: Type.String({ minLength: 1, maxLength: 500 }),
@@ -29,9 +29,9 @@ export const CreateAppBody = Type.Object({
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
 }, { title: 'CreateAppBody', additionalProperties: false })
-export type CreateApp = Static<typeof CreateAppBody>
+export type CreateApp = Static<typeof CreateAppBodySchema>
 
-export const UpdateAppBody = Type.Object({
+export const UpdateAppBodySchema = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
   slug: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
@@ -45,7 +45,7 @@ export const UpdateAppBody = Type.Object({
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
 }, { title: 'UpdateAppBody', additionalProperties: false, minProperties: 1 })
-export type UpdateApp = Static<typeof UpdateAppBody>
+export type UpdateApp = Static<typeof UpdateAppBodySchema>
 
 export const CreatedAppSchema = Type.Object({
   app: AppSchema,
@@ -55,10 +55,10 @@ export const CreatedAppSchema = Type.Object({
 export const AppIdParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) })
 
 /** The multipart upload, for the document: the handler reads the stream (request.file()), so nothing validates a body. */
-export const MediaUploadBody = Type.Unknown({
+export const MediaUploadBodySchema = Type.Unknown({
   documentedAs: Type.Object({
     file: Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, at most 1 MB' })
   }, { title: 'MediaUpload' })
 })
 export const MediaQuery = Type.Object({ kind: Type.Union([Type.Literal('icon'), Type.Literal('screenshot')]) }, { additionalProperties: false })
-export const MediaResponse = Type.Object({ url: Type.String(), kind: Type.String(), app: AppSchema })
+export const MediaResponseSchema = Type.Object({ url: Type.String(), kind: Type.String(), app: AppSchema })

@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 
 /** What each hook point must answer; extra fields are allowed and ignored. */
-export const PaymentMethodsAnswer = Type.Object({
+export const PaymentMethodsAnswerSchema = Type.Object({
   methods: Type.Array(Type.Object({
     id: Type.String({ minLength: 1, maxLength: 64 }),
     name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -10,25 +10,25 @@ export const PaymentMethodsAnswer = Type.Object({
     icon: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 }))
   }), { maxItems: 20 })
 })
-export const CreatePaymentAnswer = Type.Object({
+export const CreatePaymentAnswerSchema = Type.Object({
   paymentUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
   qrCode: Type.Optional(Type.String({ maxLength: 8192 })),
   invoiceId: Type.Optional(Type.String({ maxLength: 200 })),
   expiresAt: Type.Optional(Type.String({ format: 'date-time' }))
 })
-export const ShippingRatesAnswer = Type.Object({ fee: Type.Integer({ minimum: 0, maximum: 100_000_000 }) })
-export const ValidateAnswer = Type.Object({ valid: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })) })
-export const DiscountsAnswer = Type.Object({
+export const ShippingRatesAnswerSchema = Type.Object({ fee: Type.Integer({ minimum: 0, maximum: 100_000_000 }) })
+export const ValidateAnswerSchema = Type.Object({ valid: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })) })
+export const DiscountsAnswerSchema = Type.Object({
   discount: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
   reason: Type.Optional(Type.String({ maxLength: 500 }))
 })
 
 export const HOOK_ANSWERS = {
-  'checkout.payment_methods': PaymentMethodsAnswer,
-  'checkout.create_payment': CreatePaymentAnswer,
-  'checkout.shipping_rates': ShippingRatesAnswer,
-  'order.validate': ValidateAnswer,
-  'order.calculate_discounts': DiscountsAnswer
+  'checkout.payment_methods': PaymentMethodsAnswerSchema,
+  'checkout.create_payment': CreatePaymentAnswerSchema,
+  'checkout.shipping_rates': ShippingRatesAnswerSchema,
+  'order.validate': ValidateAnswerSchema,
+  'order.calculate_discounts': DiscountsAnswerSchema
 } satisfies Record<HookPoint, TSchema>
 
 export type HookAnswer<P extends HookPoint> = Static<(typeof HOOK_ANSWERS)[P]>

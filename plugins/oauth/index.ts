@@ -4,7 +4,7 @@ import { errorResponses } from '../../server/schemas.ts'
 import type { AppRow } from '../apps/service.ts'
 import { oauthError, oauthErrorHandler } from './errors.ts'
 import { registerClientAuth } from './client-auth.ts'
-import { AuthorizeBody, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBody, RevokedSchema, TokenBody, TokenSchema } from './schemas.ts'
+import { AuthorizeBodySchema, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBodySchema, RevokedSchema, TokenBodySchema, TokenSchema } from './schemas.ts'
 
 const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
@@ -30,7 +30,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'authorize', summary: 'Approve or deny: returns where to send the browser',
       description: 'A MERCHANT installs on their business; a DEVELOPER authorizing their own app installs on their sandbox (test install). The code is valid 10 minutes, once. PKCE S256: send code_challenge here and code_verifier at the exchange.',
-      body: AuthorizeBody, response: { 200: RedirectSchema, ...errorResponses(400, 401, 403) }
+      body: AuthorizeBodySchema, response: { 200: RedirectSchema, ...errorResponses(400, 401, 403) }
     }
   }, async (request) => {
     const redirectTo = await oauth.authorize(request.user, request.body)
@@ -45,7 +45,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags, security: [{ clientBasic: [] }], operationId: 'exchangeToken', summary: 'Exchange an authorization code for an access token',
       description: 'HTTP Basic client_id:client_secret, each form-urlencoded first (RFC 6749 §2.3.1; raw values work too); body as form or JSON. Errors use RFC 6749 codes in `error` (invalid_client 401; invalid_grant, invalid_request, unsupported_grant_type 400).',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: TokenBody, response: { 200: TokenSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
+      body: TokenBodySchema, response: { 200: TokenSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
     }
   }, async (request, reply) => {
     const token = await oauth.exchange(request.oauthClient as AppRow, request.body)
@@ -60,7 +60,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       tags, security: [{ clientBasic: [] }], operationId: 'revokeToken', summary: 'Revoke an access token (RFC 7009): uninstalls the app',
       description: 'HTTP Basic client authentication as at /oauth/token; body `token` (form or JSON). Revoking an access token uninstalls its installation exactly as a merchant uninstall does (webhooks off, blocks removed, `business.data_erasure` scheduled). 200 whether or not the token was valid; another client\'s token is left alone.',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: RevokeBody, response: { 200: RevokedSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
+      body: RevokeBodySchema, response: { 200: RevokedSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
     }
   }, async (request, reply) => {
     const { token } = request.body

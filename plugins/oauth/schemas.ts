@@ -28,7 +28,7 @@ export const AuthorizeInfoSchema = Type.Object({
   alreadyInstalled: Type.Boolean()
 }, { title: 'AuthorizationInfo' })
 
-export const AuthorizeBody = Type.Object({
+export const AuthorizeBodySchema = Type.Object({
   client_id: ClientId,
   redirect_uri: RedirectUri,
   scope: Type.Optional(ScopeParam),
@@ -38,12 +38,12 @@ export const AuthorizeBody = Type.Object({
   code_challenge_method: Type.Optional(Type.Literal('S256')),
   decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')])
 }, { title: 'AuthorizeBody', additionalProperties: false })
-export type AuthorizeBodyType = Static<typeof AuthorizeBody>
+export type AuthorizeBodyType = Static<typeof AuthorizeBodySchema>
 
 export const RedirectSchema = Type.Object({ redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied' }) })
 
 /** Loose on purpose: the handler answers problems with RFC 6749 error codes, not schema messages. */
-export const TokenBody = Type.Object({
+export const TokenBodySchema = Type.Object({
   grant_type: Type.Optional(Type.String({ maxLength: 100 })),
   code: Type.Optional(Type.String({ maxLength: 200 })),
   redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
@@ -67,8 +67,8 @@ export const OAuthErrorSchema = Type.Object({
   message: Type.String()
 }, { title: 'OAuthError' })
 
-/** RFC 7009 §2.1; loose like TokenBody, so a missing token is an RFC 6749 invalid_request. */
-export const RevokeBody = Type.Object({
+/** RFC 7009 §2.1; loose like TokenBodySchema, so a missing token is an RFC 6749 invalid_request. */
+export const RevokeBodySchema = Type.Object({
   token: Type.Optional(Type.String({ maxLength: 400, description: 'The access token (fbat_…) to revoke' })),
   token_type_hint: Type.Optional(Type.String({ maxLength: 100, description: 'access_token (the only kind issued); other hints are ignored' }))
 }, { title: 'RevokeRequest' })

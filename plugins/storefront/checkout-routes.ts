@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
 import { GuestOrderBodySchema, OrderSchema } from '../commerce/schemas.ts'
-import { CreatePaymentAnswer, PaymentMethodSchema } from '../checkout-hooks/schemas.ts'
+import { CreatePaymentAnswerSchema, PaymentMethodSchema } from '../checkout-hooks/schemas.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
 
 const tags = ['storefront']
@@ -19,7 +19,7 @@ const QuoteSchema = Type.Object({
   currency: Type.String(),
   paymentMethods: Type.Array(PaymentMethodSchema)
 }, { title: 'CheckoutQuote' })
-const PlacedSchema = Type.Object({ order: OrderSchema, payment: Type.Optional(CreatePaymentAnswer) }, { title: 'PlacedOrder' })
+const PlacedSchema = Type.Object({ order: OrderSchema, payment: Type.Optional(CreatePaymentAnswerSchema) }, { title: 'PlacedOrder' })
 
 /** Customer checkout on a merchant's storefront: quote, then place the order. Public. */
 const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../../server/schemas.ts'
 import { AppIdParams } from '../schemas.ts'
-import { ManifestResponse, PutManifestBody } from './schemas.ts'
+import { ManifestResponseSchema, PutManifestBodySchema } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['manifest']
@@ -26,8 +26,8 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       description: 'Every problem is reported at once (400, with `errors: [{path, message}]`). New keys are created active, same keys updated in place, missing keys deactivated (kept with merchant data). `?dryRun=true` returns the same diff and writes nothing.',
       params: AppIdParams,
       querystring: Type.Object({ dryRun: Type.Optional(Type.Boolean({ default: false })) }, { additionalProperties: false }),
-      body: PutManifestBody,
-      response: { 200: ManifestResponse, ...errorResponses(400, 401, 403, 404, 409) }
+      body: PutManifestBodySchema,
+      response: { 200: ManifestResponseSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
     const dryRun = request.query.dryRun === true

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-import { HOOK_POINTS, HOOK_SCOPES, type HookPoint } from '../../../sdk/src/contract/index.ts'
+import { HOOK_POINTS, HOOK_SCOPES, UrlField, type HookPoint } from '../../../sdk/src/contract/index.ts'
 
 export { HOOK_POINTS, HOOK_SCOPES, type HookPoint }
 
@@ -11,7 +11,7 @@ export const SETTING_FORMATS = ['color', 'date-time', 'uri'] as const
 const Key = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9][a-zA-Z0-9_.-]*$' })
 const Name = Type.String({ minLength: 1, maxLength: 100 })
 const Text = Type.String({ maxLength: 500 })
-const Url = Type.String({ minLength: 1, maxLength: 2048 })
+const Url = UrlField()
 const JsonObject = Type.Object({}, { additionalProperties: true })
 
 export const BlockSchema = Type.Object({
@@ -61,12 +61,12 @@ export const ManifestSchema = Type.Object({
 }, { additionalProperties: false, title: 'Manifest' })
 export type Manifest = Static<typeof ManifestSchema>
 
-export const ExtensionRef = Type.Object({ kind: Type.String(), key: Type.String() })
+export const ExtensionRefSchema = Type.Object({ kind: Type.String(), key: Type.String() })
 export const SyncResultSchema = Type.Object({
-  created: Type.Array(ExtensionRef),
-  updated: Type.Array(ExtensionRef, { description: 'Changed definitions, including re-activated ones' }),
-  deactivated: Type.Array(ExtensionRef),
-  reactivated: Type.Array(ExtensionRef, { description: 'Subset of updated: keys that were inactive and came back, with their merchant data' })
+  created: Type.Array(ExtensionRefSchema),
+  updated: Type.Array(ExtensionRefSchema, { description: 'Changed definitions, including re-activated ones' }),
+  deactivated: Type.Array(ExtensionRefSchema),
+  reactivated: Type.Array(ExtensionRefSchema, { description: 'Subset of updated: keys that were inactive and came back, with their merchant data' })
 }, { title: 'ManifestSyncResult' })
 export type SyncResult = Static<typeof SyncResultSchema>
 
@@ -74,7 +74,7 @@ export type SyncResult = Static<typeof SyncResultSchema>
  * The body's manifest is checked by validateManifest (every problem reported at once), not by the
  * route's validator; `documentedAs` shows clients its real shape (server/openapi-shape.ts).
  */
-export const PutManifestBody = Type.Object({
+export const PutManifestBodySchema = Type.Object({
   manifest: Type.Unknown({ description: 'The whole manifest', documentedAs: ManifestSchema })
 }, { title: 'PutManifestBody', additionalProperties: false })
-export const ManifestResponse = Type.Object({ manifest: ManifestSchema, sync: SyncResultSchema, dryRun: Type.Boolean() }, { title: 'ManifestResponse' })
+export const ManifestResponseSchema = Type.Object({ manifest: ManifestSchema, sync: SyncResultSchema, dryRun: Type.Boolean() }, { title: 'ManifestResponse' })

@@ -1,4 +1,4 @@
-import { Type, type TUnsafe } from '@sinclair/typebox'
+import { Type, type StringOptions, type TUnsafe } from '@sinclair/typebox'
 import { SCOPES } from './scopes.ts'
 import { APP_CATEGORIES } from './categories.ts'
 import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from './events.ts'
@@ -6,6 +6,11 @@ import { EVENT_NAMES, SUBSCRIBABLE_EVENTS } from './events.ts'
 /** A string enum: `enum` in the JSON Schema (and OpenAPI), the literal union in TypeScript. */
 export const StringEnum = <T extends string>(values: readonly T[], options: { description?: string, default?: T, title?: string } = {}): TUnsafe<T> =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+
+/** The longest URL the API accepts in any field (an app's URLs, a webhook target, an extension's renderUrl). */
+export const MAX_URL_LENGTH = 2048
+/** A URL field: one length rule everywhere; each use adds its own description and example. */
+export const UrlField = (options: StringOptions = {}) => Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, ...options })
 
 export const ScopeSchema = StringEnum(SCOPES, { title: 'Scope' })
 export const CategorySchema = StringEnum(APP_CATEGORIES, { title: 'AppCategory' })

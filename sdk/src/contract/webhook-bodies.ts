@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { EventNameSchema } from './schemas.ts'
+import { EventNameSchema, UrlField } from './schemas.ts'
 import { DeliveryStatus } from './resources.ts'
 
 /**
@@ -8,7 +8,7 @@ import { DeliveryStatus } from './resources.ts'
  */
 
 export const MAX_WEBHOOK_EVENTS = 32
-const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'https required in production', examples: ['https://app.example.com/webhooks'] })
+const Url = UrlField({ description: 'https required in production', examples: ['https://app.example.com/webhooks'] })
 // the server refuses an unknown event naming it (400); the document shows the enum
 const EventItem = Type.String({ minLength: 1, maxLength: 64, documentedAs: EventNameSchema })
 const Events = Type.Array(EventItem, { minItems: 1, maxItems: MAX_WEBHOOK_EVENTS, description: 'Event names; each needs its scope (403 otherwise)', examples: [['order.created']] })
