@@ -15,6 +15,7 @@ import type { Db } from '../server/db/client.ts'
 import * as schema from '../server/db/schema/index.ts'
 import { listOrders } from '../plugins/commerce/orders-service.ts'
 import { seedInstallations } from './seed.ts'
+import { withScratchDatabase } from './database.ts'
 import { describeMachine, formatSpread, ROUNDS, spread, writeJson, type Spread } from './stats.ts'
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
@@ -22,21 +23,6 @@ const BUSINESSES = Number(process.env.BENCH_INSTALLATIONS ?? 200)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
 const CONCURRENCY = Number(process.env.BENCH_CONNECTIONS ?? 64)
 const POOL = 10
-
-async function withDatabase<T> (fn: (url: string) => Promise<T>): Promise<T> {
-  const name = `bench_drivers_${process.pid}`
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  await admin.connect()
-  await admin.query(`create database "${name}"`)
-  try {
-    const url = new URL(SERVER_URL)
-    url.pathname = `/${name}`
-    return await fn(url.toString())
-  } finally {
-    await admin.query(`drop database if exists "${name}" with (force)`)
-    await admin.end()
-  }
-}
 
 /** As many order lists as CONCURRENCY callers get through in SECONDS, and this process' CPU per list. */
 async function measure (db: Db, businessIds: string[]) {
@@ -54,7 +40,7 @@ async function measure (db: Db, businessIds: string[]) {
   return { perSecond: done / SECONDS, cpuPerListUs: (used.user + used.system) / done }
 }
 
-const figures = await withDatabase(async (url) => {
+const figures = await withScratchDatabase(SERVER_URL, `bench_drivers_${process.pid}`, async (url) => {
   const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', DATABASE_URL: url }, { inMemory: true }) })
   await app.ready()
   await seedInstallations(app, BUSINESSES)
@@ -84,6 +70,7 @@ const figures = await withDatabase(async (url) => {
     await postgresJs.end()
   }
 })
+if (figures === null) throw new Error(`no PostgreSQL server at ${SERVER_URL} (BENCH_DATABASE_URL or DATABASE_URL)`)
 
 console.log(`\n${describeMachine()}; ${BUSINESSES} businesses, ${CONCURRENCY} concurrent callers, pools of ${POOL}, ${SECONDS} s per run\n`)
 console.log(`${'order list through drizzle over'.padEnd(34)} ${'lists/s'.padStart(20)} ${'CPU µs/list'.padStart(20)}`)

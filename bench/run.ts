@@ -5,10 +5,10 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import Fastify from 'fastify'
-import pg from 'pg'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
 import { seedInstallations } from './seed.ts'
+import { withScratchDatabase } from './database.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 /**
@@ -57,26 +57,6 @@ async function bareServer (bodies: Record<string, unknown>) {
   for (const [path, body] of Object.entries(bodies)) bare.get(path, async () => body)
   await bare.listen({ port: 0, host: '127.0.0.1' })
   return bare
-}
-
-async function createDatabase (): Promise<{ url: string, drop: () => Promise<void> }> {
-  const name = `bench_${process.pid}`
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  await admin.connect()
-  await admin.query(`drop database if exists "${name}" with (force)`)
-  await admin.query(`create database "${name}"`)
-  await admin.end()
-  const url = new URL(SERVER_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const dropper = new pg.Client({ connectionString: SERVER_URL })
-      await dropper.connect()
-      await dropper.query(`drop database if exists "${name}" with (force)`)
-      await dropper.end()
-    }
-  }
 }
 
 /**
@@ -164,12 +144,9 @@ const results: Array<{ engine: string, targets: TargetFigures[] }> = []
 try {
   if (ENGINES.includes('pglite')) results.push({ engine: 'PGlite', targets: await benchEngine('PGlite', null, dir) })
   if (ENGINES.includes('postgres')) {
-    const database = await createDatabase()
-    try {
-      results.push({ engine: 'PostgreSQL', targets: await benchEngine('PostgreSQL', database.url, dir) })
-    } finally {
-      await database.drop()
-    }
+    const targets = await withScratchDatabase(SERVER_URL, `bench_${process.pid}`, async (url) => await benchEngine('PostgreSQL', url, dir))
+    if (targets === null) throw new Error(`no PostgreSQL server at ${SERVER_URL} (BENCH_DATABASE_URL)`)
+    results.push({ engine: 'PostgreSQL', targets })
   }
 } finally {
   rmSync(dir, { recursive: true, force: true })

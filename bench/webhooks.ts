@@ -22,6 +22,7 @@ import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
 import { emitEvent } from '../server/events.ts'
 import { signature, unixSeconds, USER_AGENT } from '../server/signing.ts'
+import { withScratchDatabase } from './database.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000)
@@ -255,30 +256,11 @@ async function run (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string | null)
   }
 }
 
-async function withServerDatabase<T> (fn: (url: string) => Promise<T>): Promise<T | null> {
-  const admin = new pg.Client({ connectionString: SERVER_URL })
-  try {
-    await admin.connect()
-  } catch {
-    return null
-  }
-  const name = `bench_wh_${process.pid}`
-  await admin.query(`create database "${name}"`)
-  try {
-    const url = new URL(SERVER_URL)
-    url.pathname = `/${name}`
-    return await fn(url.toString())
-  } finally {
-    await admin.query(`drop database if exists "${name}" with (force)`)
-    await admin.end()
-  }
-}
-
 console.log(`webhook delivery bench: ${THROUGHPUT_EVENTS} events from ${WRITERS} writers per run, then ${LATENCY_EVENTS} events paced at ${LATENCY_RATE_PER_SECOND}/s`)
 const results: EngineFigures[] = []
 if (ENGINES.includes('pglite')) results.push(await run('PGlite', null))
 if (ENGINES.includes('postgres')) {
-  const figures = await withServerDatabase(async (url) => await run('PostgreSQL', url))
+  const figures = await withScratchDatabase(SERVER_URL, `bench_wh_${process.pid}`, async (url) => await run('PostgreSQL', url))
   if (figures === null) console.log('PostgreSQL  skipped: no server at DATABASE_URL')
   else results.push(figures)
 }
