@@ -3,15 +3,17 @@
  * on PGlite and then on PostgreSQL (a fresh database bench_wh_<pid>, dropped after) when one is
  * reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres).
  *
- * Each round measures, one after the other against the same receiver:
- * - the platform: events committed through the outbox by 16 writers, until the last delivery arrives;
- * - the wire: the same number of signed JSON POSTs sent straight from this process (16 connections),
- *   the most any delivery pipeline in one Node.js process could reach here;
- * - the peer (PostgreSQL with Redis at REDIS_URL, default redis://127.0.0.1:6379): what a Node.js team
- *   would build instead, a BullMQ queue whose worker signs and POSTs and writes a delivery-log row
- *   per attempt in PostgreSQL.
- * Then a paced stream (BENCH_LATENCY_RATE events/s) measures event-to-delivery latency. Medians over
- * BENCH_ROUNDS rounds with their range; BENCH_JSON=path writes the figures (bench/stats.ts).
+ * Each round measures, one after the other against the same receiver, BENCH_EVENTS deliveries:
+ * - the platform, twice: events committed through the outbox by 16 writers in a business whose app
+ *   registered one webhook, and in one whose app registered BENCH_FANOUT (each event fans out to
+ *   all of them), until the last delivery arrives;
+ * - the wire: as many signed JSON POSTs sent straight from this process (16 connections), the most
+ *   any delivery pipeline in one Node.js process could reach here;
+ * - the peer (PostgreSQL with Redis at REDIS_URL, default redis://127.0.0.1:6379) at both fan-outs:
+ *   what a Node.js team would build instead, a BullMQ queue (one job per delivery) whose worker signs
+ *   and POSTs and writes a delivery-log row per attempt in PostgreSQL.
+ * Then a paced stream (BENCH_LATENCY_RATE events/s, one registration) measures event-to-delivery
+ * latency. Medians over BENCH_ROUNDS rounds with their range; BENCH_JSON=path writes the figures.
  */
 import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
@@ -25,7 +27,11 @@ import { signature, unixSeconds, USER_AGENT } from '../server/signing.ts'
 import { withScratchDatabase } from './database.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
-const THROUGHPUT_EVENTS = Number(process.env.BENCH_EVENTS ?? 3000)
+/** Deliveries per run, whatever the fan-out. */
+const THROUGHPUT_DELIVERIES = Number(process.env.BENCH_EVENTS ?? 4000)
+/** Registrations each event of the fan-out run goes to. */
+const FANOUT = Math.max(1, Number(process.env.BENCH_FANOUT ?? 8))
+const FANOUTS = FANOUT === 1 ? [1] : [1, FANOUT]
 const WRITERS = 16
 const LATENCY_EVENTS = Number(process.env.BENCH_LATENCY_EVENTS ?? 1000)
 const LATENCY_RATE_PER_SECOND = Number(process.env.BENCH_LATENCY_RATE ?? 1000)
@@ -40,7 +46,10 @@ const SECRET = 'whsec_bench_reference_secret'
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
-/** A receiver that answers 200 at once and notes when each key first arrived. */
+/**
+ * A receiver that answers 200 at once and notes when each delivery first arrived: a delivery is the
+ * event's data.key and the registration's number (`/hook?r=<n>`), as `<key>#<n>`.
+ */
 async function startReceiver () {
   const arrivals = new Map<string, number>()
   let onArrival: () => void = () => {}
@@ -49,7 +58,8 @@ async function startReceiver () {
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       response.writeHead(200).end()
-      const key = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { key: string } }).data.key
+      const registration = new URL(req.url ?? '/', 'http://receiver').searchParams.get('r') ?? '0'
+      const key = `${(JSON.parse(Buffer.concat(chunks).toString()) as { data: { key: string } }).data.key}#${registration}`
       if (!arrivals.has(key)) arrivals.set(key, performance.now())
       onArrival()
     })
@@ -73,19 +83,21 @@ async function startReceiver () {
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>
 
-async function setUp (app: App, url: string): Promise<string> {
+/** A developer's sandbox business whose app registered `registrations` webhooks (`<url>?r=0…`) for product.updated. */
+async function setUp (app: App, url: string, registrations: number): Promise<string> {
   const inject = async (method: 'POST', path: string, payload: unknown, token?: string) => {
     const response = await app.inject({ method, url: path, payload: payload as Record<string, unknown>, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
     if (response.statusCode >= 300) throw new Error(`${path}: ${response.statusCode} ${response.body}`)
     return response.json()
   }
-  const dev = await inject('POST', '/auth/register', { email: `bench-${process.pid}@example.com`, password: 'correct-horse', name: 'Bench', role: 'DEVELOPER' })
+  const name = `bench-${process.pid}-${registrations}`
+  const dev = await inject('POST', '/auth/register', { email: `${name}@example.com`, password: 'correct-horse', name: 'Bench', role: 'DEVELOPER' })
   const created = await inject('POST', '/developer/apps', {
-    name: 'Bench', slug: `bench-${process.pid}`, description: 'Bench app.', category: 'analytics', scopes: ['read_products'],
+    name: 'Bench', slug: name, description: 'Bench app.', category: 'analytics', scopes: ['read_products'],
     redirectUrl: 'https://app.example.com/cb', webhookUrl: 'https://app.example.com/hooks'
   }, dev.token)
   const installed = await inject('POST', `/developer/apps/${created.app.id}/test-install`, {}, dev.token)
-  await inject('POST', '/webhooks', { url, events: ['product.updated'] }, installed.accessToken)
+  for (let r = 0; r < registrations; r++) await inject('POST', '/webhooks', { url: `${url}?r=${r}`, events: ['product.updated'] }, installed.accessToken)
   return installed.businessId as string
 }
 
@@ -121,11 +133,15 @@ interface Run { delivered: number, of: number, perSecond: number }
 const rate = (keys: string[], started: number, result: { arrived: number, last: number }): Run =>
   ({ delivered: result.arrived, of: keys.length, perSecond: result.arrived === 0 ? 0 : result.arrived / ((result.last - started) / 1000) })
 
-async function platformRun (app: App, businessId: string, receiver: Receiver, round: number): Promise<Run> {
+/** The deliveries of the events keyed `key` at a fan-out. */
+const deliveriesOf = (key: string, fanout: number) => Array.from({ length: fanout }, (_, r) => `${key}#${r}`)
+const eventsFor = (fanout: number) => Math.max(1, Math.round(THROUGHPUT_DELIVERIES / fanout))
+
+async function platformRun (app: App, businessId: string, fanout: number, receiver: Receiver, label: string): Promise<Run> {
   const deadline = performance.now() + RUN_LIMIT_MS
   const started = performance.now()
   const keys: string[] = []
-  await inParallel(THROUGHPUT_EVENTS, deadline, async (i) => { keys.push(`p${round}-${i}`); await emit(app, businessId, `p${round}-${i}`) })
+  await inParallel(eventsFor(fanout), deadline, async (i) => { keys.push(...deliveriesOf(`${label}-${i}`, fanout)); await emit(app, businessId, `${label}-${i}`) })
   return rate(keys, started, await receiver.until(keys, deadline))
 }
 
@@ -136,11 +152,11 @@ async function wireRun (receiver: Receiver, round: number): Promise<Run> {
     const deadline = performance.now() + RUN_LIMIT_MS
     const started = performance.now()
     const keys: string[] = []
-    await inParallel(THROUGHPUT_EVENTS, deadline, async (i) => {
+    await inParallel(THROUGHPUT_DELIVERIES, deadline, async (i) => {
       const key = `w${round}-${i}`
-      keys.push(key)
+      keys.push(`${key}#0`)
       const { body, headers } = signedPost(key)
-      const response = await request(receiver.url, { method: 'POST', body, headers, dispatcher: pool })
+      const response = await request(`${receiver.url}?r=0`, { method: 'POST', body, headers, dispatcher: pool })
       await response.body.dump()
     })
     return rate(keys, started, await receiver.until(keys, deadline))
@@ -149,7 +165,7 @@ async function wireRun (receiver: Receiver, round: number): Promise<Run> {
   }
 }
 
-/** The peer: a BullMQ queue on Redis, a worker (16 at a time) that signs, POSTs and logs each attempt in PostgreSQL. */
+/** The peer: a BullMQ queue on Redis (a job per delivery), a worker (16 at a time) that signs, POSTs and logs each attempt in PostgreSQL. */
 async function startPeer (databaseUrl: string, receiver: Receiver) {
   const { Queue, Worker } = await import('bullmq')
   const connection = { url: REDIS_URL, maxRetriesPerRequest: null }
@@ -161,19 +177,22 @@ async function startPeer (databaseUrl: string, receiver: Receiver) {
   const worker = new Worker(name, async (job) => {
     const started = performance.now()
     const { body, headers } = signedPost(job.data.key as string)
-    const response = await request(receiver.url, { method: 'POST', body, headers, dispatcher: http })
+    const response = await request(`${receiver.url}?r=${job.data.r as number}`, { method: 'POST', body, headers, dispatcher: http })
     await response.body.dump()
     await db.query('insert into peer_delivery_log (event_key, status, duration_ms) values ($1, $2, $3)', [job.data.key, response.statusCode, Math.round(performance.now() - started)])
     if (response.statusCode >= 300) throw new Error(`HTTP ${response.statusCode}`)
   }, { connection, concurrency: WRITERS })
   return {
-    async run (round: number): Promise<Run> {
+    /** Each event enqueues one job per registration, as a team would fan out. */
+    async run (fanout: number, label: string): Promise<Run> {
       const deadline = performance.now() + RUN_LIMIT_MS
       const started = performance.now()
       const keys: string[] = []
-      await inParallel(THROUGHPUT_EVENTS, deadline, async (i) => {
-        keys.push(`q${round}-${i}`)
-        await queue.add('deliver', { key: `q${round}-${i}` }, { attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true })
+      const options = { attempts: 8, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true }
+      await inParallel(eventsFor(fanout), deadline, async (i) => {
+        const key = `${label}-${i}`
+        keys.push(...deliveriesOf(key, fanout))
+        await queue.addBulk(Array.from({ length: fanout }, (_, r) => ({ name: 'deliver', data: { key, r }, opts: options })))
       })
       return rate(keys, started, await receiver.until(keys, deadline))
     },
@@ -204,6 +223,7 @@ async function redisReachable (): Promise<boolean> {
 
 /** A paced stream, `LATENCY_RATE_PER_SECOND` events a second, each from its commit to its arrival. */
 async function latencyRun (app: App, businessId: string, receiver: Receiver) {
+  const arrival = (key: string) => receiver.arrivals.get(`${key}#0`)
   const deadline = performance.now() + RUN_LIMIT_MS
   const committed = new Map<string, number>()
   const writes: Array<Promise<void>> = []
@@ -216,14 +236,13 @@ async function latencyRun (app: App, businessId: string, receiver: Receiver) {
     writes.push(emit(app, businessId, key).then((at) => { committed.set(key, at) }))
   }
   await Promise.all(writes)
-  await receiver.until([...committed.keys()], deadline)
-  const latencies = [...committed].flatMap(([key, at]) => receiver.arrivals.has(key) ? [receiver.arrivals.get(key)! - at] : []).sort((a, b) => a - b)
+  await receiver.until([...committed.keys()].map((key) => `${key}#0`), deadline)
+  const latencies = [...committed].flatMap(([key, at]) => arrival(key) !== undefined ? [arrival(key)! - at] : []).sort((a, b) => a - b)
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), arrived: latencies.length, of: committed.size }
 }
 
-interface EngineFigures {
-  engine: string, platform: Spread, wire: Spread, ratio: Spread, peer: Spread | null, lost: number, latency: Awaited<ReturnType<typeof latencyRun>>
-}
+interface FanoutFigures { fanout: number, platform: Spread, ratio: Spread, peer: Spread | null, lost: number }
+interface EngineFigures { engine: string, wire: Spread, fanouts: FanoutFigures[], latency: Awaited<ReturnType<typeof latencyRun>> }
 
 async function run (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string | null): Promise<EngineFigures> {
   const config = loadConfig({ LOG_LEVEL: 'warn', DEMO_SEED: 'false', ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : {}) }, { inMemory: true })
@@ -232,21 +251,28 @@ async function run (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string | null)
   const receiver = await startReceiver()
   const peer = databaseUrl !== null && PEER && await redisReachable() ? await startPeer(databaseUrl, receiver) : null
   try {
-    const businessId = await setUp(app, receiver.url)
-    const rounds: Array<{ platform: Run, wire: Run, peer: Run | null }> = []
+    const businesses = new Map<number, string>()
+    for (const fanout of FANOUTS) businesses.set(fanout, await setUp(app, receiver.url, fanout))
+    const rounds: Array<{ wire: Run, platform: Map<number, Run>, peer: Map<number, Run> }> = []
     for (let round = 0; round < ROUNDS; round++) {
-      const platform = await platformRun(app, businessId, receiver, round)
+      const platform = new Map<number, Run>()
+      const peerRuns = new Map<number, Run>()
+      for (const fanout of FANOUTS) platform.set(fanout, await platformRun(app, businesses.get(fanout)!, fanout, receiver, `p${round}x${fanout}`))
       const wire = await wireRun(receiver, round)
-      rounds.push({ platform, wire, peer: peer === null ? null : await peer.run(round) })
+      if (peer !== null) for (const fanout of FANOUTS) peerRuns.set(fanout, await peer.run(fanout, `q${round}x${fanout}`))
+      rounds.push({ wire, platform, peer: peerRuns })
     }
-    const latency = await latencyRun(app, businessId, receiver)
+    const latency = await latencyRun(app, businesses.get(1)!, receiver)
     return {
       engine,
-      platform: spread(rounds.map((r) => r.platform.perSecond)),
       wire: spread(rounds.map((r) => r.wire.perSecond)),
-      ratio: spread(rounds.map((r) => 100 * r.platform.perSecond / r.wire.perSecond)),
-      peer: peer === null ? null : spread(rounds.map((r) => r.peer!.perSecond)),
-      lost: rounds.reduce((sum, r) => sum + r.platform.of - r.platform.delivered, 0),
+      fanouts: FANOUTS.map((fanout) => ({
+        fanout,
+        platform: spread(rounds.map((r) => r.platform.get(fanout)!.perSecond)),
+        ratio: spread(rounds.map((r) => 100 * r.platform.get(fanout)!.perSecond / r.wire.perSecond)),
+        peer: peer === null ? null : spread(rounds.map((r) => r.peer.get(fanout)!.perSecond)),
+        lost: rounds.reduce((sum, r) => sum + r.platform.get(fanout)!.of - r.platform.get(fanout)!.delivered, 0)
+      })),
       latency
     }
   } finally {
@@ -256,7 +282,8 @@ async function run (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string | null)
   }
 }
 
-console.log(`webhook delivery bench: ${THROUGHPUT_EVENTS} events from ${WRITERS} writers per run, then ${LATENCY_EVENTS} events paced at ${LATENCY_RATE_PER_SECOND}/s`)
+console.log(`webhook delivery bench: ${THROUGHPUT_DELIVERIES} deliveries from ${WRITERS} writers per run, each event to ${FANOUTS.join(' and to ')} registrations; ` +
+  `then ${LATENCY_EVENTS} events paced at ${LATENCY_RATE_PER_SECOND}/s`)
 const results: EngineFigures[] = []
 if (ENGINES.includes('pglite')) results.push(await run('PGlite', null))
 if (ENGINES.includes('postgres')) {
@@ -266,20 +293,26 @@ if (ENGINES.includes('postgres')) {
 }
 
 console.log(`\n${describeMachine()}; deliveries/s as median (min–max) over the rounds\n`)
-console.log(`${''.padEnd(12)} ${'platform/s'.padStart(20)} ${'signed POSTs/s'.padStart(20)} ${'platform / wire'.padStart(20)} ${'BullMQ peer/s'.padStart(20)} ${'lost'.padStart(5)}  event-to-delivery`)
+console.log(`${''.padEnd(16)} ${'platform/s'.padStart(20)} ${'signed POSTs/s'.padStart(20)} ${'platform / wire'.padStart(20)} ${'BullMQ peer/s'.padStart(20)} ${'lost'.padStart(5)}`)
 const aims: Aim[] = []
+const fanoutLabel = (fanout: number) => `×${fanout} webhook${fanout === 1 ? '' : 's'}`
 for (const f of results) {
-  console.log(`${f.engine.padEnd(12)} ${formatSpread(f.platform).padStart(20)} ${formatSpread(f.wire).padStart(20)} ${formatSpread(f.ratio, 1, '%').padStart(20)} ` +
-    `${(f.peer === null ? 'not run' : formatSpread(f.peer)).padStart(20)} ${String(f.lost).padStart(5)}  ` +
-    `p50 ${f.latency.p50.toFixed(1)} ms, p99 ${f.latency.p99.toFixed(1)} ms (${f.latency.arrived}/${f.latency.of} at ${LATENCY_RATE_PER_SECOND}/s)`)
+  for (const row of f.fanouts) {
+    console.log(`${`${f.engine} ${fanoutLabel(row.fanout)}`.padEnd(16)} ${formatSpread(row.platform).padStart(20)} ${formatSpread(f.wire).padStart(20)} ` +
+      `${formatSpread(row.ratio, 1, '%').padStart(20)} ${(row.peer === null ? 'not run' : formatSpread(row.peer)).padStart(20)} ${String(row.lost).padStart(5)}`)
+  }
+  console.log(`${`${f.engine} latency`.padEnd(16)} event-to-delivery p50 ${f.latency.p50.toFixed(1)} ms, p99 ${f.latency.p99.toFixed(1)} ms ` +
+    `(${f.latency.arrived}/${f.latency.of} at ${LATENCY_RATE_PER_SECOND}/s, one webhook)`)
+  const widest = f.fanouts[f.fanouts.length - 1]
+  const at = `(${fanoutLabel(widest.fanout)} per event)`
   if (f.engine === 'PostgreSQL') {
-    aims.push(aim('PostgreSQL ≥ 4 000 deliveries/s from one process', f.platform.median >= 4000, formatSpread(f.platform)))
-    aims.push(aim('PostgreSQL ≥ 35 % of the signed-POST rate', f.ratio.median >= 35, formatSpread(f.ratio, 1, '%')))
+    aims.push(aim(`PostgreSQL ≥ 4 000 deliveries/s from one process ${at}`, widest.platform.median >= 4000, formatSpread(widest.platform)))
+    aims.push(aim(`PostgreSQL ≥ 35 % of the signed-POST rate ${at}`, widest.ratio.median >= 35, formatSpread(widest.ratio, 1, '%')))
     aims.push(aim(`event-to-delivery p99 < 50 ms at ${LATENCY_RATE_PER_SECOND} events/s`, f.latency.p99 < 50 && LATENCY_RATE_PER_SECOND >= 1000, `${f.latency.p99.toFixed(1)} ms`))
   } else {
-    aims.push(aim('PGlite ≥ 1 000 deliveries/s', f.platform.median >= 1000, formatSpread(f.platform)))
+    aims.push(aim(`PGlite ≥ 1 000 deliveries/s ${at}`, widest.platform.median >= 1000, formatSpread(widest.platform)))
   }
 }
 console.log('')
 printAims(aims)
-writeJson('webhooks', { events: THROUGHPUT_EVENTS, writers: WRITERS, latencyEvents: LATENCY_EVENTS, latencyRate: LATENCY_RATE_PER_SECOND, results }, aims)
+writeJson('webhooks', { deliveries: THROUGHPUT_DELIVERIES, fanouts: FANOUTS, writers: WRITERS, latencyEvents: LATENCY_EVENTS, latencyRate: LATENCY_RATE_PER_SECOND, results }, aims)

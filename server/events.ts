@@ -1,7 +1,7 @@
 import { outboxEvents } from './db/schema/index.ts'
 import type { Executor } from './db/client.ts'
 import { newId } from './db/ids.ts'
-import { asc, inArray, isNull, sql } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { EventName } from '../sdk/src/contract/index.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
@@ -24,26 +24,14 @@ export interface NewEvent {
  */
 export async function emitEvent (executor: Executor, input: NewEvent): Promise<string> {
   const id = newId('evt')
-  await executor.insert(outboxEvents).values({
-    id, businessId: input.businessId, event: input.event, data: input.data,
-    installationId: input.installationId ?? null
-  })
-  await executor.execute(sql`select pg_notify(${OUTBOX_CHANNEL}, ${input.businessId})`)
+  // the row and the wake-up in one round trip
+  await executor.execute(sql`with written as (
+      insert into outbox_events (id, business_id, event, data, installation_id)
+      values (${id}, ${input.businessId}, ${input.event}, ${JSON.stringify(input.data)}::jsonb, ${input.installationId ?? null})
+      returning business_id
+    )
+    select pg_notify(${OUTBOX_CHANNEL}, business_id) from written`)
   return id
 }
 
 export type OutboxRow = typeof outboxEvents.$inferSelect
-
-/**
- * The oldest undispatched events, locked for the caller's transaction; SKIP LOCKED lets concurrent
- * dispatchers take disjoint batches.
- */
-export async function takeUndispatched (tx: Executor, limit: number): Promise<OutboxRow[]> {
-  return await tx.select().from(outboxEvents).where(isNull(outboxEvents.dispatchedAt))
-    .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
-}
-
-/** Stamps the events dispatched, in the transaction that wrote their deliveries. */
-export async function markDispatched (tx: Executor, events: OutboxRow[]): Promise<void> {
-  await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
-}

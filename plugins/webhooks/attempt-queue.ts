@@ -1,11 +1,13 @@
 import type { Claimed } from './delivery.ts'
 
 /**
- * A delivery to attempt in this process. `claimed`: already claimed (just dispatched: the dispatch
- * transaction took the lease and counted the attempt); `reserved`: the attempt count at reservation
- * (redelivered or replayed by this process); neither: claim it if it is due and free.
+ * A delivery to attempt in this process. `fresh` (with `claimed`): a first attempt just dispatched,
+ * whose delivery is not written yet (the event, by id, is leased to this process; the outcome writes
+ * the delivery); `claimed` alone: already claimed (an erasure's delivery, written by its dispatch);
+ * `reserved`: the attempt count at reservation (redelivered or replayed by this process); none of
+ * them: claim it if it is due and free.
  */
-export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed }
+export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed, fresh?: string }
 
 /**
  * In-process FIFO with bounded concurrency for delivery attempts. It holds only ids: the state lives

@@ -68,6 +68,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
           again = false
           for (;;) {
             const { events, items } = await dispatchBatch(fastify.db, engine.leaseMs)
+            engine.track(items)
             queue.push(items)
             if (events < DISPATCH_BATCH) break
           }

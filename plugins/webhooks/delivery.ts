@@ -53,6 +53,8 @@ export interface Claimed {
   businessId: string
   event: string
   data: Record<string, unknown>
+  /** `data` as JSON, when the dispatcher serialized it once for all the event's registrations. */
+  dataJson?: string
   attempts: number
   cycleAttempts: number
   occurredAt: Date
@@ -139,94 +141,170 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   }
 
   /**
+   * Fresh deliveries (dispatched, not written yet) outstanding per leased event. An event is stamped
+   * dispatched only after every one of its deliveries has been recorded, in a later statement than
+   * the last record, so a crash in between leaves nothing unrecorded behind a dispatched event.
+   */
+  const outstanding = new Map<string, number>()
+  let finished: string[] = []
+
+  function track (items: AttemptItem[]): void {
+    for (const item of items) if (item.fresh !== undefined) outstanding.set(item.fresh, (outstanding.get(item.fresh) ?? 0) + 1)
+  }
+
+  /** The fresh delivery's outcome is committed (or could not be: then the lease runs out and the event is dispatched again). */
+  function settle (eventId: string, recorded: boolean): void {
+    const left = (outstanding.get(eventId) ?? 1) - 1
+    if (!recorded) {
+      outstanding.delete(eventId)
+      return
+    }
+    if (left > 0) {
+      outstanding.set(eventId, left)
+      return
+    }
+    outstanding.delete(eventId)
+    finished.push(eventId)
+    schedule()
+  }
+
+  /** The fresh delivery's row, as its first attempt left it. */
+  const freshDelivery = (claimed: Claimed, eventId: string) => sql`insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id,
+      event_id, event, data, occurred_at, attempts, cycle_attempts, next_attempt_at, locked_until)
+    select ${claimed.id}, ${claimed.webhookId}, ${claimed.installationId}, ${claimed.appId}, ${claimed.businessId}, e.id, e.event, e.data, e.created_at,
+      1, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond'
+    from outbox_events e where e.id = ${eventId}
+    on conflict do nothing`
+
+  /**
    * Successes are written in groups: while one statement runs, the next ones gather, so under load one
-   * round trip records many deliveries (and their attempt rows) instead of one each.
+   * round trip records many deliveries (a fresh one inserted as it ended, SUCCEEDED; one attempted
+   * before updated) with their attempt rows, and stamps the events whose deliveries are all recorded.
    */
   interface Success {
-    claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, resolve: () => void, reject: (error: unknown) => void
+    claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, fresh: string | undefined
+    resolve: () => void, reject: (error: unknown) => void
   }
   let pending: Success[] = []
   let flushing = false
 
-  async function writeSuccesses (batch: Success[]): Promise<void> {
+  async function writeSuccesses (batch: Success[], events: string[]): Promise<void> {
     const rows = batch.map((s) => ({
       attempt_id: newId('att'), delivery_id: s.claimed.id, attempt: s.claimed.attempts, status_code: s.result.statusCode,
-      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, headers: s.headers, counts: s.counts
+      duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, headers: s.headers, counts: s.counts, fresh: s.fresh ?? null,
+      webhook_id: s.claimed.webhookId, installation_id: s.claimed.installationId, app_id: s.claimed.appId, business_id: s.claimed.businessId
     }))
-    // one jsonb parameter: both drivers pass it the same way, whatever the batch size
+    // jsonb parameters: both drivers pass them the same way, whatever the batch size
     await db.execute(sql`
       with v as (
-        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-          as v(attempt_id text, delivery_id text, attempt int, status_code int, duration_ms int, snippet text, headers jsonb, counts boolean)
+        select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, attempt int, status_code int,
+          duration_ms int, snippet text, headers jsonb, counts boolean, fresh text, webhook_id text, installation_id text, app_id text, business_id text)
+      ),
+      inserted as (
+        insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id, event_id, event, data, occurred_at,
+          status, attempts, cycle_attempts, last_status_code, last_duration_ms, completed_at)
+        select v.delivery_id, v.webhook_id, v.installation_id, v.app_id, v.business_id, e.id, e.event, e.data, e.created_at,
+          'SUCCEEDED', 1, 1, v.status_code, v.duration_ms, now()
+        from v join outbox_events e on e.id = v.fresh
+        on conflict do nothing
+        returning webhook_id
       ),
       a as (
         insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet, request_headers)
         select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet, headers from v
       ),
-      d as (
+      updated as (
         update webhook_deliveries d set status = 'SUCCEEDED', last_status_code = v.status_code, last_error = null,
           last_duration_ms = v.duration_ms, locked_until = null, next_attempt_at = null, completed_at = now()
-        from v where d.id = v.delivery_id and d.attempts = v.attempt returning d.webhook_id, v.counts
+        from v where v.fresh is null and d.id = v.delivery_id and d.attempts = v.attempt returning d.webhook_id, v.counts
+      ),
+      stamped as (
+        update outbox_events set dispatched_at = now(), lease_until = null
+        where id in (select jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)) and dispatched_at is null
       )
       update webhooks set consecutive_failures = 0
-      where id in (select webhook_id from d where counts) and consecutive_failures <> 0`)
+      where id in (select webhook_id from updated where counts union select webhook_id from inserted) and consecutive_failures <> 0`)
   }
 
   async function flush (): Promise<void> {
-    flushing = true
-    while (pending.length > 0) {
+    while (pending.length > 0 || finished.length > 0) {
       const batch = pending
+      const events = finished
       pending = []
+      finished = []
       try {
-        await writeSuccesses(batch)
-        for (const s of batch) {
-          report(s.claimed, s.result, 'SUCCEEDED', s.counts)
-          s.resolve()
-        }
+        await writeSuccesses(batch, events)
       } catch (error) {
-        for (const s of batch) s.reject(error)
+        for (const s of batch) {
+          if (s.fresh !== undefined) settle(s.fresh, false)
+          s.reject(error)
+        }
+        continue
+      }
+      for (const s of batch) {
+        if (s.fresh !== undefined) settle(s.fresh, true)
+        report(s.claimed, s.result, 'SUCCEEDED', s.counts)
+        s.resolve()
       }
     }
     flushing = false
   }
 
-  async function succeeded (claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean): Promise<void> {
+  /**
+   * The next group goes after the answers that have already arrived (I/O runs before setImmediate):
+   * PGlite answers a statement without yielding, so without this pause every group would be of one.
+   */
+  function schedule (): void {
+    if (flushing) return
+    flushing = true
+    setImmediate(() => { void flush() })
+  }
+
+  async function succeeded (claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, fresh: string | undefined): Promise<void> {
     await new Promise<void>((resolve, reject) => {
-      pending.push({ claimed, result, headers, counts, resolve, reject })
-      if (!flushing) void flush()
+      pending.push({ claimed, result, headers, counts, fresh, resolve, reject })
+      schedule()
     })
   }
 
-  async function failed (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retry: boolean): Promise<void> {
+  async function failed (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retry: boolean, fresh?: string): Promise<void> {
     const delay = retry ? deps.retryScheduleSeconds[claimed.cycleAttempts - 1] : undefined
-    const recorded = await db.transaction(async (tx): Promise<AttemptOutcome['status'] | null> => {
-      await tx.execute(logAttempt(claimed, result, headers, delay))
-      if (delay !== undefined) {
-        const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
-          last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
+    let recorded: AttemptOutcome['status'] | null
+    try {
+      recorded = await db.transaction(async (tx): Promise<AttemptOutcome['status'] | null> => {
+        if (fresh !== undefined) await tx.execute(freshDelivery(claimed, fresh))
+        await tx.execute(logAttempt(claimed, result, headers, delay))
+        if (delay !== undefined) {
+          const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
+            last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
+            where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
+          if (updated.length === 0) return null
+          await deps.jobs.ensureQueue(DELIVER_JOB)
+          await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
+          return 'PENDING'
+        }
+        const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
+          last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
           where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
         if (updated.length === 0) return null
-        await deps.jobs.ensureQueue(DELIVER_JOB)
-        await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
-        return 'PENDING'
-      }
-      const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
-        last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
-        where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-      if (updated.length === 0) return null
-      if (!retry) return 'FAILED'
-      // consecutive failed deliveries (not attempts) switch the registration off
-      const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
-      const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
-          is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
-          disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
-          updated_at = now()
-        where id = ${claimed.webhookId} returning is_active, consecutive_failures`))
-      if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
-        deps.onDisabled(claimed.webhookId, reason)
-      }
-      return 'FAILED'
-    })
+        if (!retry) return 'FAILED'
+        // consecutive failed deliveries (not attempts) switch the registration off
+        const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
+        const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
+            is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
+            disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
+            updated_at = now()
+          where id = ${claimed.webhookId} returning is_active, consecutive_failures`))
+        if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
+          deps.onDisabled(claimed.webhookId, reason)
+        }
+        return 'FAILED'
+      })
+    } catch (error) {
+      if (fresh !== undefined) settle(fresh, false)
+      throw error
+    }
+    if (fresh !== undefined) settle(fresh, true)
     if (recorded !== null) report(claimed, result, recorded, retry)
   }
 
@@ -255,17 +333,18 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       secret = secretOf(claimed.secretEncrypted)
     } catch {
       // an ENCRYPTION_KEY that differs between processes: an operator error, logged as a failed attempt
-      await failed(claimed, { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }, null, retry)
+      const undecryptable = { success: false, statusCode: null, durationMs: 0, error: 'The webhook secret cannot be decrypted (ENCRYPTION_KEY mismatch)', responseSnippet: null }
+      await failed(claimed, undecryptable, null, retry, item.fresh)
       return null
     }
     const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
     const result = await sender.send(url, rawBody, headers)
-    if (result.success) await succeeded(claimed, result, headers, retry)
-    else await failed(claimed, result, headers, retry)
+    if (result.success) await succeeded(claimed, result, headers, retry, item.fresh)
+    else await failed(claimed, result, headers, retry, item.fresh)
     return result
   }
 
-  return { attempt, leaseMs }
+  return { attempt, track, leaseMs }
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>

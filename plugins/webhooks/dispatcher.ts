@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm'
-import { apps, installations, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
+import { apps, installations, outboxEvents, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Db, Tx } from '../../server/db/client.ts'
-import { newId } from '../../server/db/ids.ts'
-import { EVENT_SCOPES, markDispatched, takeUndispatched, type EventName, type OutboxRow } from '../../server/events.ts'
+import { derivedId, newId } from '../../server/db/ids.ts'
+import { rows } from '../../server/db/rows.ts'
+import { EVENT_SCOPES, type OutboxRow } from '../../server/events.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 
@@ -15,20 +16,11 @@ interface Target {
   installationId: string
   appId: string
   businessId: string
-  events: string[]
-  scopes: string[]
   /** What the first attempt needs, read here so that it does not have to claim the delivery again. */
   url: string
   secretEncrypted: string
   isActive: boolean
   appWebhookUrl: string | null
-}
-
-/** The registration may receive the event: subscribed, and the installation holds the event's scope. */
-function wants (target: Target, event: string): boolean {
-  if (!target.events.includes(event)) return false
-  const scope = EVENT_SCOPES[event as EventName]
-  return scope === null || (scope !== undefined && target.scopes.includes(scope))
 }
 
 /** The delivery row, written already claimed: the lease taken and its first attempt counted. */
@@ -80,7 +72,7 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
   if (row === undefined || row.webhookUrl === null) return null
   const { installation } = row
   const base = {
-    installationId: installation.id, appId: installation.appId, businessId: installation.businessId, events: [event.event], scopes: [],
+    installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
     appWebhookUrl: row.webhookUrl
   }
   const [own] = await tx.select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive }).from(webhooks)
@@ -96,53 +88,130 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
   return { id, url: row.webhookUrl, secretEncrypted: installation.webhookSecretEncrypted, isActive, ...base }
 }
 
+/** What the fan-out statement answers: the events it took, the deliveries to send, and whether erasures wait. */
+interface FanOut {
+  events: number
+  erasures: boolean
+  occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string }> | null
+  deliveries: Array<{
+    eventId: string, webhookId: string, installationId: string, appId: string, businessId: string,
+    url: string, secretEncrypted: string, appWebhookUrl: string | null
+  }> | null
+}
+
+/** The event-to-scope map as the fan-out statement reads it (jsonb: a missing key is an unknown event). */
+const EVENT_SCOPES_JSON = JSON.stringify(EVENT_SCOPES)
+
 /**
- * Takes a batch of undispatched outbox events (SKIP LOCKED: concurrent dispatchers take disjoint
- * batches), writes one delivery per (event, registration), and stamps the events dispatched, in one
- * transaction. The deliveries are written claimed by this process (leased until leaseMs from now,
- * first attempt counted) and come back with what their first attempt needs, so it goes out without
- * another query; if this process dies first, the lease runs out and the sweep attempts them. The
- * unique (event, registration) key makes a second run a no-op.
+ * The fan-out of up to `limit` events as one statement (one round trip, atomic without a transaction
+ * around it): take the oldest undispatched events that no dispatcher holds (SKIP LOCKED: concurrent
+ * dispatchers take disjoint batches; an event whose lease ran out is taken again), find the
+ * registrations that want each (subscribed, active, the installation holding the event's scope), and
+ * lease the events that have some to this dispatcher, stamping the others dispatched at once. An
+ * event taken again leaves out the registrations whose delivery was recorded before. Erasures aimed
+ * at one installation are left to dispatchErasures.
+ */
+function fanOutStatement (limit: number, leaseMs: number) {
+  return sql<FanOut>`
+    with taken as (
+      select seq, id, business_id, installation_id, event, data, created_at, lease_until is not null as retaken from outbox_events
+      where dispatched_at is null and (lease_until is null or lease_until < now())
+        and not (event = 'business.data_erasure' and installation_id is not null)
+      order by seq limit ${limit} for update skip locked
+    ),
+    targets as (
+      select t.seq, t.id as event_id, w.id as webhook_id, w.created_at as registered_at, w.installation_id, w.app_id, w.business_id,
+        w.url, w.secret_encrypted, a.webhook_url as app_webhook_url
+      from taken t
+      join webhooks w on w.business_id = t.business_id and w.is_active and w.events ? t.event
+        and (t.installation_id is null or w.installation_id = t.installation_id)
+      join installations i on i.id = w.installation_id and i.uninstalled_at is null
+      join apps a on a.id = w.app_id
+      where ${EVENT_SCOPES_JSON}::jsonb ? t.event
+        and (${EVENT_SCOPES_JSON}::jsonb ->> t.event is null or i.granted_scopes ? (${EVENT_SCOPES_JSON}::jsonb ->> t.event))
+        and not (t.retaken and exists (select 1 from webhook_deliveries d where d.event_id = t.id and d.webhook_id = w.id))
+    ),
+    stamped as (
+      update outbox_events o set
+        lease_until = case when o.id in (select event_id from targets) then now() + ${leaseMs}::int * interval '1 millisecond' end,
+        dispatched_at = case when o.id in (select event_id from targets) then null else now() end
+      from taken where o.seq = taken.seq
+    )
+    select
+      (select count(*)::int from taken) as events,
+      exists (select 1 from outbox_events where dispatched_at is null and event = 'business.data_erasure' and installation_id is not null) as erasures,
+      (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at))
+        from taken t where t.id in (select event_id from targets)) as occurrences,
+      (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
+          'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url)
+          order by seq, registered_at)
+        from targets) as deliveries`
+}
+
+/** The rows come back as JSON: PGlite answers json columns as text where node-postgres parses them. */
+const parsed = <T>(value: T | string): T => typeof value === 'string' ? JSON.parse(value) as T : value
+
+/** A delivery's id: the same whenever its event is dispatched to its registration, so a resend after a crash carries it again. */
+export const deliveryId = (eventId: string, webhookId: string) => derivedId('dlv', `${eventId}/${webhookId}`)
+
+/**
+ * Takes a batch of undispatched outbox events and plans their deliveries, in one statement (see
+ * fanOutStatement). Nothing is written for a delivery until its first attempt's outcome: the items
+ * come back `fresh` with everything that attempt needs (the event's data serialized once for all its
+ * registrations), and the attempt's outcome writes the delivery and its attempt together. If this
+ * process dies first, the event's lease runs out and the next dispatch sends what was not recorded,
+ * under the same delivery ids.
  */
 export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_BATCH): Promise<{ events: number, items: AttemptItem[] }> {
+  const [result] = await rows(db, fanOutStatement(limit, leaseMs))
+  const occurrences = parsed(result.occurrences) ?? {}
+  const serialized = new Map<string, { data: Record<string, unknown>, dataJson: string, occurredAt: Date }>()
+  const occurrence = (eventId: string) => {
+    let known = serialized.get(eventId)
+    if (known === undefined) {
+      const { data, occurredAt } = occurrences[eventId]
+      serialized.set(eventId, known = { data, dataJson: JSON.stringify(data), occurredAt: new Date(occurredAt) })
+    }
+    return known
+  }
+  const items: AttemptItem[] = (parsed(result.deliveries) ?? []).map((d) => {
+    const { data, dataJson, occurredAt } = occurrence(d.eventId)
+    const id = deliveryId(d.eventId, d.webhookId)
+    const claimed: Claimed = {
+      id, webhookId: d.webhookId, appId: d.appId, installationId: d.installationId, businessId: d.businessId,
+      event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt,
+      url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl
+    }
+    return { id, claimed, fresh: d.eventId }
+  })
+  if (!result.erasures) return { events: result.events, items }
+  const erasures = await dispatchErasures(db, leaseMs, limit)
+  return { events: result.events + erasures.events, items: [...items, ...erasures.items] }
+}
+
+/**
+ * The erasures aimed at one installation (business.data_erasure after an uninstall), which go to the
+ * app's webhookUrl through its own registration, created when missing (erasureTarget): in a
+ * transaction, the events locked SKIP LOCKED and stamped with their deliveries.
+ */
+async function dispatchErasures (db: Db, leaseMs: number, limit: number): Promise<{ events: number, items: AttemptItem[] }> {
   return await db.transaction(async (tx) => {
-    const events = await takeUndispatched(tx, limit)
+    const events = await tx.select().from(outboxEvents)
+      .where(and(isNull(outboxEvents.dispatchedAt), eq(outboxEvents.event, 'business.data_erasure'), isNotNull(outboxEvents.installationId)))
+      .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
     if (events.length === 0) return { events: 0, items: [] }
     const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
     const planned: Array<{ row: NewDelivery, target: Target }> = []
-    const add = (event: OutboxRow, target: Target) => { planned.push({ row: delivery(event, target, leaseUntil), target }) }
-
-    const businessIds = [...new Set(events.filter((e) => e.installationId === null || e.event !== 'business.data_erasure').map((e) => e.businessId))]
-    const byBusiness = new Map<string, Target[]>()
-    if (businessIds.length > 0) {
-      const targets = await tx.select({
-        id: webhooks.id, installationId: webhooks.installationId, appId: webhooks.appId, businessId: webhooks.businessId, events: webhooks.events,
-        scopes: installations.grantedScopes,
-        url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive, appWebhookUrl: apps.webhookUrl
-      }).from(webhooks).innerJoin(installations, eq(installations.id, webhooks.installationId)).innerJoin(apps, eq(apps.id, webhooks.appId))
-        .where(and(inArray(webhooks.businessId, businessIds), eq(webhooks.isActive, true), isNull(installations.uninstalledAt)))
-        .orderBy(asc(webhooks.createdAt))
-      for (const target of targets) byBusiness.set(target.businessId, [...(byBusiness.get(target.businessId) ?? []), target])
-    }
-
     for (const event of events) {
-      if (event.event === 'business.data_erasure' && event.installationId !== null) {
-        const target = await erasureTarget(tx, event)
-        if (target !== null) add(event, target)
-        continue
-      }
-      for (const target of byBusiness.get(event.businessId) ?? []) {
-        if (event.installationId !== null && target.installationId !== event.installationId) continue
-        if (wants(target, event.event)) add(event, target)
-      }
+      const target = await erasureTarget(tx, event)
+      if (target !== null) planned.push({ row: delivery(event, target, leaseUntil), target })
     }
-
     const inserted = planned.length === 0
       ? []
       : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row))
         .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
-    await markDispatched(tx, events)
+    await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
     const written = new Set(inserted.map(({ id }) => id))
     return {
       events: events.length,

@@ -13,7 +13,14 @@ export interface Envelope {
  * The exact body of every attempt of a delivery: rebuilt from the stored delivery (its data read back
  * from jsonb, so the key order is the database's), which is how the console shows what was sent.
  */
-export function envelopeBody (delivery: { event: string, occurredAt: Date, webhookId: string, businessId: string, data: Record<string, unknown> }): string {
+export function envelopeBody (delivery: {
+  event: string, occurredAt: Date, webhookId: string, businessId: string, data: Record<string, unknown>, dataJson?: string
+}): string {
+  if (delivery.dataJson !== undefined) {
+    // the same text JSON.stringify writes for the envelope below, around data serialized once per event
+    return `{"event":${JSON.stringify(delivery.event)},"timestamp":"${delivery.occurredAt.toISOString()}",` +
+      `"webhookId":${JSON.stringify(delivery.webhookId)},"businessId":${JSON.stringify(delivery.businessId)},"data":${delivery.dataJson}}`
+  }
   const envelope: Envelope = {
     event: delivery.event, timestamp: delivery.occurredAt.toISOString(), webhookId: delivery.webhookId, businessId: delivery.businessId, data: delivery.data
   }

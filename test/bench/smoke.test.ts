@@ -35,13 +35,16 @@ t.test('npm run bench:app-api prints interleaved rounds beside the bare route, t
   if (SERVER_URL !== null) t.match(stdout, /(met|not met)\s+orders list on PostgreSQL ≥ 30 % of the bare route: [\d.]+%/)
 })
 
-t.test('npm run bench:webhooks delivers every event beside the signed-POST rate (and the BullMQ peer on PostgreSQL)', async (t) => {
-  const { stdout } = await bench('bench/webhooks.ts', { BENCH_ENGINES: ENGINES, BENCH_EVENTS: '40', BENCH_LATENCY_EVENTS: '20', BENCH_ROUNDS: '2', REDIS_URL })
-  // platform, wire and ratio as median (min–max), nothing lost, every paced event delivered
-  t.match(stdout, /PGlite\s+[1-9]\d* \(\d+–\d+\)\s+[1-9]\d* \(\d+–\d+\)\s+[\d.]+% \([\d.]+–[\d.]+\)\s+not run\s+0\s+p50 [\d.]+ ms, p99 [\d.]+ ms \(20\/20 at 1000\/s\)/)
-  t.match(stdout, /(met|not met)\s+PGlite ≥ 1 000 deliveries\/s/)
+t.test('npm run bench:webhooks delivers every event at both fan-outs beside the signed-POST rate (and the BullMQ peer on PostgreSQL)', async (t) => {
+  const { stdout } = await bench('bench/webhooks.ts', { BENCH_ENGINES: ENGINES, BENCH_EVENTS: '40', BENCH_LATENCY_EVENTS: '20', BENCH_ROUNDS: '2', BENCH_FANOUT: '4', REDIS_URL })
+  // platform, wire and ratio as median (min–max), nothing lost, for one webhook per event and for four
+  for (const fanout of ['×1 webhook', '×4 webhooks']) {
+    t.match(stdout, new RegExp(`PGlite ${fanout}\\s+[1-9]\\d* \\(\\d+–\\d+\\)\\s+[1-9]\\d* \\(\\d+–\\d+\\)\\s+[\\d.]+% \\([\\d.]+–[\\d.]+\\)\\s+not run\\s+0\\n`), fanout)
+  }
+  t.match(stdout, /PGlite latency\s+event-to-delivery p50 [\d.]+ ms, p99 [\d.]+ ms \(20\/20 at 1000\/s, one webhook\)/, 'every paced event delivered')
+  t.match(stdout, /(met|not met)\s+PGlite ≥ 1 000 deliveries\/s \(×4 webhooks per event\)/)
   if (SERVER_URL !== null && await redisReachable()) {
-    t.match(stdout, /PostgreSQL\s+[1-9]\d* \(\d+–\d+\)\s+[1-9]\d* \(\d+–\d+\)\s+[\d.]+% \([\d.]+–[\d.]+\)\s+[1-9]\d* \(\d+–\d+\)\s+0\s/, 'the peer ran too')
+    t.match(stdout, /PostgreSQL ×4 webhooks\s+[1-9]\d* \(\d+–\d+\)\s+[1-9]\d* \(\d+–\d+\)\s+[\d.]+% \([\d.]+–[\d.]+\)\s+[1-9]\d* \(\d+–\d+\)\s+0\n/, 'the peer ran too')
   }
 })
 

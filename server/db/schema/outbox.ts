@@ -14,7 +14,13 @@ export const outboxEvents = pgTable('outbox_events', {
   /** For events aimed at one app installation only (business.data_erasure). */
   installationId: text('installation_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' })
+  dispatchedAt: timestamp('dispatched_at', { withTimezone: true, mode: 'date' }),
+  /**
+   * While a dispatcher sends the event's first attempts: no other dispatcher takes the event before
+   * then. It is stamped dispatched once every delivery is recorded; a dispatcher that dies leaves the
+   * lease to run out, and the next one sends what was not recorded, under the same delivery ids.
+   */
+  leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' })
 }, (t) => [
   index('outbox_pending_idx').on(t.seq).where(sql`dispatched_at is null`),
   index('outbox_business_event_idx').on(t.businessId, t.event, t.createdAt)

@@ -1,42 +1,73 @@
 import t from 'tap'
-import { eq, sql } from 'drizzle-orm'
-import { dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
+import { and, eq, sql } from 'drizzle-orm'
+import { deliveryId, dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../server/db/schema/index.ts'
 import { build } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
-// a web process dispatches nothing by itself, so the test drives the dispatcher and the sweep by hand
+// a web process dispatches nothing by itself, so the test drives the dispatcher by hand
 const WEB = { env: { PROCESS_ROLE: 'web' } }
 
-t.test('dispatch writes each delivery already claimed, with what its first attempt needs', async (t) => {
+t.test('dispatch leases the event and plans each first attempt; its outcome writes the delivery, then the event is stamped dispatched', async (t) => {
   const app = await build(t, WEB)
   const sink = await receiver(t)
   const installed = await installApp(app)
   const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
   await placeOrder(app, installed.businessId)
+  const [event] = await app.db.select().from(outboxEvents).where(and(eq(outboxEvents.businessId, installed.businessId), eq(outboxEvents.event, 'order.created')))
+  const eventRow = async () => (await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, event.id)))[0]
+  const deliveriesOf = async () => await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
 
   const { items } = await dispatchBatch(app.db, 60_000)
   const [item] = items.filter((i) => i.claimed?.webhookId === webhook.id)
-  t.ok(item, 'a delivery for the registration')
+  t.ok(item, 'a first attempt for the registration')
+  t.equal(item.fresh, event.id, 'not written yet: its event is named')
+  t.equal(item.id, deliveryId(event.id, webhook.id), 'the delivery id follows from the event and the registration')
   t.match(item.claimed, { event: 'order.created', businessId: installed.businessId, url: sink.url, isActive: true, attempts: 1, cycleAttempts: 1, secretEncrypted: String })
-  const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, item.id))
-  t.match(row, { status: 'PENDING', attempts: 1, cycleAttempts: 1 })
-  t.ok((row.lockedUntil as Date).getTime() > Date.now() + 50_000, 'leased to this process')
+  t.same(await deliveriesOf(), [], 'nothing is written before the attempt')
+  const leased = await eventRow()
+  t.equal(leased.dispatchedAt, null)
+  t.ok((leased.leaseUntil as Date).getTime() > Date.now() + 50_000, 'the event is leased to this dispatcher')
+  t.same((await dispatchBatch(app.db, 60_000)).items, [], 'no other dispatch takes a leased event')
 
-  t.same((await dispatchBatch(app.db, 60_000)).items, [], 'nothing left to dispatch')
-  await app.db.update(outboxEvents).set({ dispatchedAt: null }).where(eq(outboxEvents.businessId, installed.businessId))
-  t.same((await dispatchBatch(app.db, 60_000)).items, [], 'dispatching the same events again writes no second delivery')
-  t.equal(sink.received.length, 0, 'nothing sent yet')
+  // the dispatcher died before attempting: once the lease has run out, the event is dispatched again, under the same id
+  await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, event.id))
+  const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
+  t.same(again.map((i) => i.id), [item.id], 'the same delivery id again')
 
-  // the process that dispatched died before attempting: once the lease has run out, the sweep takes over
-  await app.db.update(webhookDeliveries).set({ lockedUntil: sql`now() - interval '1 second'` as unknown as Date, nextAttemptAt: sql`now() - interval '1 minute'` as unknown as Date })
-    .where(eq(webhookDeliveries.id, item.id))
-  await app.webhookDelivery.sweep()
+  app.webhookDelivery.engine.track(again)
+  app.webhookDelivery.queue.push(again)
   const [got] = await sink.waitFor(1)
   t.equal(got.headers['x-service-event-id'], item.id)
   await app.webhookDelivery.queue.idle()
-  const [done] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, item.id))
-  t.match(done, { status: 'SUCCEEDED', attempts: 2 }, 'the claimed attempt that never went out still counts')
+  const [done] = await deliveriesOf()
+  t.match(done, { id: item.id, eventId: event.id, status: 'SUCCEEDED', attempts: 1, cycleAttempts: 1, lastStatusCode: 200, data: event.data })
+  t.same(done.occurredAt, event.createdAt, 'the envelope time is the event time')
   const log = await app.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, item.id))
-  t.same(log.map((a) => [a.attempt, a.statusCode]), [[2, 200]], 'the log holds the attempt that was made')
+  t.same(log.map((a) => [a.attempt, a.statusCode]), [[1, 200]], 'the attempt is logged with the delivery')
+  for (let i = 0; i < 100 && (await eventRow()).dispatchedAt === null; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+  t.match(await eventRow(), { dispatchedAt: Date, leaseUntil: null }, 'every delivery recorded: the event is stamped dispatched')
+
+  // a crash after the records but before the stamp: the event is taken again, and nothing recorded goes out twice
+  await app.db.update(outboxEvents).set({ dispatchedAt: null, leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, event.id))
+  t.same((await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id), [], 'the recorded delivery is not sent again')
+  t.match(await eventRow(), { dispatchedAt: Date, leaseUntil: null }, 'and the event is stamped dispatched')
+  t.equal(sink.received.length, 1)
+})
+
+t.test('a failed first attempt writes the delivery pending its retry, with the attempt logged', async (t) => {
+  const app = await build(t, WEB)
+  const sink = await receiver(t, () => ({ status: 500 }))
+  const installed = await installApp(app)
+  const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
+  await placeOrder(app, installed.businessId)
+  const items = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
+  app.webhookDelivery.engine.track(items)
+  app.webhookDelivery.queue.push(items)
+  await app.webhookDelivery.queue.idle()
+  const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
+  t.match(row, { id: items[0].id, status: 'PENDING', attempts: 1, cycleAttempts: 1, lastStatusCode: 500, lockedUntil: null })
+  t.ok((row.nextAttemptAt as Date).getTime() > Date.now(), 'its retry is scheduled')
+  const log = await app.db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id))
+  t.same(log.map((a) => [a.attempt, a.statusCode, a.nextRetryAt instanceof Date]), [[1, 500, true]])
 })
