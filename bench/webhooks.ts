@@ -28,7 +28,7 @@ import { withScratchDatabase } from './database.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 /** Deliveries per run, whatever the fan-out. */
-const THROUGHPUT_DELIVERIES = Number(process.env.BENCH_EVENTS ?? 4000)
+const THROUGHPUT_DELIVERIES = Number(process.env.BENCH_EVENTS ?? 8000)
 /** Registrations each event of the fan-out run goes to. */
 const FANOUT = Math.max(1, Number(process.env.BENCH_FANOUT ?? 8))
 const FANOUTS = FANOUT === 1 ? [1] : [1, FANOUT]
