@@ -122,12 +122,17 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     }
   }
 
-  /** Stops dispatching, lets the running attempts finish, closes the connection pool. */
+  /** Stops dispatching, lets the running attempts finish and their outcomes be written, closes the connection pool (once). */
+  let closed: Promise<void> | null = null
   async function close (): Promise<void> {
-    closing = true
-    await (dispatching ?? Promise.resolve())
-    await queue.stop()
-    await sender.close()
+    closed ??= (async () => {
+      closing = true
+      await (dispatching ?? Promise.resolve())
+      await queue.stop()
+      await engine.drain()
+      await sender.close()
+    })()
+    await closed
   }
 
   return { sender, engine, queue, dispatch, sweep, prune, idle, close }

@@ -226,6 +226,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       where id in (select webhook_id from updated where counts union select webhook_id from inserted) and consecutive_failures <> 0`)
   }
 
+  let flushed: Promise<void> = Promise.resolve()
+
   async function flush (): Promise<void> {
     while (pending.length > 0 || finished.length > 0) {
       const batch = pending
@@ -257,7 +259,13 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   function schedule (): void {
     if (flushing) return
     flushing = true
-    setImmediate(() => { void flush() })
+    flushed = new Promise((resolve) => setImmediate(() => { flush().catch(() => {}).finally(resolve) }))
+  }
+
+  /** Resolves once every outcome given so far is written and the events they finished are stamped (on close). */
+  async function drain (): Promise<void> {
+    // eslint-disable-next-line no-unmodified-loop-condition -- flush() clears it while this loop awaits
+    while (flushing) await flushed
   }
 
   async function succeeded (claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, fresh: string | undefined): Promise<void> {
@@ -344,7 +352,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     return result
   }
 
-  return { attempt, track, leaseMs }
+  return { attempt, track, drain, leaseMs }
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>
