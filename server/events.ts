@@ -1,7 +1,7 @@
 import { outboxEvents } from './db/schema/index.ts'
-import type { Executor } from './db/client.ts'
+import type { Executor, Tx } from './db/client.ts'
 import { newId } from './db/ids.ts'
-import { sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import type { EventName } from '../sdk/src/contract/index.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
@@ -35,3 +35,44 @@ export async function emitEvent (executor: Executor, input: NewEvent): Promise<s
 }
 
 export type OutboxRow = typeof outboxEvents.$inferSelect
+
+const DATA_ERASURE = 'business.data_erasure'
+
+/**
+ * The outbox's part of the webhook dispatcher's one-statement fan-out (plugins/webhooks/dispatcher.ts),
+ * kept here with the table: which events a dispatch may take, how it leases or stamps them, and the
+ * stamp that follows their deliveries' records.
+ */
+export const outboxDispatch = {
+  /**
+   * The oldest events free to dispatch (never leased, or their lease ran out: `retaken`), locked SKIP
+   * LOCKED so that concurrent dispatchers take disjoint batches; erasures aimed at one installation
+   * are left to takeErasures.
+   */
+  free: (limit: number): SQL => sql`select seq, id, business_id, installation_id, event, data, created_at, lease_until is not null as retaken
+    from outbox_events
+    where dispatched_at is null and (lease_until is null or lease_until < now()) and not (event = ${DATA_ERASURE} and installation_id is not null)
+    order by seq limit ${limit} for update skip locked`,
+  /** Of the events in CTE `taken`, leases those in `leased` (a query of event ids) for leaseMs and stamps the others dispatched. */
+  leaseOrStamp: (taken: string, leased: SQL, leaseMs: number): SQL => sql`update outbox_events o set
+      lease_until = case when o.id in (${leased}) then now() + ${leaseMs}::int * interval '1 millisecond' end,
+      dispatched_at = case when o.id in (${leased}) then null else now() end
+    from ${sql.raw(taken)} where o.seq = ${sql.raw(taken)}.seq`,
+  /** Whether erasures aimed at one installation wait for takeErasures. */
+  erasuresWaiting: (): SQL => sql`exists (select 1 from outbox_events where dispatched_at is null and event = ${DATA_ERASURE} and installation_id is not null)`,
+  /** Stamps dispatched the events (ids) whose deliveries are all recorded, in a statement after the last record. */
+  stamp: (ids: string[]): SQL => sql`update outbox_events set dispatched_at = now(), lease_until = null
+    where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) and dispatched_at is null`
+}
+
+/** Erasures aimed at one installation waiting for dispatch, locked for the caller's transaction (SKIP LOCKED). */
+export async function takeErasures (tx: Tx, limit: number): Promise<OutboxRow[]> {
+  return await tx.select().from(outboxEvents)
+    .where(and(isNull(outboxEvents.dispatchedAt), eq(outboxEvents.event, DATA_ERASURE), isNotNull(outboxEvents.installationId)))
+    .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
+}
+
+/** Stamps the events dispatched, in the transaction that wrote their deliveries. */
+export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void> {
+  await tx.update(outboxEvents).set({ dispatchedAt: new Date(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+}

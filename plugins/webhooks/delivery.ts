@@ -5,6 +5,7 @@ import { txExecutor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import type { Jobs } from '../../server/jobs.ts'
+import { outboxDispatch } from '../../server/events.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { Sender, SendResult } from './sender.ts'
 import type { AttemptItem } from './attempt-queue.ts'
@@ -218,10 +219,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
           last_duration_ms = v.duration_ms, locked_until = null, next_attempt_at = null, completed_at = now()
         from v where v.fresh is null and d.id = v.delivery_id and d.attempts = v.attempt returning d.webhook_id, v.counts
       ),
-      stamped as (
-        update outbox_events set dispatched_at = now(), lease_until = null
-        where id in (select jsonb_array_elements_text(${JSON.stringify(events)}::jsonb)) and dispatched_at is null
-      )
+      stamped as (${outboxDispatch.stamp(events)})
       update webhooks set consecutive_failures = 0
       where id in (select webhook_id from updated where counts union select webhook_id from inserted) and consecutive_failures <> 0`)
   }

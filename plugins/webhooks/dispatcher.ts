@@ -1,9 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm'
-import { apps, installations, outboxEvents, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import { and, asc, eq, sql } from 'drizzle-orm'
+import { apps, installations, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Db, Tx } from '../../server/db/client.ts'
 import { derivedId, newId } from '../../server/db/ids.ts'
 import { rows } from '../../server/db/rows.ts'
-import { EVENT_SCOPES, type OutboxRow } from '../../server/events.ts'
+import { EVENT_SCOPES, markDispatched, outboxDispatch, takeErasures, type OutboxRow } from '../../server/events.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 
@@ -113,12 +113,7 @@ const EVENT_SCOPES_JSON = JSON.stringify(EVENT_SCOPES)
  */
 function fanOutStatement (limit: number, leaseMs: number) {
   return sql<FanOut>`
-    with taken as (
-      select seq, id, business_id, installation_id, event, data, created_at, lease_until is not null as retaken from outbox_events
-      where dispatched_at is null and (lease_until is null or lease_until < now())
-        and not (event = 'business.data_erasure' and installation_id is not null)
-      order by seq limit ${limit} for update skip locked
-    ),
+    with taken as (${outboxDispatch.free(limit)}),
     targets as (
       select t.seq, t.id as event_id, w.id as webhook_id, w.created_at as registered_at, w.installation_id, w.app_id, w.business_id,
         w.url, w.secret_encrypted, a.webhook_url as app_webhook_url
@@ -131,15 +126,10 @@ function fanOutStatement (limit: number, leaseMs: number) {
         and (${EVENT_SCOPES_JSON}::jsonb ->> t.event is null or i.granted_scopes ? (${EVENT_SCOPES_JSON}::jsonb ->> t.event))
         and not (t.retaken and exists (select 1 from webhook_deliveries d where d.event_id = t.id and d.webhook_id = w.id))
     ),
-    stamped as (
-      update outbox_events o set
-        lease_until = case when o.id in (select event_id from targets) then now() + ${leaseMs}::int * interval '1 millisecond' end,
-        dispatched_at = case when o.id in (select event_id from targets) then null else now() end
-      from taken where o.seq = taken.seq
-    )
+    stamped as (${outboxDispatch.leaseOrStamp('taken', sql`select event_id from targets`, leaseMs)})
     select
       (select count(*)::int from taken) as events,
-      exists (select 1 from outbox_events where dispatched_at is null and event = 'business.data_erasure' and installation_id is not null) as erasures,
+      ${outboxDispatch.erasuresWaiting()} as erasures,
       (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at))
         from taken t where t.id in (select event_id from targets)) as occurrences,
       (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
@@ -196,9 +186,7 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
  */
 async function dispatchErasures (db: Db, leaseMs: number, limit: number): Promise<{ events: number, items: AttemptItem[] }> {
   return await db.transaction(async (tx) => {
-    const events = await tx.select().from(outboxEvents)
-      .where(and(isNull(outboxEvents.dispatchedAt), eq(outboxEvents.event, 'business.data_erasure'), isNotNull(outboxEvents.installationId)))
-      .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
+    const events = await takeErasures(tx, limit)
     if (events.length === 0) return { events: 0, items: [] }
     const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
     const planned: Array<{ row: NewDelivery, target: Target }> = []
@@ -211,7 +199,7 @@ async function dispatchErasures (db: Db, leaseMs: number, limit: number): Promis
       : await tx.insert(webhookDeliveries).values(planned.map(({ row }) => row))
         .onConflictDoNothing({ target: [webhookDeliveries.eventId, webhookDeliveries.webhookId] })
         .returning({ id: webhookDeliveries.id })
-    await tx.update(outboxEvents).set({ dispatchedAt: new Date() }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+    await markDispatched(tx, events)
     const written = new Set(inserted.map(({ id }) => id))
     return {
       events: events.length,
