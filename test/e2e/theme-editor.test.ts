@@ -143,7 +143,59 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await shot(store, 'storefront')
       await store.close()
 
-      // 3. Embeds: on, then off; the preview follows
+      // the browser's Back asks too: "stay" keeps the editor and its unsaved edit at the same URL…
+      const headline = page.getByTestId('block-settings').getByLabel('Headline')
+      await headline.fill('Tulips all week')
+      const stillEditing = async (what: string) => {
+        t.match(page.url(), /\/admin\/pages\/spring-sale$/, `${what}: same URL`)
+        t.equal(await headline.inputValue(), 'Tulips all week', `${what}: the unsaved edit is still there`)
+        t.equal(await page.getByTestId('save-state').innerText(), 'Unsaved changes')
+      }
+      // the dialog was answered once the page runs script again
+      const asking = async (go: () => Promise<unknown>) => {
+        dialogs.length = 0
+        const asked = page.waitForEvent('dialog')
+        await go()
+        await asked
+        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      }
+      await asking(() => page.evaluate(() => { history.back() }))
+      t.match(dialogs, [/unsaved changes/], 'Back asked before leaving')
+      await stillEditing('after Back')
+      // …and so does the browser's own Back (browser-initiated, not script)
+      const cdp = await page.context().newCDPSession(page)
+      const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory')
+      await asking(() => cdp.send('Page.navigateToHistoryEntry', { entryId: entries[currentIndex - 1].id }))
+      t.match(dialogs, [/unsaved changes/], 'the browser\'s own Back asked too')
+      await stillEditing('after the browser\'s Back')
+      await cdp.detach()
+      // …and "leave" leaves
+      page.removeAllListeners('dialog')
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+      dialogs.length = 0
+      await page.evaluate(() => { history.back() })
+      await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor()
+      t.match(dialogs, [/unsaved changes/], 'asked, and left when told to')
+      t.match(page.url(), /\/admin\/pages$/, 'on the pages list')
+      page.removeAllListeners('dialog')
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void (/unsaved changes/.test(dialog.message()) ? dialog.dismiss() : dialog.accept()) })
+      // Forward asks the same way: back into the editor (nothing to save), out by its link, Back, an edit, Forward
+      await page.evaluate(() => { history.forward() })
+      await blocks.filter({ hasText: 'Hero banner' }).click()
+      t.equal(await page.getByTestId('save-state').innerText(), 'All changes saved', 'the edit was dropped on leaving')
+      t.equal(await headline.inputValue(), 'Tulips are here', 'the saved headline')
+      await page.getByRole('link', { name: '← Pages' }).click()
+      await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor()
+      await page.evaluate(() => { history.back() })
+      await blocks.filter({ hasText: 'Hero banner' }).click()
+      await headline.fill('Tulips all week')
+      await asking(() => page.evaluate(() => { history.forward() }))
+      t.match(dialogs, [/unsaved changes/], 'Forward asked before leaving')
+      await stillEditing('after Forward')
+      await page.getByRole('button', { name: 'Discard' }).click()
+      await page.getByText('Changes discarded').waitFor()
+
+      // 3. Embeds: on, its settings saved, then off; the preview follows
       await page.goto(`${base}/admin/apps/${installationId}/embeds`)
       const toggle = page.getByRole('switch', { name: /Chat bubble/ })
       await toggle.check()

@@ -145,7 +145,9 @@ function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemo
 /**
  * The live preview: the real storefront page on the storefront origin, loaded with a signed preview
  * token carrying the draft (DESIGN §16), never a session. The URL changes (reload) when blocks are
- * added, removed or reordered; setting edits go to the frame as SERVICE_BLOCK_UPDATE.
+ * added, removed or reordered; setting edits go to the frame as SERVICE_BLOCK_UPDATE. Each URL gets a new
+ * frame element: a frame that navigates adds a history entry, so the browser's Back would step back
+ * inside the frame (no navigate event on the page, nothing for the leave guard to catch).
  */
 function Preview ({ url, frame, error, generation }: {
   url: string | null, frame: { current: HTMLIFrameElement | null }, error: string | null, generation: number
@@ -154,7 +156,8 @@ function Preview ({ url, frame, error, generation }: {
     <div class={styles.preview}>
       <ErrorMessage message={error} />
       {url === null && error === null && <Loading what='Loading the preview' />}
-      {url !== null && <iframe key={generation} ref={frame} class={styles.frame} title='Page preview' src={url} />}
+      {/* a new frame per URL: changing a frame's src adds a history entry, and Back would go back in the frame */}
+      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} />}
     </div>
   )
 }
