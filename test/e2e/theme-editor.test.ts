@@ -331,3 +331,64 @@ t.test('a developer previews their block on their sandbox, as merchants will see
     await page.close()
   }
 })
+
+t.test('a merchant deletes a page after a confirm step, by keyboard', async (t) => {
+  const app = await build(t)
+  const base = await listen(app)
+  const browser = await launch(t)
+  for (const width of [1200, 390]) {
+    await t.test(`at ${width} px`, async (t) => {
+      const merchant = await registerUser(app, 'MERCHANT')
+      for (const [title, slug] of [['About us', 'about'], ['Spring sale', 'spring-sale']]) {
+        t.equal((await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { title, slug } })).statusCode, 201)
+      }
+      const page = await browser.newPage({ viewport: { width, height: 800 } })
+      await page.goto(`${base}/login`)
+      await page.evaluate(([token, user]) => { localStorage.setItem('app-platform.session', JSON.stringify({ token, user })) }, [merchant.token, { id: merchant.userId, email: merchant.email, name: 'M', role: 'MERCHANT', businessId: merchant.businessId }] as const)
+      await page.goto(`${base}/admin/pages`)
+      const list = page.getByTestId('pages')
+      await list.getByRole('link', { name: 'About us', exact: true }).waitFor()
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '')
+
+      // Delete opens the confirm step with focus on Cancel; Escape closes it and focus returns to Delete
+      await list.getByRole('button', { name: 'Delete About us' }).focus()
+      await page.keyboard.press('Enter')
+      const confirm = page.getByRole('alertdialog', { name: 'Delete About us?' })
+      await confirm.waitFor()
+      t.match(await confirm.innerText(), /Its blocks go with it and \/about stops working/, 'says what goes')
+      t.equal(await focused(), 'Cancel', 'focus on Cancel')
+      await screenshot(page, `studio-${width}-pages-delete-confirm`)
+      if (width < 500) await noSideScroll(t, page, 'delete confirm')
+      await page.keyboard.press('Escape')
+      await confirm.waitFor({ state: 'detached' })
+      t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Delete About us', 'Escape closes it, focus back on Delete')
+      t.equal((await app.inject({ url: '/merchant/pages/about', headers: merchant.auth })).statusCode, 200, 'nothing deleted')
+
+      // Enter, Shift+Tab to "Delete page", Enter: gone from the list and the server
+      await page.keyboard.press('Enter')
+      await confirm.waitFor()
+      await page.keyboard.press('Shift+Tab')
+      t.equal(await focused(), 'Delete page')
+      await page.keyboard.press('Enter')
+      await page.getByRole('status').filter({ hasText: 'About us deleted' }).waitFor()
+      await list.getByRole('link', { name: 'About us', exact: true }).waitFor({ state: 'detached' })
+      t.equal((await app.inject({ url: '/merchant/pages/about', headers: merchant.auth })).statusCode, 404, 'deleted on the server')
+      t.equal(await list.locator('li').count(), 1, 'the other page stays')
+      t.equal(await focused(), 'Pages', 'focus on the heading, above the notice')
+      await screenshot(page, `studio-${width}-pages-deleted`)
+
+      // a page deleted meanwhile (another tab): the API's answer, shown in the step
+      t.equal((await app.inject({ method: 'DELETE', url: '/merchant/pages/spring-sale', headers: merchant.auth })).statusCode, 204)
+      await list.getByRole('button', { name: 'Delete Spring sale' }).click()
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete page' }).click()
+      t.match(await page.getByRole('alertdialog').getByRole('alert').innerText(), /not found/i, 'the error is shown')
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
+
+      // and with no page left, the empty state
+      await page.reload()
+      await page.getByTestId('empty').filter({ hasText: 'No pages yet' }).waitFor()
+      t.pass('empty state once all are gone')
+      await page.close()
+    })
+  }
+})
