@@ -115,7 +115,7 @@ export async function startStudioApp (t: Test, platform: { base: string, storefr
   return studio
 }
 
-/** The app's manifest: two blocks (a setting to edit), a floating widget and an admin page. */
+/** The app's manifest: two blocks (a setting to edit; a known and an unknown iconName), a floating widget and an admin page with an icon. */
 export const studioManifest = (origin: string) => ({
   blocks: [
     {
@@ -125,7 +125,7 @@ export const studioManifest = (origin: string) => ({
       defaultConfig: { headline: 'Welcome', color: '#ffffff' }
     },
     {
-      blockType: 'faq', name: 'FAQ', description: 'Questions and answers', category: 'support', renderUrl: `${origin}/block?kind=faq`,
+      blockType: 'faq', name: 'FAQ', description: 'Questions and answers', category: 'support', iconName: 'no-such-icon', renderUrl: `${origin}/block?kind=faq`,
       settingsSchema: { type: 'object', properties: { headline: { type: 'string', title: 'Headline' } }, additionalProperties: false },
       defaultConfig: { headline: 'Questions?' }
     }
@@ -135,5 +135,5 @@ export const studioManifest = (origin: string) => ({
     settingsSchema: { type: 'object', properties: { greeting: { type: 'string', title: 'Greeting' } }, additionalProperties: false },
     defaultConfig: { greeting: 'Hi!' }
   }],
-  adminPages: [{ pageId: 'reports', title: 'Reports', renderUrl: `${origin}/admin/reports` }]
+  adminPages: [{ pageId: 'reports', title: 'Reports', iconName: 'star', renderUrl: `${origin}/admin/reports` }]
 })

@@ -86,6 +86,10 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await page.getByTestId('block-picker').waitFor()
       await shot(page, 'editor-empty')
       t.match(await page.getByTestId('block-picker').innerText(), /Marketing[\s\S]*Hero banner[\s\S]*A big headline on a colour[\s\S]*Support[\s\S]*FAQ/i, 'grouped by category, with descriptions')
+      const pickerItem = (name: string) => page.getByTestId('block-picker').locator('li').filter({ hasText: name })
+      t.equal(await pickerItem('Hero banner').locator('svg.lucide-star').count(), 1, 'iconName "star" is drawn as a star')
+      t.equal(await pickerItem('FAQ').locator('svg').count(), 0, 'an unknown iconName…')
+      t.match(await pickerItem('FAQ').innerText(), /^S\s/, '…falls back to the app icon (its initial)')
 
       const preview = page.frameLocator('iframe[title="Page preview"]')
       const blocks = page.getByTestId('page-blocks').locator('li')
@@ -240,7 +244,11 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       const path = added === 'read_pages' ? '/app-api/pages' : '/app-api/reviews'
       t.equal((await app.inject({ url: path, headers: { authorization: `Bearer ${token?.accessToken ?? ''}` } })).statusCode, 200, 'the same token now has the scope')
 
-      // 5. The admin page: it resizes itself and shows a toast
+      // 5. The admin page: its nav item has its icon; it resizes itself and shows a toast
+      // (collapsed behind Menu at 390 px)
+      const navItem = page.locator('#admin-nav').getByRole('link', { name: 'Reports', includeHidden: true })
+      t.equal(await navItem.locator('svg.lucide-star').count(), 1, 'the nav draws the page\'s "star" icon')
+      t.equal(await navItem.textContent(), 'Reports', 'and no letters of its name')
       await page.getByRole('link', { name: 'Open', exact: true }).click()
       const frame = page.frameLocator('iframe[title="Reports"]')
       await frame.locator('#init').filter({ hasText: `Hello Lena's Garden ${index}` }).waitFor()

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import Sortable from 'sortablejs'
 import { BLOCK_UPDATE, type BlockUpdateMessage } from '../../../../sdk/src/iframe.ts'
-import { AdminShell, AppGlyph } from '../../components/admin-shell/index.tsx'
+import { AdminShell, NamedGlyph } from '../../components/admin-shell/index.tsx'
 import { SettingsForm } from '../../components/settings-form/index.tsx'
 import { ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
@@ -30,7 +30,7 @@ function BlockPicker ({ available, onAdd }: { available: AvailableBlock[], onAdd
           <ul class={styles.picker}>
             {available.filter((b) => b.category === category).map((block) => (
               <li key={keyOf(block)}>
-                {block.iconName !== null ? <span class={styles.icon} aria-hidden='true' title={block.iconName}>{block.iconName.slice(0, 2)}</span> : <AppGlyph app={block.app} />}
+                <NamedGlyph iconName={block.iconName} app={block.app} frame={styles.icon} />
                 <span class={styles.pickerText}>
                   <strong>{block.name}</strong>
                   <span class='muted'>{block.description !== '' ? block.description : `From ${block.app.name}`}</span>
