@@ -249,6 +249,12 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       const navItem = page.locator('#admin-nav').getByRole('link', { name: 'Reports', includeHidden: true })
       t.equal(await navItem.locator('svg.lucide-star').count(), 1, 'the nav draws the page\'s "star" icon')
       t.equal(await navItem.textContent(), 'Reports', 'and no letters of its name')
+      if (narrow) {
+        await page.getByRole('button', { name: 'Menu' }).click()
+        await navItem.waitFor()
+        await shot(page, 'admin-nav')
+        await page.getByRole('button', { name: 'Close menu' }).click()
+      }
       await page.getByRole('link', { name: 'Open', exact: true }).click()
       const frame = page.frameLocator('iframe[title="Reports"]')
       await frame.locator('#init').filter({ hasText: `Hello Lena's Garden ${index}` }).waitFor()
