@@ -7,7 +7,7 @@ import type { Test } from 'tap'
 /**
  * A tiny third-party app on 127.0.0.1, as a developer would write one: its appUrl starts OAuth (state,
  * PKCE S256) and its callback exchanges the code and calls the App API with the token; it serves a
- * block (SERVICE_BLOCK_* protocol), a floating widget and an admin page (service:* bridge).
+ * block (SERVICE_BLOCK_* protocol), a floating widget showing its settings and an admin page (service:* bridge).
  */
 export interface StudioApp {
   origin: string
@@ -38,6 +38,13 @@ window.addEventListener('message', (event) => {
   window.parent.postMessage({ type: 'SERVICE_BLOCK_RESIZE', height: 120 }, origin)
 })
 window.parent.postMessage({ type: 'SERVICE_BLOCK_READY' }, origin)
+</script>`)
+
+/** The floating widget: its greeting comes from the embed's settings, which the storefront puts in its URL. */
+const WIDGET = html(`<b id="chat">Chat with us</b><p id="greeting"></p>
+<script>
+const settings = JSON.parse(new URLSearchParams(location.search).get('settings') || '{}')
+document.getElementById('greeting').textContent = settings.greeting || ''
 </script>`)
 
 /** The admin page: ready at once, asks for 900 px, a toast on click, and records its init. */
@@ -96,7 +103,7 @@ export async function startStudioApp (t: Test, platform: { base: string, storefr
         return page(200, html(`<h1 id="installed">Installed for ${name.replace(/</g, '&lt;')}</h1><p>Business ${businessId === pending.businessId ? 'matches' : 'differs'}</p>`))
       }
       if (url.pathname === '/block') return page(200, BLOCK(platform.storefrontOrigin))
-      if (url.pathname === '/widget') return page(200, html('<b id="chat">Chat with us</b>'))
+      if (url.pathname === '/widget') return page(200, WIDGET)
       if (url.pathname.startsWith('/admin/')) return page(200, ADMIN_PAGE(new URL(platform.base).origin))
       page(404, 'not found')
     })().catch((error: unknown) => { response.writeHead(500); response.end(String(error)) })
@@ -108,7 +115,7 @@ export async function startStudioApp (t: Test, platform: { base: string, storefr
   return studio
 }
 
-/** The app's manifest: two blocks (a setting to edit), a floating widget and an admin page. */
+/** The app's manifest: two blocks (a setting to edit; a known and an unknown iconName), a floating widget and an admin page with an icon. */
 export const studioManifest = (origin: string) => ({
   blocks: [
     {
@@ -118,7 +125,7 @@ export const studioManifest = (origin: string) => ({
       defaultConfig: { headline: 'Welcome', color: '#ffffff' }
     },
     {
-      blockType: 'faq', name: 'FAQ', description: 'Questions and answers', category: 'support', renderUrl: `${origin}/block?kind=faq`,
+      blockType: 'faq', name: 'FAQ', description: 'Questions and answers', category: 'support', iconName: 'no-such-icon', renderUrl: `${origin}/block?kind=faq`,
       settingsSchema: { type: 'object', properties: { headline: { type: 'string', title: 'Headline' } }, additionalProperties: false },
       defaultConfig: { headline: 'Questions?' }
     }
@@ -128,5 +135,5 @@ export const studioManifest = (origin: string) => ({
     settingsSchema: { type: 'object', properties: { greeting: { type: 'string', title: 'Greeting' } }, additionalProperties: false },
     defaultConfig: { greeting: 'Hi!' }
   }],
-  adminPages: [{ pageId: 'reports', title: 'Reports', renderUrl: `${origin}/admin/reports` }]
+  adminPages: [{ pageId: 'reports', title: 'Reports', iconName: 'star', renderUrl: `${origin}/admin/reports` }]
 })

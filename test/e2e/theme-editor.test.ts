@@ -86,6 +86,10 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await page.getByTestId('block-picker').waitFor()
       await shot(page, 'editor-empty')
       t.match(await page.getByTestId('block-picker').innerText(), /Marketing[\s\S]*Hero banner[\s\S]*A big headline on a colour[\s\S]*Support[\s\S]*FAQ/i, 'grouped by category, with descriptions')
+      const pickerItem = (name: string) => page.getByTestId('block-picker').locator('li').filter({ hasText: name })
+      t.equal(await pickerItem('Hero banner').locator('svg.lucide-star').count(), 1, 'iconName "star" is drawn as a star')
+      t.equal(await pickerItem('FAQ').locator('svg').count(), 0, 'an unknown iconName…')
+      t.match(await pickerItem('FAQ').innerText(), /^S\s/, '…falls back to the app icon (its initial)')
 
       const preview = page.frameLocator('iframe[title="Page preview"]')
       const blocks = page.getByTestId('page-blocks').locator('li')
@@ -143,13 +147,130 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await shot(store, 'storefront')
       await store.close()
 
-      // 3. Embeds: on, then off; the preview follows
+      // the browser's Back asks too: "stay" keeps the editor and its unsaved edit at the same URL…
+      const headline = page.getByTestId('block-settings').getByLabel('Headline')
+      await headline.fill('Tulips all week')
+      const stillEditing = async (what: string) => {
+        t.match(page.url(), /\/admin\/pages\/spring-sale$/, `${what}: same URL`)
+        t.equal(await headline.inputValue(), 'Tulips all week', `${what}: the unsaved edit is still there`)
+        t.equal(await page.getByTestId('save-state').innerText(), 'Unsaved changes')
+      }
+      // the dialog was answered once the page runs script again
+      const asking = async (go: () => Promise<unknown>) => {
+        dialogs.length = 0
+        const asked = page.waitForEvent('dialog')
+        await go()
+        await asked
+        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)))
+      }
+      await asking(() => page.evaluate(() => { history.back() }))
+      t.match(dialogs, [/unsaved changes/], 'Back asked before leaving')
+      await stillEditing('after Back')
+      // …and so does the browser's own Back (browser-initiated, not script)
+      const cdp = await page.context().newCDPSession(page)
+      const { currentIndex, entries } = await cdp.send('Page.getNavigationHistory')
+      await asking(() => cdp.send('Page.navigateToHistoryEntry', { entryId: entries[currentIndex - 1].id }))
+      t.match(dialogs, [/unsaved changes/], 'the browser\'s own Back asked too')
+      await stillEditing('after the browser\'s Back')
+      await cdp.detach()
+      // …and "leave" leaves
+      page.removeAllListeners('dialog')
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+      dialogs.length = 0
+      await page.evaluate(() => { history.back() })
+      await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor()
+      t.match(dialogs, [/unsaved changes/], 'asked, and left when told to')
+      t.match(page.url(), /\/admin\/pages$/, 'on the pages list')
+      page.removeAllListeners('dialog')
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void (/unsaved changes/.test(dialog.message()) ? dialog.dismiss() : dialog.accept()) })
+      // Forward asks the same way: back into the editor (nothing to save), out by its link, Back, an edit, Forward
+      await page.evaluate(() => { history.forward() })
+      await blocks.filter({ hasText: 'Hero banner' }).click()
+      t.equal(await page.getByTestId('save-state').innerText(), 'All changes saved', 'the edit was dropped on leaving')
+      t.equal(await headline.inputValue(), 'Tulips are here', 'the saved headline')
+      await page.getByRole('link', { name: '← Pages' }).click()
+      await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor()
+      await page.evaluate(() => { history.back() })
+      await blocks.filter({ hasText: 'Hero banner' }).click()
+      await headline.fill('Tulips all week')
+      await asking(() => page.evaluate(() => { history.forward() }))
+      t.match(dialogs, [/unsaved changes/], 'Forward asked before leaving')
+      await stillEditing('after Forward')
+      await page.getByRole('button', { name: 'Discard' }).click()
+      await page.getByText('Changes discarded').waitFor()
+
+      // Chromium lets a page cancel its own Back button only after user input. A tab with none: every step
+      // below is raw CDP script (Playwright's own evaluate and locators count as user gestures). The browser's
+      // Back cannot be cancelled there, so the guard asks after the fact, keeps the router from seeing it and
+      // returns to the editor's entry; the editor never unmounted, the edit is still there.
+      const quiet = await browser.newPage({ viewport: { width, height: 900 } })
+      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.dismiss() })
+      const session = await page.evaluate(() => localStorage.getItem('app-platform.session') ?? '')
+      await quiet.addInitScript(`localStorage.setItem('app-platform.session', ${JSON.stringify(session)})`)
+      const cdpQuiet = await quiet.context().newCDPSession(quiet)
+      const inPage = async (expression: string): Promise<unknown> => {
+        const answer = await cdpQuiet.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })
+        if (answer.exceptionDetails !== undefined) throw new Error(answer.exceptionDetails.exception?.description ?? answer.exceptionDetails.text)
+        return answer.result.value
+      }
+      const until = async (condition: string) => await inPage(`new Promise((resolve, reject) => {
+        const started = Date.now()
+        const check = () => (${condition}) ? resolve(true) : Date.now() - started > 10000 ? reject(new Error(${JSON.stringify(condition)})) : setTimeout(check, 50)
+        check()
+      })`)
+      await quiet.goto(`${base}/admin/pages`)
+      await until('document.querySelector(\'a[aria-label="Edit Spring sale"]\')')
+      await inPage('document.querySelector(\'a[aria-label="Edit Spring sale"]\').click()')
+      await until('[...document.querySelectorAll(\'[data-block-id]\')].some((li) => li.textContent.includes(\'Hero banner\'))')
+      await inPage('[...document.querySelectorAll(\'[data-block-id]\')].find((li) => li.textContent.includes(\'Hero banner\')).click()')
+      await until('document.querySelector(\'[data-testid="block-settings"] input[type="text"]\')')
+      await inPage('(() => { const input = document.querySelector(\'[data-testid="block-settings"] input[type="text"]\'); input.value = \'Tulips, quietly\'; input.dispatchEvent(new Event(\'input\', { bubbles: true })) })()')
+      await until('document.querySelector(\'[data-testid="save-state"]\').textContent === \'Unsaved changes\'')
+      t.equal(await inPage('navigator.userActivation.hasBeenActive'), false, 'no user activation in this tab')
+      await inPage('navigation.addEventListener(\'navigate\', (event) => { window.backWasCancelable = event.cancelable }, { once: true })')
+      const before = await cdpQuiet.send('Page.getNavigationHistory')
+      dialogs.length = 0
+      const asked = quiet.waitForEvent('dialog')
+      await cdpQuiet.send('Page.navigateToHistoryEntry', { entryId: before.entries[before.currentIndex - 1].id })
+      await asked
+      await until('location.pathname.endsWith(\'/spring-sale\') && window.backWasCancelable !== undefined')
+      t.equal(await inPage('window.backWasCancelable'), false, 'Chromium did not let the page cancel this Back')
+      t.match(dialogs, [/unsaved changes/], 'an uncancelable Back asked too')
+      t.equal((await cdpQuiet.send('Page.getNavigationHistory')).currentIndex, before.currentIndex, 'back on the editor\'s entry')
+      t.equal(await inPage('document.querySelector(\'[data-testid="block-settings"] input[type="text"]\').value'), 'Tulips, quietly', 'the unsaved edit is still there')
+      t.equal(await inPage('document.querySelector(\'[data-testid="save-state"]\').textContent'), 'Unsaved changes')
+      // "leave" leaves: the router gets the popstate
+      quiet.removeAllListeners('dialog')
+      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+      dialogs.length = 0
+      await cdpQuiet.send('Page.navigateToHistoryEntry', { entryId: before.entries[before.currentIndex - 1].id })
+      await until('location.pathname === \'/admin/pages\' && document.querySelector(\'h1\')?.textContent === \'Pages\'')
+      t.match(dialogs, [/unsaved changes/], 'asked, and left when told to')
+      await cdpQuiet.detach()
+      await quiet.close()
+
+      // 3. Embeds: on, its settings saved, then off; the preview follows
       await page.goto(`${base}/admin/apps/${installationId}/embeds`)
       const toggle = page.getByRole('switch', { name: /Chat bubble/ })
       await toggle.check()
       await page.getByText('Chat bubble is on').waitFor()
-      await page.frameLocator('iframe[title="Store preview"]').frameLocator('iframe.widget').locator('#chat').waitFor()
+      const widget = page.frameLocator('iframe[title="Store preview"]').frameLocator('iframe.widget')
+      await widget.locator('#greeting').filter({ hasText: 'Hi!' }).waitFor()
+      t.pass('the widget shows its default greeting')
       await shot(page, 'embeds-on')
+      const chat = page.getByTestId('embed-chat')
+      await chat.getByText('Settings', { exact: true }).click()
+      await chat.getByLabel('Greeting').fill('Welcome to the garden')
+      await chat.getByRole('button', { name: 'Save embed settings' }).click()
+      await page.getByText('Chat bubble settings saved').waitFor()
+      await widget.locator('#greeting').filter({ hasText: 'Welcome to the garden' }).waitFor()
+      t.pass('the preview shows the saved greeting')
+      t.match((await app.inject({ url: `/merchant/installations/${installationId}/embeds`, headers: merchant.auth })).json().embeds, [{ embedType: 'chat', enabled: true, settings: { greeting: 'Welcome to the garden' } }], 'saved on the server')
+      await shot(page, 'embeds-settings')
+      await page.reload()
+      await chat.getByText('Settings', { exact: true }).click()
+      t.equal(await chat.getByLabel('Greeting').inputValue(), 'Welcome to the garden', 'kept after a reload')
+      t.ok(await toggle.isChecked(), 'and still on')
       await toggle.uncheck()
       await page.getByText('Chat bubble is off').waitFor()
       await page.frameLocator('iframe[title="Store preview"]').locator('h1').waitFor()
@@ -173,7 +294,17 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       const path = added === 'read_pages' ? '/app-api/pages' : '/app-api/reviews'
       t.equal((await app.inject({ url: path, headers: { authorization: `Bearer ${token?.accessToken ?? ''}` } })).statusCode, 200, 'the same token now has the scope')
 
-      // 5. The admin page: it resizes itself and shows a toast
+      // 5. The admin page: its nav item has its icon; it resizes itself and shows a toast
+      // (collapsed behind Menu at 390 px)
+      const navItem = page.locator('#admin-nav').getByRole('link', { name: 'Reports', includeHidden: true })
+      t.equal(await navItem.locator('svg.lucide-star').count(), 1, 'the nav draws the page\'s "star" icon')
+      t.equal(await navItem.textContent(), 'Reports', 'and no letters of its name')
+      if (narrow) {
+        await page.getByRole('button', { name: 'Menu' }).click()
+        await navItem.waitFor()
+        await shot(page, 'admin-nav')
+        await page.getByRole('button', { name: 'Close menu' }).click()
+      }
       await page.getByRole('link', { name: 'Open', exact: true }).click()
       const frame = page.frameLocator('iframe[title="Reports"]')
       await frame.locator('#init').filter({ hasText: `Hello Lena's Garden ${index}` }).waitFor()
@@ -251,8 +382,9 @@ t.test('a developer previews their block on their sandbox, as merchants will see
     await page.getByTestId('sandbox-links').getByRole('link', { name: 'Store ↗' }).waitFor()
     await screenshot(page, `studio-${width}-portal-sandbox`)
     await page.getByRole('link', { name: 'Pages & theme editor' }).click()
-    await page.getByTestId('sandbox-badge').waitFor()
-    t.match(await page.getByTestId('sandbox-badge').innerText(), /Sandbox admin · Dana's sandbox/)
+    // the business name follows its own request: wait for it, not only for the badge
+    await page.getByTestId('sandbox-badge').filter({ hasText: /Sandbox admin · Dana's sandbox/ }).waitFor()
+    t.pass('the sandbox badge names the sandbox business')
     await page.getByTestId('pages').getByRole('link', { name: /^Edit / }).first().click()
     await page.getByRole('button', { name: 'Add Hero banner' }).click()
     const preview = page.frameLocator('iframe[title="Page preview"]')
@@ -262,5 +394,66 @@ t.test('a developer previews their block on their sandbox, as merchants will see
     await screenshot(page, `studio-${width}-sandbox-editor`)
     if (width < 500) await noSideScroll(t, page, 'sandbox editor')
     await page.close()
+  }
+})
+
+t.test('a merchant deletes a page after a confirm step, by keyboard', async (t) => {
+  const app = await build(t)
+  const base = await listen(app)
+  const browser = await launch(t)
+  for (const width of [1200, 390]) {
+    await t.test(`at ${width} px`, async (t) => {
+      const merchant = await registerUser(app, 'MERCHANT')
+      for (const [title, slug] of [['About us', 'about'], ['Spring sale', 'spring-sale']]) {
+        t.equal((await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { title, slug } })).statusCode, 201)
+      }
+      const page = await browser.newPage({ viewport: { width, height: 800 } })
+      await page.goto(`${base}/login`)
+      await page.evaluate(([token, user]) => { localStorage.setItem('app-platform.session', JSON.stringify({ token, user })) }, [merchant.token, { id: merchant.userId, email: merchant.email, name: 'M', role: 'MERCHANT', businessId: merchant.businessId }] as const)
+      await page.goto(`${base}/admin/pages`)
+      const list = page.getByTestId('pages')
+      await list.getByRole('link', { name: 'About us', exact: true }).waitFor()
+      const focused = () => page.evaluate(() => document.activeElement?.textContent ?? '')
+
+      // Delete opens the confirm step with focus on Cancel; Escape closes it and focus returns to Delete
+      await list.getByRole('button', { name: 'Delete About us' }).focus()
+      await page.keyboard.press('Enter')
+      const confirm = page.getByRole('alertdialog', { name: 'Delete About us?' })
+      await confirm.waitFor()
+      t.match(await confirm.innerText(), /Its blocks go with it and \/about stops working/, 'says what goes')
+      t.equal(await focused(), 'Cancel', 'focus on Cancel')
+      await screenshot(page, `studio-${width}-pages-delete-confirm`)
+      if (width < 500) await noSideScroll(t, page, 'delete confirm')
+      await page.keyboard.press('Escape')
+      await confirm.waitFor({ state: 'detached' })
+      t.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Delete About us', 'Escape closes it, focus back on Delete')
+      t.equal((await app.inject({ url: '/merchant/pages/about', headers: merchant.auth })).statusCode, 200, 'nothing deleted')
+
+      // Enter, Shift+Tab to "Delete page", Enter: gone from the list and the server
+      await page.keyboard.press('Enter')
+      await confirm.waitFor()
+      await page.keyboard.press('Shift+Tab')
+      t.equal(await focused(), 'Delete page')
+      await page.keyboard.press('Enter')
+      await page.getByRole('status').filter({ hasText: 'About us deleted' }).waitFor()
+      await list.getByRole('link', { name: 'About us', exact: true }).waitFor({ state: 'detached' })
+      t.equal((await app.inject({ url: '/merchant/pages/about', headers: merchant.auth })).statusCode, 404, 'deleted on the server')
+      t.equal(await list.locator('li').count(), 1, 'the other page stays')
+      t.equal(await focused(), 'Pages', 'focus on the heading, above the notice')
+      await screenshot(page, `studio-${width}-pages-deleted`)
+
+      // a page deleted meanwhile (another tab): the API's answer, shown in the step
+      t.equal((await app.inject({ method: 'DELETE', url: '/merchant/pages/spring-sale', headers: merchant.auth })).statusCode, 204)
+      await list.getByRole('button', { name: 'Delete Spring sale' }).click()
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete page' }).click()
+      t.match(await page.getByRole('alertdialog').getByRole('alert').innerText(), /not found/i, 'the error is shown')
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click()
+
+      // and with no page left, the empty state
+      await page.reload()
+      await page.getByTestId('empty').filter({ hasText: 'No pages yet' }).waitFor()
+      t.pass('empty state once all are gone')
+      await page.close()
+    })
   }
 })

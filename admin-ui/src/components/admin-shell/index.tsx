@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { useLocation } from 'preact-iso'
+import { iconFor } from '../named-icon/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { isInstalled, type InstallationItem, type InstalledApp, type PendingInstallation } from '../../lib/admin-types.ts'
@@ -9,6 +10,15 @@ import styles from './style.module.css'
 /** The app's icon, or its initial; admin pages without an iconName fall back to the app icon. */
 export function AppGlyph ({ app }: { app: { name: string, iconUrl: string | null } }) {
   return app.iconUrl !== null ? <img class={styles.glyph} src={app.iconUrl} alt='' /> : <span class={styles.glyph} aria-hidden='true'>{app.name.slice(0, 1)}</span>
+}
+
+/** The icon a manifest names (blocks, admin pages), drawn in `frame`; an omitted or unknown name draws the app's icon. */
+export function NamedGlyph ({ iconName, app, frame = styles.glyph }: {
+  iconName: string | null, app: { name: string, iconUrl: string | null }, frame?: string
+}) {
+  const Icon = iconFor(iconName)
+  if (Icon === null) return <AppGlyph app={app} />
+  return <span class={frame} aria-hidden='true'><Icon size={15} aria-hidden='true' /></span>
 }
 
 /** Where an installed app's "Open" goes (DESIGN §15): its first admin page, else its appUrl, else nowhere. */
@@ -73,7 +83,7 @@ export function AdminShell ({ children }: ShellProps) {
               const href = `/admin/apps/${install.installationId}/pages/${encodeURIComponent(page.pageId)}`
               return (
                 <a key={page.pageId} href={href} aria-current={url === href ? 'page' : undefined}>
-                  {page.iconName !== null ? <span class={styles.glyph} aria-hidden='true' title={page.iconName}>{page.iconName.slice(0, 2)}</span> : <AppGlyph app={install.app} />}
+                  <NamedGlyph iconName={page.iconName} app={install.app} />
                   {page.title}
                 </a>
               )

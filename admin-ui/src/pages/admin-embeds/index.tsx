@@ -103,7 +103,8 @@ export default function AdminEmbeds () {
                 <div class={styles.preview}>
                   <h2>Preview</h2>
                   {/* the storefront's own origin, no session: the page as customers see it */}
-                  <iframe class={styles.frame} title='Store preview' src={`${storefrontUrl}?v=${version}`} />
+                  {/* a new frame per version: a frame whose src changes adds a history entry, and Back would step back inside it */}
+                  <iframe key={version} class={styles.frame} title='Store preview' src={`${storefrontUrl}?v=${version}`} />
                 </div>
               )}
             </div>

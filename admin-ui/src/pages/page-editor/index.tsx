@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import Sortable from 'sortablejs'
 import { BLOCK_UPDATE, type BlockUpdateMessage } from '../../../../sdk/src/iframe.ts'
-import { AdminShell, AppGlyph } from '../../components/admin-shell/index.tsx'
+import { AdminShell, NamedGlyph } from '../../components/admin-shell/index.tsx'
 import { SettingsForm } from '../../components/settings-form/index.tsx'
 import { ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
@@ -30,7 +30,7 @@ function BlockPicker ({ available, onAdd }: { available: AvailableBlock[], onAdd
           <ul class={styles.picker}>
             {available.filter((b) => b.category === category).map((block) => (
               <li key={keyOf(block)}>
-                {block.iconName !== null ? <span class={styles.icon} aria-hidden='true' title={block.iconName}>{block.iconName.slice(0, 2)}</span> : <AppGlyph app={block.app} />}
+                <NamedGlyph iconName={block.iconName} app={block.app} frame={styles.icon} />
                 <span class={styles.pickerText}>
                   <strong>{block.name}</strong>
                   <span class='muted'>{block.description !== '' ? block.description : `From ${block.app.name}`}</span>
@@ -145,7 +145,9 @@ function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemo
 /**
  * The live preview: the real storefront page on the storefront origin, loaded with a signed preview
  * token carrying the draft (DESIGN §16), never a session. The URL changes (reload) when blocks are
- * added, removed or reordered; setting edits go to the frame as SERVICE_BLOCK_UPDATE.
+ * added, removed or reordered; setting edits go to the frame as SERVICE_BLOCK_UPDATE. Each URL gets a new
+ * frame element: a frame that navigates adds a history entry, so the browser's Back would step back
+ * inside the frame (no navigate event on the page, nothing for the leave guard to catch).
  */
 function Preview ({ url, frame, error, generation }: {
   url: string | null, frame: { current: HTMLIFrameElement | null }, error: string | null, generation: number
@@ -154,7 +156,8 @@ function Preview ({ url, frame, error, generation }: {
     <div class={styles.preview}>
       <ErrorMessage message={error} />
       {url === null && error === null && <Loading what='Loading the preview' />}
-      {url !== null && <iframe key={generation} ref={frame} class={styles.frame} title='Page preview' src={url} />}
+      {/* a new frame per URL: changing a frame's src adds a history entry, and Back would go back in the frame */}
+      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} />}
     </div>
   )
 }
