@@ -17,6 +17,11 @@ export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>
 
 /** Attempts running at once in one process. */
 const CONCURRENCY = 64
+/**
+ * Attempts waiting in one process at most before it takes more events: the rest wait in the outbox,
+ * unleased, for this process or another, instead of in memory while their lease runs out.
+ */
+const MAX_QUEUED = CONCURRENCY * 64
 /** Safety net besides LISTEN: how often the outbox and stale deliveries are looked at. */
 const SWEEP_INTERVAL_MS = 2000
 /** A due delivery is left to its pg-boss job this long before the sweep takes it over. */
@@ -50,7 +55,15 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     }
   })
   const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
-  const queue = createAttemptQueue(async (item) => { await engine.attempt(item) }, { concurrency: CONCURRENCY, onError })
+  // set when the dispatch stopped for a full queue: the queue asks for more once it is half empty
+  let waitingForRoom = false
+  const queue = createAttemptQueue(async (item) => {
+    await engine.attempt(item)
+    if (waitingForRoom && queue.size <= MAX_QUEUED / 2) {
+      waitingForRoom = false
+      void dispatch()
+    }
+  }, { concurrency: CONCURRENCY, onError })
 
   // One dispatch loop per process; a wake-up during a run makes it go round once more.
   let dispatching: Promise<void> | null = null
@@ -67,9 +80,12 @@ function createWebhookDelivery (fastify: FastifyInstance) {
         do {
           again = false
           for (;;) {
+            if (queue.size >= MAX_QUEUED) {
+              waitingForRoom = true
+              break
+            }
             const { events, items } = await dispatchBatch(fastify.db, engine.leaseMs)
-            engine.track(items)
-            queue.push(items)
+            queue.push(engine.track(items))
             if (events < DISPATCH_BATCH) break
           }
           // eslint-disable-next-line no-unmodified-loop-condition -- dispatch() and close() set them while this loop awaits

@@ -147,24 +147,36 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * the last record, so a crash in between leaves nothing unrecorded behind a dispatched event.
    */
   const outstanding = new Map<string, number>()
+  /** Fresh deliveries queued or under way here: an event taken again (its lease ran out in a long queue) adds no second copy. */
+  const inFlight = new Set<string>()
   let finished: string[] = []
 
-  function track (items: AttemptItem[]): void {
-    for (const item of items) if (item.fresh !== undefined) outstanding.set(item.fresh, (outstanding.get(item.fresh) ?? 0) + 1)
+  /** Counts the fresh items in; answers the items to queue, leaving out fresh ones already in flight in this process. */
+  function track (items: AttemptItem[]): AttemptItem[] {
+    return items.filter((item) => {
+      if (item.fresh === undefined) return true
+      if (inFlight.has(item.id)) return false
+      inFlight.add(item.id)
+      outstanding.set(item.fresh, (outstanding.get(item.fresh) ?? 0) + 1)
+      return true
+    })
   }
 
-  /** The fresh delivery's outcome is committed (or could not be: then the lease runs out and the event is dispatched again). */
-  function settle (eventId: string, recorded: boolean): void {
+  /** Events with a fresh delivery whose outcome could not be written: never stamped here (its lease runs out, and it is dispatched again). */
+  const unrecorded = new Set<string>()
+
+  /** The fresh delivery is no longer in flight here: its outcome is committed (`recorded`), or could not be, or it was never attempted. */
+  function settle (item: { id: string, fresh: string }, recorded: boolean): void {
+    if (!inFlight.delete(item.id)) return
+    const eventId = item.fresh
+    if (!recorded) unrecorded.add(eventId)
     const left = (outstanding.get(eventId) ?? 1) - 1
-    if (!recorded) {
-      outstanding.delete(eventId)
-      return
-    }
     if (left > 0) {
       outstanding.set(eventId, left)
       return
     }
     outstanding.delete(eventId)
+    if (unrecorded.delete(eventId)) return
     finished.push(eventId)
     schedule()
   }
@@ -236,13 +248,13 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         await writeSuccesses(batch, events)
       } catch (error) {
         for (const s of batch) {
-          if (s.fresh !== undefined) settle(s.fresh, false)
+          if (s.fresh !== undefined) settle({ id: s.claimed.id, fresh: s.fresh }, false)
           s.reject(error)
         }
         continue
       }
       for (const s of batch) {
-        if (s.fresh !== undefined) settle(s.fresh, true)
+        if (s.fresh !== undefined) settle({ id: s.claimed.id, fresh: s.fresh }, true)
         report(s.claimed, s.result, 'SUCCEEDED', s.counts)
         s.resolve()
       }
@@ -307,10 +319,10 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         return 'FAILED'
       })
     } catch (error) {
-      if (fresh !== undefined) settle(fresh, false)
+      if (fresh !== undefined) settle({ id: claimed.id, fresh }, false)
       throw error
     }
-    if (fresh !== undefined) settle(fresh, true)
+    if (fresh !== undefined) settle({ id: claimed.id, fresh }, true)
     if (recorded !== null) report(claimed, result, recorded, retry)
   }
 
@@ -319,6 +331,17 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * that neither retries nor counts towards auto-disable. Returns null when the item was not claimable.
    */
   async function attempt (item: AttemptItem, options: { retry?: boolean } = {}): Promise<SendResult | null> {
+    if (item.fresh === undefined) return await attemptOnce(item, options)
+    const fresh = { id: item.id, fresh: item.fresh }
+    try {
+      return await attemptOnce(item, options)
+    } finally {
+      // whatever happened, it is no longer in flight here (recorded outcomes settled already)
+      settle(fresh, false)
+    }
+  }
+
+  async function attemptOnce (item: AttemptItem, options: { retry?: boolean }): Promise<SendResult | null> {
     const retry = options.retry ?? true
     const claimed = item.claimed ?? await claim(item)
     if (claimed === null) return null

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
 import { deliveryId, dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
+import type { AttemptItem } from '../../../plugins/webhooks/attempt-queue.ts'
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../server/db/schema/index.ts'
 import { build } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
@@ -35,8 +36,7 @@ t.test('dispatch leases the event and plans each first attempt; its outcome writ
   const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
   t.same(again.map((i) => i.id), [item.id], 'the same delivery id again')
 
-  app.webhookDelivery.engine.track(again)
-  app.webhookDelivery.queue.push(again)
+  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
   const [got] = await sink.waitFor(1)
   t.equal(got.headers['x-service-event-id'], item.id)
   await app.webhookDelivery.queue.idle()
@@ -62,8 +62,7 @@ t.test('a failed first attempt writes the delivery pending its retry, with the a
   const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
   await placeOrder(app, installed.businessId)
   const items = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
-  app.webhookDelivery.engine.track(items)
-  app.webhookDelivery.queue.push(items)
+  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(items))
   await app.webhookDelivery.queue.idle()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'PENDING', attempts: 1, cycleAttempts: 1, lastStatusCode: 500, lockedUntil: null })
@@ -79,12 +78,72 @@ t.test('closing lets the first attempts under way finish, writes their outcomes 
   const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
   await placeOrder(app, installed.businessId)
   const items = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
-  app.webhookDelivery.engine.track(items)
-  app.webhookDelivery.queue.push(items)
+  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(items))
   await sink.waitFor(1)
   await app.webhookDelivery.close()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'SUCCEEDED' }, 'the outcome is written before close returns')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, items[0].fresh as string))
   t.match(event, { dispatchedAt: Date, leaseUntil: null }, 'and its event stamped')
+})
+
+t.test('an event taken again while its first attempt is still under way here adds no second copy', async (t) => {
+  const app = await build(t, WEB)
+  const sink = await receiver(t, () => ({ delayMs: 300 }))
+  const installed = await installApp(app)
+  const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
+  await placeOrder(app, installed.businessId)
+  const ofWebhook = (items: AttemptItem[]) => items.filter((i) => i.claimed?.webhookId === webhook.id)
+  const first = app.webhookDelivery.engine.track(ofWebhook((await dispatchBatch(app.db, 60_000)).items))
+  t.equal(first.length, 1)
+  app.webhookDelivery.queue.push(first)
+  await sink.waitFor(1)
+
+  await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, first[0].fresh as string))
+  const again = ofWebhook((await dispatchBatch(app.db, 60_000)).items)
+  t.same(again.map((i) => i.id), [first[0].id], 'the lease ran out: dispatched again, under the same id')
+  t.same(app.webhookDelivery.engine.track(again), [], 'still under way here: not queued a second time')
+  await app.webhookDelivery.queue.idle()
+  t.equal(sink.received.length, 1, 'sent once')
+})
+
+t.test('an event whose delivery could not be written is not stamped, though its other deliveries were', async (t) => {
+  const app = await build(t, WEB)
+  const fast = await receiver(t)
+  const slow = await receiver(t, () => ({ delayMs: 400 }))
+  const installed = await installApp(app)
+  const quick = await registerWebhook(app, installed, fast.url, ['order.created'])
+  const late = await registerWebhook(app, installed, slow.url, ['order.created'])
+  await placeOrder(app, installed.businessId)
+  const items = app.webhookDelivery.engine.track((await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? '')))
+  t.equal(items.length, 2)
+  const eventId = items[0].fresh as string
+  app.webhookDelivery.queue.push(items)
+  await slow.waitFor(1)
+  for (let i = 0; i < 100 && (await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, quick.id))).length === 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  // the database refuses the slow delivery's row when its outcome is written (and only that row)
+  await app.database.executeSql(`create function refuse_late () returns trigger language plpgsql as $$
+    begin if new.webhook_id = '${late.id}' then raise exception 'refused for the test'; end if; return new; end $$`)
+  await app.database.executeSql('create trigger refuse_late before insert on webhook_deliveries for each row execute function refuse_late()')
+  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.engine.drain()
+  await app.database.executeSql('drop trigger refuse_late on webhook_deliveries')
+  const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
+  t.equal(event.dispatchedAt, null, 'not stamped: one delivery is not written')
+  t.same((await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, late.id))), [], 'the slow one is not written')
+
+  await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
+  const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? ''))
+  t.same(again.map((i) => i.claimed?.webhookId), [late.id], 'dispatched again, to the registration whose delivery is not written only')
+  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
+  await app.webhookDelivery.queue.idle()
+  for (let i = 0; i < 100 && (await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId)))[0].dispatchedAt === null; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  t.match((await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId)))[0], { dispatchedAt: Date }, 'then stamped')
+  t.equal(slow.received.length, 2, 'the slow receiver got it again')
+  t.equal(new Set(slow.received.map((r) => r.headers['x-service-event-id'])).size, 1, 'with the same event id')
+  t.equal(fast.received.length, 1)
 })
