@@ -21,7 +21,7 @@ const CONCURRENCY = 64
  * Attempts waiting in one process at most before it takes more events: the rest wait in the outbox,
  * unleased, for this process or another, instead of in memory while their lease runs out.
  */
-const MAX_QUEUED = CONCURRENCY * 64
+export const MAX_QUEUED = CONCURRENCY * 64
 /** Safety net besides LISTEN: how often the outbox and stale deliveries are looked at. */
 const SWEEP_INTERVAL_MS = 2000
 /** A due delivery is left to its pg-boss job this long before the sweep takes it over. */
@@ -69,21 +69,26 @@ function createWebhookDelivery (fastify: FastifyInstance) {
   let dispatching: Promise<void> | null = null
   let again = false
   let closing = false
+  /** Whether the queue takes another batch; if not, it asks for one once it is half empty. */
+  function roomLeft (): boolean {
+    if (queue.size < MAX_QUEUED) return true
+    waitingForRoom = true
+    return false
+  }
+
   function dispatch (): Promise<void> {
     if (closing) return dispatching ?? Promise.resolve()
     if (dispatching !== null) {
       again = true
       return dispatching
     }
+    // checked before the loop starts: a loop that ended without awaiting would clear `dispatching` before it is set
+    if (!roomLeft()) return Promise.resolve()
     dispatching = (async () => {
       try {
         do {
           again = false
-          for (;;) {
-            if (queue.size >= MAX_QUEUED) {
-              waitingForRoom = true
-              break
-            }
+          while (roomLeft()) {
             const { events, items } = await dispatchBatch(fastify.db, engine.leaseMs)
             queue.push(engine.track(items))
             if (events < DISPATCH_BATCH) break

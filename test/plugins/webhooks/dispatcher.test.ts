@@ -1,6 +1,8 @@
 import t from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
-import { deliveryId, dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
+import { DISPATCH_BATCH, deliveryId, dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
+import { MAX_QUEUED } from '../../../plugins/webhooks/delivery-plugin.ts'
+import { emitEvent } from '../../../server/events.ts'
 import type { AttemptItem } from '../../../plugins/webhooks/attempt-queue.ts'
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../server/db/schema/index.ts'
 import { build } from '../../helper.ts'
@@ -146,4 +148,32 @@ t.test('an event whose delivery could not be written is not stamped, though its 
   t.equal(slow.received.length, 2, 'the slow receiver got it again')
   t.equal(new Set(slow.received.map((r) => r.headers['x-service-event-id'])).size, 1, 'with the same event id')
   t.equal(fast.received.length, 1)
+})
+
+t.test('a full queue takes no more events: they wait in the outbox, unleased, until it is half empty', async (t) => {
+  const app = await build(t, WEB)
+  let held = true
+  const sink = await receiver(t, () => ({ delayMs: held ? 2000 : 0 }))
+  const installed = await installApp(app)
+  for (let r = 0; r < 8; r++) await registerWebhook(app, installed, `${sink.url}?r=${r}`, ['order.created'])
+  const events = 1000
+  await app.db.transaction(async (tx) => {
+    for (let n = 0; n < events; n++) await emitEvent(tx, { businessId: installed.businessId, event: 'order.created', data: { n } })
+  })
+  const waiting = async () => (await app.database.executeSql(
+    'select count(*)::int as n from outbox_events where business_id = $1 and dispatched_at is null and lease_until is null', [installed.businessId])).rows[0].n as number
+
+  await app.webhookDelivery.dispatch()
+  t.ok(app.webhookDelivery.queue.size >= MAX_QUEUED, `the queue is full (${app.webhookDelivery.queue.size})`)
+  t.ok(app.webhookDelivery.queue.size < MAX_QUEUED + DISPATCH_BATCH * 8, 'no batch beyond the one that filled it')
+  const left = await waiting()
+  t.ok(left > 0, `events wait in the outbox, unleased (${left})`)
+  t.equal(left * 8 + app.webhookDelivery.queue.size, events * 8, 'every other delivery is queued or under way')
+
+  held = false
+  await app.webhookDelivery.idle(60_000)
+  t.equal(await waiting(), 0)
+  t.equal(new Set(sink.received.map((r) => r.headers['x-service-event-id'])).size, events * 8, 'every delivery arrived')
+  const [{ n }] = (await app.database.executeSql("select count(*)::int as n from webhook_deliveries where business_id = $1 and status = 'SUCCEEDED'", [installed.businessId])).rows
+  t.equal(n, events * 8, 'and is written')
 })
