@@ -76,3 +76,9 @@ export async function takeErasures (tx: Tx, limit: number): Promise<OutboxRow[]>
 export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void> {
   await tx.update(outboxEvents).set({ dispatchedAt: new Date(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
 }
+
+/** Deletes the events dispatched before `before` (the delivery log's retention): each delivery keeps its own copy of the data. */
+export async function pruneDispatched (executor: Executor, before: SQL): Promise<number> {
+  const result = await executor.execute(sql`delete from outbox_events where dispatched_at < ${before} returning 1`) as unknown as { rows: unknown[] }
+  return result.rows.length
+}

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { rows } from '../../server/db/rows.ts'
-import { OUTBOX_CHANNEL } from '../../server/events.ts'
+import { OUTBOX_CHANNEL, pruneDispatched } from '../../server/events.ts'
 import { createSender } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
 import { createDeliveryEngine, DELIVER_JOB } from './delivery.ts'
@@ -114,13 +114,15 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
   }
 
-  /** Attempts and deliveries older than the retention (finished ones). */
-  async function prune (): Promise<{ attempts: number, deliveries: number }> {
+  /** Attempts, deliveries (finished ones) and dispatched outbox events older than the retention. */
+  async function prune (): Promise<{ attempts: number, deliveries: number, events: number }> {
     const days = config.deliveryLogRetentionDays
     const cutoff = sql`now() - ${days}::int * interval '1 day'`
     const attempts = (await rows(fastify.db, sql<any>`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
     const deliveries = (await rows(fastify.db, sql<any>`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
-    return { attempts, deliveries }
+    // dispatched events as old: their deliveries hold their data; an event not yet dispatched stays whatever its age
+    const events = await pruneDispatched(fastify.db, cutoff)
+    return { attempts, deliveries, events }
   }
 
   /**

@@ -1,10 +1,11 @@
 import t from 'tap'
+import { inArray } from 'drizzle-orm'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from '../../helper.ts'
 import { newId } from '../../../server/db/ids.ts'
-import { installations, webhookAttempts, webhookDeliveries, hookCalls } from '../../../server/db/schema/index.ts'
+import { installations, outboxEvents, webhookAttempts, webhookDeliveries, hookCalls } from '../../../server/db/schema/index.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 t.test('uninstall: no more deliveries; business.data_erasure arrives after the delay', async (t) => {
@@ -85,7 +86,7 @@ t.test('GET /developer/apps/:appId/analytics (counters backfilled from known log
   t.equal((await app.inject({ method: 'GET', url: `/developer/apps/${installed.appId}/deliveries`, headers: stranger.developer.auth })).statusCode, 404)
 })
 
-t.test('the retention job prunes the log; the cron is scheduled', async (t) => {
+t.test('the retention job prunes the log and the dispatched events; the cron is scheduled', async (t) => {
   const app = await build(t, { env: { DELIVERY_LOG_RETENTION_DAYS: '7' } })
   const installed = await installApp(app)
   const old = new Date(Date.now() - 8 * 86_400_000)
@@ -93,7 +94,14 @@ t.test('the retention job prunes the log; the cron is scheduled', async (t) => {
     { id: 'dlv_old', webhookId: 'wh_x', installationId: installed.installationId, appId: installed.appId, businessId: 'b', event: 'order.created', data: {}, status: 'SUCCEEDED', createdAt: old },
     { id: 'dlv_new', webhookId: 'wh_x', installationId: installed.installationId, appId: installed.appId, businessId: 'b', event: 'order.created', data: {}, status: 'SUCCEEDED' }
   ])
-  t.match(await app.webhookDelivery.prune(), { deliveries: 1 })
+  await app.db.insert(outboxEvents).values([
+    { id: 'evt_old', businessId: 'b', event: 'order.created', data: {}, createdAt: old, dispatchedAt: old },
+    { id: 'evt_old_waiting', businessId: 'b', event: 'order.created', data: {}, createdAt: old, leaseUntil: new Date(Date.now() + 60_000) },
+    { id: 'evt_new', businessId: 'b', event: 'order.created', data: {}, dispatchedAt: new Date() }
+  ])
+  t.match(await app.webhookDelivery.prune(), { deliveries: 1, events: 1 })
+  const left = await app.db.select({ id: outboxEvents.id }).from(outboxEvents).where(inArray(outboxEvents.id, ['evt_old', 'evt_old_waiting', 'evt_new']))
+  t.same(left.map((e) => e.id).sort(), ['evt_new', 'evt_old_waiting'], 'an old event not yet dispatched stays')
   const schedules = await app.jobs.boss.getSchedules()
   t.ok(schedules.some((s) => s.name === 'webhooks.prune'))
 })
