@@ -67,7 +67,7 @@ export interface BuildOptions {
 export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
-  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })
+  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   if (ownsDatabase) await database.migrate()
 
   const app = Fastify({

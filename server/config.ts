@@ -39,6 +39,7 @@ export const EnvSchema = Type.Object({
   WEBHOOK_DISABLE_AFTER_FAILURES: Type.Optional(PositiveInt),
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
+  DATABASE_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })
 export type Env = Static<typeof EnvSchema>
@@ -61,6 +62,7 @@ export const DEFAULTS = {
   WEBHOOK_DISABLE_AFTER_FAILURES: 10,
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
+  DATABASE_POOL_SIZE: 10,
   LOG_LEVEL: 'info'
 } as const
 
@@ -79,7 +81,7 @@ export class ConfigError extends Error {
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB',
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
@@ -172,6 +174,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     },
     dataDir,
     databaseUrl: databaseUrl as string | null,
+    /** PostgreSQL connections per process (PGlite has one). */
+    databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),

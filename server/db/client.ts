@@ -105,7 +105,11 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
-  const listener = createPgListener(pool)
+  // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that
+  // all of `poolSize` serves queries
+  const listenPool = new pg.Pool({ connectionString: databaseUrl, max: 32, application_name: 'app-platform-listen' })
+  listenPool.on('error', () => {})
+  const listener = createPgListener(listenPool)
   const database: Database = {
     kind: 'postgres',
     db,
@@ -127,6 +131,7 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
     pendingMigrations: async () => journalLength() - await countApplied(database),
     close: async () => {
       await listener.stopAll()
+      if (!listenPool.ended) await listenPool.end()
       if (!pool.ended) await pool.end()
     },
     listen: listener.listen,

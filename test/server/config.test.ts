@@ -19,6 +19,7 @@ t.test('loadConfig', async (t) => {
     t.equal(config.storefrontRateLimitPerMinute, 60)
     t.equal(config.trustProxy, false, 'the socket address by default: a client cannot forge its own')
     t.equal(config.appApiCacheBytes, 32 * 1024 * 1024)
+    t.equal(config.databasePoolSize, 10)
   })
 
   t.test('TRUST_PROXY: a boolean or proxy addresses', async (t) => {
@@ -26,6 +27,7 @@ t.test('loadConfig', async (t) => {
     t.equal(loadConfig({ TRUST_PROXY: 'false' }, { inMemory: true }).trustProxy, false)
     t.equal(loadConfig({ TRUST_PROXY: '10.0.0.0/8,127.0.0.1' }, { inMemory: true }).trustProxy, '10.0.0.0/8,127.0.0.1')
     t.equal(loadConfig({ APP_API_CACHE_MB: '0' }, { inMemory: true }).appApiCacheBytes, 0)
+    t.equal(loadConfig({ DATABASE_POOL_SIZE: '40' }, { inMemory: true }).databasePoolSize, 40)
   })
 
   t.test('reads and converts values', async (t) => {
@@ -48,7 +50,8 @@ t.test('loadConfig', async (t) => {
     ['a zero rate limit', { RATE_LIMIT_PER_MINUTE: '0' }, /RATE_LIMIT_PER_MINUTE/],
     ['a zero storefront rate limit', { STOREFRONT_RATE_LIMIT_PER_MINUTE: '0' }, /STOREFRONT_RATE_LIMIT_PER_MINUTE/],
     ['a trust-proxy setting that is none of the forms', { TRUST_PROXY: 'yes please' }, /TRUST_PROXY/],
-    ['a negative cache size', { APP_API_CACHE_MB: '-1' }, /APP_API_CACHE_MB/]
+    ['a negative cache size', { APP_API_CACHE_MB: '-1' }, /APP_API_CACHE_MB/],
+    ['a pool of one connection', { DATABASE_POOL_SIZE: '1' }, /DATABASE_POOL_SIZE/]
   ]
   for (const [name, env, pattern] of bad) {
     t.test(`refuses ${name}`, async (t) => {

@@ -30,6 +30,18 @@ t.test('concurrent starts on one PostgreSQL server migrate once', { skip: SERVER
   t.equal(await a.pendingMigrations(), 0)
 })
 
+t.test('DATABASE_POOL_SIZE bounds the query connections a process opens (LISTEN has its own)', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
+  const url = await testDatabaseUrl(t, { empty: true }) as string
+  const app = await buildApp({ config: testConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '3' }) })
+  t.teardown(() => app.close())
+  const name = new URL(url).pathname.slice(1)
+  await Promise.all(Array.from({ length: 12 }, async () => await app.database.executeSql('select pg_sleep(0.05)')))
+  const [{ n }] = (await app.database.executeSql("select count(*)::int as n from pg_stat_activity where datname = $1 and application_name = 'app-platform'", [name])).rows
+  t.ok(n >= 1 && n <= 3, `at most 3 pool connections (${n})`)
+  const [{ listening }] = (await app.database.executeSql("select count(*)::int as listening from pg_stat_activity where datname = $1 and application_name = 'app-platform-listen'", [name])).rows
+  t.ok(listening >= 3, `the LISTEN connections are apart (${listening})`)
+})
+
 t.test('data survives a restart', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-data-'))
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
