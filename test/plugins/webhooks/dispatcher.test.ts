@@ -6,7 +6,8 @@ import { emitEvent } from '../../../server/events.ts'
 import type { AttemptItem } from '../../../plugins/webhooks/attempt-queue.ts'
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../server/db/schema/index.ts'
 import { build } from '../../helper.ts'
-import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
+import type { Test } from 'tap'
+import { installApp, placeOrder, receiver, registerWebhook, type Answer } from './helpers.ts'
 
 // a web process dispatches nothing by itself, so the test drives the dispatcher by hand
 const WEB = { env: { PROCESS_ROLE: 'web' } }
@@ -57,14 +58,21 @@ t.test('dispatch leases the event and plans each first attempt; its outcome writ
   t.equal(sink.received.length, 1)
 })
 
-t.test('a failed first attempt writes the delivery pending its retry, with the attempt logged', async (t) => {
+/** A web app with one registration for order.created at a receiver answering `answer`, one order placed and dispatched by hand. */
+async function oneOrderDispatched (t: Test, answer: () => Answer) {
   const app = await build(t, WEB)
-  const sink = await receiver(t, () => ({ status: 500 }))
+  const sink = await receiver(t, answer)
   const installed = await installApp(app)
   const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
   await placeOrder(app, installed.businessId)
-  const items = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
-  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(items))
+  const ofWebhook = (items: AttemptItem[]) => items.filter((i) => i.claimed?.webhookId === webhook.id)
+  const items = app.webhookDelivery.engine.track(ofWebhook((await dispatchBatch(app.db, 60_000)).items))
+  return { app, sink, webhook, items, ofWebhook }
+}
+
+t.test('a failed first attempt writes the delivery pending its retry, with the attempt logged', async (t) => {
+  const { app, webhook, items } = await oneOrderDispatched(t, () => ({ status: 500 }))
+  app.webhookDelivery.queue.push(items)
   await app.webhookDelivery.queue.idle()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'PENDING', attempts: 1, cycleAttempts: 1, lastStatusCode: 500, lockedUntil: null })
@@ -74,13 +82,8 @@ t.test('a failed first attempt writes the delivery pending its retry, with the a
 })
 
 t.test('closing lets the first attempts under way finish, writes their outcomes and stamps their events', async (t) => {
-  const app = await build(t, WEB)
-  const sink = await receiver(t, () => ({ delayMs: 200 }))
-  const installed = await installApp(app)
-  const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
-  await placeOrder(app, installed.businessId)
-  const items = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
-  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(items))
+  const { app, sink, webhook, items } = await oneOrderDispatched(t, () => ({ delayMs: 200 }))
+  app.webhookDelivery.queue.push(items)
   await sink.waitFor(1)
   await app.webhookDelivery.close()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
@@ -90,13 +93,7 @@ t.test('closing lets the first attempts under way finish, writes their outcomes 
 })
 
 t.test('an event taken again while its first attempt is still under way here adds no second copy', async (t) => {
-  const app = await build(t, WEB)
-  const sink = await receiver(t, () => ({ delayMs: 300 }))
-  const installed = await installApp(app)
-  const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
-  await placeOrder(app, installed.businessId)
-  const ofWebhook = (items: AttemptItem[]) => items.filter((i) => i.claimed?.webhookId === webhook.id)
-  const first = app.webhookDelivery.engine.track(ofWebhook((await dispatchBatch(app.db, 60_000)).items))
+  const { app, sink, items: first, ofWebhook } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
   t.equal(first.length, 1)
   app.webhookDelivery.queue.push(first)
   await sink.waitFor(1)
