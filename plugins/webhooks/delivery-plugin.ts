@@ -36,6 +36,7 @@ const PRUNE_CRON = '17 3 * * *'
 function createWebhookDelivery (fastify: FastifyInstance) {
   const { config } = fastify
   const sender = createSender({ timeoutMs: config.webhookTimeoutMs, outbound: fastify.outbound })
+  const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
   const engine = createDeliveryEngine({
     db: fastify.db,
     jobs: fastify.jobs,
@@ -45,6 +46,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     retryScheduleSeconds: config.webhookRetryScheduleSeconds,
     disableAfterFailures: config.webhookDisableAfterFailures,
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
+    onWriteError: onError,
     onAttempt: (outcome) => {
       fastify.appAnalytics.recordAttempt(outcome)
       fastify.liveEvents.publish(outcome.appId, {
@@ -54,11 +56,11 @@ function createWebhookDelivery (fastify: FastifyInstance) {
       })
     }
   })
-  const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
   // set when the dispatch stopped for a full queue: the queue asks for more once it is half empty
   let waitingForRoom = false
   const queue = createAttemptQueue(async (item) => {
-    await engine.attempt(item)
+    // a success's write goes on in the background: the slot sends the next attempt meanwhile
+    await engine.attempt(item, { background: true })
     if (waitingForRoom && queue.size <= MAX_QUEUED / 2) {
       waitingForRoom = false
       void dispatch()
@@ -114,6 +116,12 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
   }
 
+  /** Resolves when nothing is queued or running here and every outcome given so far is written (tests, bench). */
+  async function settled (): Promise<void> {
+    await queue.idle()
+    await engine.drain()
+  }
+
   /** Attempts, deliveries (finished ones) and dispatched outbox events older than the retention. */
   async function prune (): Promise<{ attempts: number, deliveries: number, events: number }> {
     const days = config.deliveryLogRetentionDays
@@ -134,7 +142,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       await dispatch()
-      await queue.idle()
+      await settled()
       const [left] = await rows(fastify.db, sql<{ undispatched: number, due: number }>`select
         (select count(*)::int from outbox_events where dispatched_at is null) as undispatched,
         (select count(*)::int from webhook_deliveries where status = 'PENDING' and next_attempt_at <= now()) as due`)
@@ -158,7 +166,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     await closed
   }
 
-  return { sender, engine, queue, dispatch, sweep, prune, idle, close }
+  return { sender, engine, queue, dispatch, sweep, prune, idle, settled, close }
 }
 
 /**

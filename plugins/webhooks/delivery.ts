@@ -27,7 +27,12 @@ export interface DeliveryDeps {
   onDisabled: (webhookId: string, reason: string) => void
   /** After each recorded attempt (analytics counters, the console's live tail); must not throw. */
   onAttempt: (outcome: AttemptOutcome) => void
+  /** A success written in the background that could not be (the delivery is sent again later); must not throw. */
+  onWriteError: (error: unknown) => void
 }
+
+/** Successes waiting for their group write at most before attempts wait for theirs (memory bound when the database lags). */
+const MAX_UNWRITTEN = 4096
 
 /** One recorded attempt, as the analytics and the live tail see it. */
 export interface AttemptOutcome {
@@ -278,11 +283,18 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     while (flushing) await flushed
   }
 
+  let unwritten = 0
+
   async function succeeded (claimed: Claimed, result: SendResult, headers: Record<string, string>, counts: boolean, fresh: string | undefined): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
-      pending.push({ claimed, result, headers, counts, fresh, resolve, reject })
-      schedule()
-    })
+    unwritten++
+    try {
+      await new Promise<void>((resolve, reject) => {
+        pending.push({ claimed, result, headers, counts, fresh, resolve, reject })
+        schedule()
+      })
+    } finally {
+      unwritten--
+    }
   }
 
   async function failed (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retry: boolean, fresh?: string): Promise<void> {
@@ -327,21 +339,28 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   }
 
   /**
+   * `background`: a success is left to its group write and the attempt returns at once, so the slot
+   * it held (the queue's concurrency) sends the next one meanwhile; the write still settles the event,
+   * and `drain` waits for it.
+   */
+  interface AttemptOptions { retry?: boolean, background?: boolean }
+
+  /**
    * Claims, sends and records one attempt. `retry: false` (the test operation) makes a single attempt
    * that neither retries nor counts towards auto-disable. Returns null when the item was not claimable.
    */
-  async function attempt (item: AttemptItem, options: { retry?: boolean } = {}): Promise<SendResult | null> {
+  async function attempt (item: AttemptItem, options: AttemptOptions = {}): Promise<SendResult | null> {
     if (item.fresh === undefined) return await attemptOnce(item, options)
-    const fresh = { id: item.id, fresh: item.fresh }
     try {
       return await attemptOnce(item, options)
-    } finally {
-      // whatever happened, it is no longer in flight here (recorded outcomes settled already)
-      settle(fresh, false)
+    } catch (error) {
+      // no outcome handed over (or its write failed, already settled): no longer in flight here
+      settle({ id: item.id, fresh: item.fresh }, false)
+      throw error
     }
   }
 
-  async function attemptOnce (item: AttemptItem, options: { retry?: boolean }): Promise<SendResult | null> {
+  async function attemptOnce (item: AttemptItem, options: AttemptOptions): Promise<SendResult | null> {
     const retry = options.retry ?? true
     const claimed = item.claimed ?? await claim(item)
     if (claimed === null) return null
@@ -368,8 +387,16 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     }
     const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
     const result = await sender.send(url, rawBody, headers)
-    if (result.success) await succeeded(claimed, result, headers, retry, item.fresh)
-    else await failed(claimed, result, headers, retry, item.fresh)
+    if (!result.success) {
+      await failed(claimed, result, headers, retry, item.fresh)
+      return result
+    }
+    const written = succeeded(claimed, result, headers, retry, item.fresh)
+    if (options.background === true && unwritten <= MAX_UNWRITTEN) {
+      written.catch(deps.onWriteError)
+      return result
+    }
+    await written
     return result
   }
 

@@ -42,7 +42,7 @@ t.test('dispatch leases the event and plans each first attempt; its outcome writ
   app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
   const [got] = await sink.waitFor(1)
   t.equal(got.headers['x-service-event-id'], item.id)
-  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.settled()
   const [done] = await deliveriesOf()
   t.match(done, { id: item.id, eventId: event.id, status: 'SUCCEEDED', attempts: 1, cycleAttempts: 1, lastStatusCode: 200, data: event.data })
   t.same(done.occurredAt, event.createdAt, 'the envelope time is the event time')
@@ -73,7 +73,7 @@ async function oneOrderDispatched (t: Test, answer: () => Answer) {
 t.test('a failed first attempt writes the delivery pending its retry, with the attempt logged', async (t) => {
   const { app, webhook, items } = await oneOrderDispatched(t, () => ({ status: 500 }))
   app.webhookDelivery.queue.push(items)
-  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.settled()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'PENDING', attempts: 1, cycleAttempts: 1, lastStatusCode: 500, lockedUntil: null })
   t.ok((row.nextAttemptAt as Date).getTime() > Date.now(), 'its retry is scheduled')
@@ -102,7 +102,7 @@ t.test('an event taken again while its first attempt is still under way here add
   const again = ofWebhook((await dispatchBatch(app.db, 60_000)).items)
   t.same(again.map((i) => i.id), [first[0].id], 'the lease ran out: dispatched again, under the same id')
   t.same(app.webhookDelivery.engine.track(again), [], 'still under way here: not queued a second time')
-  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.settled()
   t.equal(sink.received.length, 1, 'sent once')
 })
 
@@ -126,7 +126,7 @@ t.test('an event whose delivery could not be written is not stamped, though its 
   await app.database.executeSql(`create function refuse_late () returns trigger language plpgsql as $$
     begin if new.webhook_id = '${late.id}' then raise exception 'refused for the test'; end if; return new; end $$`)
   await app.database.executeSql('create trigger refuse_late before insert on webhook_deliveries for each row execute function refuse_late()')
-  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.settled()
   await app.webhookDelivery.engine.drain()
   await app.database.executeSql('drop trigger refuse_late on webhook_deliveries')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
@@ -137,7 +137,7 @@ t.test('an event whose delivery could not be written is not stamped, though its 
   const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? ''))
   t.same(again.map((i) => i.claimed?.webhookId), [late.id], 'dispatched again, to the registration whose delivery is not written only')
   app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
-  await app.webhookDelivery.queue.idle()
+  await app.webhookDelivery.settled()
   for (let i = 0; i < 100 && (await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId)))[0].dispatchedAt === null; i++) {
     await new Promise((resolve) => setTimeout(resolve, 20))
   }

@@ -73,7 +73,7 @@ t.test('webhook management', async (t) => {
     await placeOrder(app, installed.businessId)
     await placeOrder(app, installed.businessId)
     const [first] = await target.waitFor(2)
-    await app.webhookDelivery.queue.idle()
+    await app.webhookDelivery.settled()
     const deliveryId = String(first.headers['x-service-event-id'])
     const redelivered = await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/deliveries/${deliveryId}/redeliver`, headers: installed.auth })
     t.equal(redelivered.statusCode, 202)
@@ -82,7 +82,7 @@ t.test('webhook management', async (t) => {
     t.equal(got[2].headers['x-service-event-id'], deliveryId)
     t.equal((await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/deliveries/dlv_nope/redeliver`, headers: installed.auth })).statusCode, 404)
 
-    await app.webhookDelivery.queue.idle()
+    await app.webhookDelivery.settled()
     const replayed = await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/replay`, headers: installed.auth, payload: { since: new Date(Date.now() - 60_000).toISOString(), status: 'SUCCEEDED' } })
     t.equal(replayed.statusCode, 202)
     t.same(replayed.json(), { queued: 2, remaining: 0, nextSince: null })
