@@ -299,41 +299,36 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
 
   async function failed (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retry: boolean, fresh?: string): Promise<void> {
     const delay = retry ? deps.retryScheduleSeconds[claimed.cycleAttempts - 1] : undefined
-    let recorded: AttemptOutcome['status'] | null
-    try {
-      recorded = await db.transaction(async (tx): Promise<AttemptOutcome['status'] | null> => {
-        if (fresh !== undefined) await tx.execute(freshDelivery(claimed, fresh))
-        await tx.execute(logAttempt(claimed, result, headers, delay))
-        if (delay !== undefined) {
-          const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
-            last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
-            where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
-          if (updated.length === 0) return null
-          await deps.jobs.ensureQueue(DELIVER_JOB)
-          await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
-          return 'PENDING'
-        }
-        const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
-          last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
+    // if it throws, attempt() takes the fresh delivery out of flight
+    const recorded = await db.transaction(async (tx): Promise<AttemptOutcome['status'] | null> => {
+      if (fresh !== undefined) await tx.execute(freshDelivery(claimed, fresh))
+      await tx.execute(logAttempt(claimed, result, headers, delay))
+      if (delay !== undefined) {
+        const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
+          last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
           where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
         if (updated.length === 0) return null
-        if (!retry) return 'FAILED'
-        // consecutive failed deliveries (not attempts) switch the registration off
-        const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
-        const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
-            is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
-            disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
-            updated_at = now()
-          where id = ${claimed.webhookId} returning is_active, consecutive_failures`))
-        if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
-          deps.onDisabled(claimed.webhookId, reason)
-        }
-        return 'FAILED'
-      })
-    } catch (error) {
-      if (fresh !== undefined) settle({ id: claimed.id, fresh }, false)
-      throw error
-    }
+        await deps.jobs.ensureQueue(DELIVER_JOB)
+        await deps.jobs.boss.send(DELIVER_JOB, { deliveryId: claimed.id }, { startAfter: delay, retryLimit: 3, retryDelay: 5, db: txExecutor(tx) })
+        return 'PENDING'
+      }
+      const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set status = 'FAILED', last_status_code = ${result.statusCode},
+        last_error = ${result.error}, last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = null, completed_at = now()
+        where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
+      if (updated.length === 0) return null
+      if (!retry) return 'FAILED'
+      // consecutive failed deliveries (not attempts) switch the registration off
+      const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
+      const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
+          is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
+          disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
+          updated_at = now()
+        where id = ${claimed.webhookId} returning is_active, consecutive_failures`))
+      if (webhook !== undefined && webhook.is_active === false && Number(webhook.consecutive_failures) === deps.disableAfterFailures) {
+        deps.onDisabled(claimed.webhookId, reason)
+      }
+      return 'FAILED'
+    })
     if (fresh !== undefined) settle({ id: claimed.id, fresh }, true)
     if (recorded !== null) report(claimed, result, recorded, retry)
   }
