@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { orders, products, ORDER_STATUSES, type OrderItem, type OrderStatus } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { emitEvent } from '../../server/events.ts'
@@ -8,7 +8,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
-import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
+import { businessPage, preparedOnce } from '../../server/db/rows.ts'
 
 /** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
 export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
@@ -27,25 +27,11 @@ export function isOrderStatus (value: string): value is OrderStatus {
 
 export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus }
 
-/** The page and its total in one round trip, prepared once per executor. */
-function pageQuery (executor: Executor, byStatus: boolean) {
-  const name = byStatus ? 'orders_page_by_status' : 'orders_page'
-  return preparedOnce(executor, name, () => {
-    const filters: SQL[] = [eq(orders.businessId, sql.placeholder('businessId'))]
-    if (byStatus) filters.push(eq(orders.status, sql.placeholder('status')))
-    return executor.select({ order: orders, total: totalOver() }).from(orders).where(and(...filters))
-      .orderBy(desc(orders.createdAt), asc(orders.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-      .prepare(name)
-  })
-}
-
 export async function listOrders (executor: Executor, businessId: string, query: OrderListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, ORDER_PAGE_LIMITS)
-  const byStatus = query.status !== undefined
-  const rows = await pageQuery(executor, byStatus).execute({ businessId, status: query.status, limit, offset })
-  const total = await pageTotal(rows, offset, async () => await countRows(executor, orders,
-    and(eq(orders.businessId, businessId), ...(byStatus ? [eq(orders.status, query.status as OrderStatus)] : []))))
-  return { data: rows.map((row) => serializeOrder(row.order)), total, page, limit }
+  const { rows, total } = await businessPage(executor, orders, 'orders_page', businessId, { limit, offset },
+    query.status === undefined ? undefined : { name: 'status', column: orders.status, value: query.status })
+  return { data: rows.map((row) => serializeOrder(row)), total, page, limit }
 }
 
 const orderById = (executor: Executor) => preparedOnce(executor, 'order_by_id', () => executor.select().from(orders)

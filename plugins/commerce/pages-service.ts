@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm'
+import { and, asc, eq, sql } from 'drizzle-orm'
 import { pages, type BlockInstance } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -7,19 +7,15 @@ import { pageWindow } from '../../server/schemas.ts'
 import { isUniqueViolation } from '../../server/db/rows.ts'
 import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
 import { serializePage, type PageRow } from './serializers.ts'
-import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
+import { businessPage } from '../../server/db/rows.ts'
 
 const slugTaken = () => conflict('This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
 
 export async function listPages (executor: Executor, businessId: string, query: { page?: number, limit?: number } = {}) {
   const { page, limit, offset } = pageWindow(query, PAGE_PAGE_LIMITS)
-  const rows = await preparedOnce(executor, 'pages_page', () => executor.select({ page: pages, total: totalOver() }).from(pages)
-    .where(eq(pages.businessId, sql.placeholder('businessId')))
-    .orderBy(desc(pages.createdAt), asc(pages.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-    .prepare('pages_page')).execute({ businessId, limit, offset })
-  const total = await pageTotal(rows, offset, async () => await countRows(executor, pages, eq(pages.businessId, businessId)))
-  return { data: rows.map((row) => serializePage(row.page)), total, page, limit }
+  const { rows, total } = await businessPage(executor, pages, 'pages_page', businessId, { limit, offset })
+  return { data: rows.map((row) => serializePage(row)), total, page, limit }
 }
 
 export async function getPage (executor: Executor, businessId: string, slug: string): Promise<Page> {

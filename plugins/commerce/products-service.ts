@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -11,29 +11,16 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
-import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
+import { businessPage } from '../../server/db/rows.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
-/** The page and its total in one round trip, prepared once per executor (the hottest App API read). */
-function pageQuery (executor: Executor, byCategory: boolean) {
-  const name = byCategory ? 'products_page_by_category' : 'products_page'
-  return preparedOnce(executor, name, () => {
-    const filters: SQL[] = [eq(products.businessId, sql.placeholder('businessId'))]
-    if (byCategory) filters.push(eq(products.category, sql.placeholder('category')))
-    return executor.select({ product: products, total: totalOver() }).from(products).where(and(...filters))
-      .orderBy(desc(products.createdAt), asc(products.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-      .prepare(name)
-  })
-}
-
 export async function listProducts (executor: Executor, businessId: string, query: ProductListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
-  const byCategory = query.category !== undefined
-  const rows = await pageQuery(executor, byCategory).execute({ businessId, category: query.category, limit, offset })
-  const total = await pageTotal(rows, offset, async () => await countRows(executor, products,
-    and(eq(products.businessId, businessId), ...(byCategory ? [eq(products.category, query.category as string)] : []))))
-  return { data: rows.map((row) => serializeProduct(row.product)), total, page, limit }
+  // the hottest App API read that misses the catalogue cache
+  const { rows, total } = await businessPage(executor, products, 'products_page', businessId, { limit, offset },
+    query.category === undefined ? undefined : { name: 'category', column: products.category, value: query.category })
+  return { data: rows.map((row) => serializeProduct(row)), total, page, limit }
 }
 
 async function findRow (executor: Executor, businessId: string, id: string, lock = false): Promise<ProductRow> {

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { products, reviews } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -7,7 +7,7 @@ import { notFound, unprocessable } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
-import { countRows, pageTotal, preparedOnce, totalOver } from '../../server/db/rows.ts'
+import { businessPage } from '../../server/db/rows.ts'
 
 export interface ReviewListQuery { page?: number, limit?: number, productId?: string }
 
@@ -15,23 +15,11 @@ function reviewFilter (businessId: string, productId?: string): SQL | undefined 
   return productId === undefined ? eq(reviews.businessId, businessId) : and(eq(reviews.businessId, businessId), eq(reviews.productId, productId))
 }
 
-/** The page and its total in one round trip, prepared once per executor. */
-function pageQuery (executor: Executor, byProduct: boolean) {
-  const name = byProduct ? 'reviews_page_by_product' : 'reviews_page'
-  return preparedOnce(executor, name, () => {
-    const filters: SQL[] = [eq(reviews.businessId, sql.placeholder('businessId'))]
-    if (byProduct) filters.push(eq(reviews.productId, sql.placeholder('productId')))
-    return executor.select({ review: reviews, total: totalOver() }).from(reviews).where(and(...filters))
-      .orderBy(desc(reviews.createdAt), asc(reviews.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-      .prepare(name)
-  })
-}
-
 export async function listReviews (executor: Executor, businessId: string, query: ReviewListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, REVIEW_PAGE_LIMITS)
-  const rows = await pageQuery(executor, query.productId !== undefined).execute({ businessId, productId: query.productId, limit, offset })
-  const total = await pageTotal(rows, offset, async () => await countRows(executor, reviews, reviewFilter(businessId, query.productId)))
-  return { data: rows.map((row) => serializeReview(row.review)), total, page, limit }
+  const { rows, total } = await businessPage(executor, reviews, 'reviews_page', businessId, { limit, offset },
+    query.productId === undefined ? undefined : { name: 'product', column: reviews.productId, value: query.productId })
+  return { data: rows.map((row) => serializeReview(row)), total, page, limit }
 }
 
 export async function getReview (executor: Executor, businessId: string, id: string): Promise<Review> {

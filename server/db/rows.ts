@@ -1,5 +1,5 @@
-import { sql, type SQL } from 'drizzle-orm'
-import type { PgTable } from 'drizzle-orm/pg-core'
+import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from './client.ts'
 
 /**
@@ -26,10 +26,10 @@ export function preparedOnce<T> (executor: Executor, name: string, build: () => 
 }
 
 /** The list's total beside every row of its page (`count(*) over ()`): the page and its total in one round trip. */
-export const totalOver = () => sql<number>`count(*) over ()`.mapWith(Number)
+const totalOver = () => sql<number>`count(*) over ()`.mapWith(Number)
 
 /** The total of a page read with totalOver: an empty page has none, so only a page past the end counts on its own. */
-export async function pageTotal (rows: ReadonlyArray<{ total: number }>, offset: number, count: () => Promise<number>): Promise<number> {
+async function pageTotal (rows: ReadonlyArray<{ total: number }>, offset: number, count: () => Promise<number>): Promise<number> {
   if (rows.length > 0) return rows[0].total
   return offset === 0 ? 0 : await count()
 }
@@ -48,4 +48,28 @@ export function isUniqueViolation (error: unknown): boolean {
     current = (current as { cause?: unknown }).cause
   }
   return false
+}
+
+/** A table of a business's own rows, listed newest first. */
+type BusinessTable = PgTable & { businessId: PgColumn, createdAt: PgColumn, id: PgColumn }
+
+/**
+ * One page of a business's rows of `table`, newest first (ties by id), with the list's total, in one
+ * round trip (totalOver): a statement prepared once per executor under `name`, or `<name>_by_<filter>`
+ * when one more column narrows the list.
+ */
+export async function businessPage<T extends BusinessTable> (executor: Executor, table: T, name: string, businessId: string,
+  window: { limit: number, offset: number }, filter?: { name: string, column: PgColumn, value: unknown }): Promise<{ rows: Array<T['$inferSelect']>, total: number }> {
+  const statement = filter === undefined ? name : `${name}_by_${filter.name}`
+  const query = preparedOnce(executor, statement, () => {
+    const filters: SQL[] = [eq(table.businessId, sql.placeholder('businessId'))]
+    if (filter !== undefined) filters.push(eq(filter.column, sql.placeholder('filter')))
+    return executor.select({ row: table, total: totalOver() }).from(table as PgTable).where(and(...filters))
+      .orderBy(desc(table.createdAt), asc(table.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
+      .prepare(statement)
+  }) as unknown as { execute: (params: Record<string, unknown>) => Promise<Array<{ row: T['$inferSelect'], total: number }>> }
+  const page = await query.execute({ businessId, filter: filter?.value, limit: window.limit, offset: window.offset })
+  const total = await pageTotal(page, window.offset, async () => await countRows(executor, table,
+    and(eq(table.businessId, businessId), ...(filter === undefined ? [] : [eq(filter.column, filter.value)]))))
+  return { rows: page.map((entry) => entry.row), total }
 }
