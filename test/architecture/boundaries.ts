@@ -184,8 +184,8 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
   return violations
 }
 
-/** Every .ts file under plugins/ and server/ of the repository. */
-export function readSources (root: string): SourceFile[] {
+/** Every .ts file under the given folders of the repository, with paths relative to `root`. */
+function readTsFiles (root: string, folders: string[]): SourceFile[] {
   const files: SourceFile[] = []
   const walk = (folder: string): void => {
     for (const name of readdirSync(folder)) {
@@ -194,9 +194,13 @@ export function readSources (root: string): SourceFile[] {
       else if (name.endsWith('.ts')) files.push({ path: relative(root, path), text: readFileSync(path, 'utf8') })
     }
   }
-  walk(join(root, 'plugins'))
-  walk(join(root, 'server'))
+  for (const folder of folders) walk(folder)
   return files
+}
+
+/** Every .ts file under plugins/ and server/ of the repository. */
+export function readSources (root: string): SourceFile[] {
+  return readTsFiles(root, [join(root, 'plugins'), join(root, 'server')])
 }
 
 /**
@@ -235,17 +239,6 @@ export function checkExampleImports (files: SourceFile[]): Violation[] {
 
 /** Every .ts file under examples/<name>/src. */
 export function readExampleSources (root: string): SourceFile[] {
-  const files: SourceFile[] = []
-  const walk = (folder: string): void => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name)
-      if (statSync(path).isDirectory()) walk(path)
-      else if (name.endsWith('.ts')) files.push({ path: relative(root, path), text: readFileSync(path, 'utf8') })
-    }
-  }
-  for (const example of readdirSync(join(root, 'examples'))) {
-    const src = join(root, 'examples', example, 'src')
-    if (statSync(src, { throwIfNoEntry: false })?.isDirectory() === true) walk(src)
-  }
-  return files
+  const sources = readdirSync(join(root, 'examples')).map((example) => join(root, 'examples', example, 'src'))
+  return readTsFiles(root, sources.filter((src) => statSync(src, { throwIfNoEntry: false })?.isDirectory() === true))
 }
