@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import {
   ADMIN_INIT, ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MIN_ADMIN_HEIGHT,
@@ -53,7 +53,9 @@ function AdminFrame ({ page, business, install }: { page: AdminPageLink, busines
     })
   }
 
-  useEffect(() => {
+  // a layout effect: the listener is in place in the task that adds the frame, before the frame can run its
+  // script; a page that loads fast (service:ready, service:resize at once) was otherwise heard by nobody
+  useLayoutEffect(() => {
     setState('loading')
     setHeight(null)
     const timer = setTimeout(() => setState((current) => current === 'loading' ? 'error' : current), READY_TIMEOUT_MS)
