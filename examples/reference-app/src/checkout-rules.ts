@@ -12,7 +12,7 @@ export const FLAT_DELIVERY_FEE = 299
 export const LOYALTY_FROM = 2000
 export const LOYALTY_PERCENT = 10
 /** order.validate refuses more than this many of one product in an order. */
-export const MAX_QUANTITY_PER_ITEM = 20
+export const MAX_QUANTITY_PER_ITEM = 10
 export const WALLET_METHOD_ID = 'demo-wallet'
 /** How long a payment page stays open. */
 export const PAYMENT_TTL_MS = 15 * 60_000

@@ -142,8 +142,22 @@ export function openStore (dataDir: string, now: () => Date = () => new Date()) 
       save()
     },
 
-    /** business.data_erasure: everything kept about the business goes (spec, Events). */
-    eraseBusiness (businessId: string): void {
+    /**
+     * business.data_erasure: everything kept about the business goes (spec, Events). An erasure that
+     * comes for an uninstall older than our installation (the merchant came back since) erases what we
+     * kept before that uninstall and leaves the installation the merchant has now.
+     */
+    eraseBusiness (businessId: string, uninstalledAt?: string): void {
+      const current = data.installations[businessId]
+      const before = uninstalledAt === undefined ? Number.NaN : Date.parse(uninstalledAt)
+      if (current !== undefined && Number.isFinite(before) && Date.parse(current.installedAt) > before) {
+        data.events[businessId] = (data.events[businessId] ?? []).filter((event) => Date.parse(event.receivedAt) > before)
+        for (const [invoiceId, payment] of Object.entries(data.payments)) {
+          if (payment.businessId === businessId && Date.parse(payment.expiresAt) <= before) delete data.payments[invoiceId]
+        }
+        save()
+        return
+      }
       delete data.installations[businessId]
       delete data.events[businessId]
       for (const [invoiceId, payment] of Object.entries(data.payments)) {

@@ -72,7 +72,7 @@ export async function openAppUrl (s: Stage): Promise<BrowserInstall> {
 
 /** The consent screen's approve (or deny) as the merchant; returns where the platform sends the browser back. */
 export async function consent (s: Stage, authorize: URL, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
-  const params = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)]))
+  const params = Object.fromEntries(['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)]))
   const response = await s.platform.inject({ method: 'POST', url: '/oauth/authorize', headers: s.merchant.auth, payload: { ...params, decision } })
   if (response.statusCode !== 200) throw new Error(`authorize: ${response.body}`)
   return new URL(response.json().redirectTo)

@@ -10,7 +10,41 @@ import { AppIcon } from '../../components/app-icon/index.tsx'
 import { StatusBadge } from '../../components/status-badge/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
 import { ScopeList } from '../../components/scope-list/index.tsx'
+import { CheckResults, RunStatusBadge } from '../../components/check-results/index.tsx'
+import { ApiError } from '../../lib/api.ts'
+import type { CheckRun } from '../../lib/check-types.ts'
 import styles from './style.module.css'
+
+/** The latest check run of the submitted version, failures first: the first thing a reviewer reads. */
+function ChecksPanel ({ appId, version }: { appId: string, version: string }) {
+  const { api } = useSession()
+  const path = `/review/apps/${encodeURIComponent(appId)}/checks`
+  // a 404 means no run for this version: an empty state, not an error
+  const run = useResource<CheckRun | null>(`${path}#${version}`, () => api.get<CheckRun>(path).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status === 404) return null
+    throw error
+  }))
+  return (
+    <section class={`panel ${styles.checks}`} data-testid='review-checks' aria-labelledby='review-checks-title'>
+      <div class={styles.checksHead}>
+        <h2 id='review-checks-title'>App checks</h2>
+        {run.data !== null && run.data !== undefined && <RunStatusBadge status={run.data.status} />}
+      </div>
+      {run.loading && run.data === null
+        ? <Loading what='Loading the checks' />
+        : run.error !== null
+          ? <ErrorMessage message={run.error} />
+          : run.data === null || run.data === undefined
+            ? <p class='muted' data-testid='review-checks-empty'>No check run for version {version}: the platform has not tested this version.</p>
+            : (
+              <>
+                <p class='muted'>Version {run.data.version}, {run.data.trigger === 'submission' ? 'run at submission' : 'run by the developer'} on {formatDate(run.data.startedAt)}. Failures first.</p>
+                <CheckResults run={run.data} foldPasses />
+              </>
+              )}
+    </section>
+  )
+}
 
 function ReviewApp () {
   const { api } = useSession()
@@ -44,6 +78,7 @@ function ReviewApp () {
         <div class={styles.titles}><h1>{a.name}</h1><span class='muted'>{a.slug} · version {a.version} · {categoryLabel(a.category)}</span></div>
         <StatusBadge status={a.status} />
       </div>
+      <ChecksPanel appId={a.id} version={a.version} />
       <div class={styles.body}>
         <div class='panel'>
           <h2>Listing</h2>

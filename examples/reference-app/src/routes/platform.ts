@@ -84,8 +84,10 @@ export default async function platformRoutes (fastify: FastifyInstance, { contex
     if (eventId !== null && context.store.hasEvent(eventId)) return { received: true, duplicate: true }
     const ran = await inFlight.run(eventId, () => {
       if (event.event === 'business.data_erasure') {
-        // The merchant uninstalled 48 hours ago: erase everything we keep about the business.
-        context.store.eraseBusiness(event.businessId)
+        // The merchant uninstalled 48 hours ago: erase everything we keep about the business (from before
+        // that uninstall, when they have installed us again since).
+        const { uninstalledAt } = event.data as { uninstalledAt?: unknown }
+        context.store.eraseBusiness(event.businessId, typeof uninstalledAt === 'string' ? uninstalledAt : undefined)
         request.log.info({ businessId: event.businessId }, 'business data erased')
         return
       }

@@ -1,0 +1,65 @@
+import t from 'tap'
+import { build, listen, REVIEWER_ENV } from '../helper.ts'
+import { receiverApp } from '../plugins/app-checks/fixtures.ts'
+import { launch, logIn, screenshot } from './browser.ts'
+
+t.test('app checks in Chromium: the developer runs them from the portal, the reviewer\'s page leads with them', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const base = await listen(app)
+  const { receiver, developer, appId } = await receiverApp(t, app)
+  // one way to fail: the app's webhook accepts forged signatures
+  receiver.faults = { acceptsForgedSignatures: true }
+
+  const browser = await launch(t)
+  const dev = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await dev.goto(`${base}/login?next=${encodeURIComponent(`/portal/apps/${appId}/checks`)}`)
+  await logIn(dev, developer.email, 'correct-horse')
+
+  await t.test('an empty state before the first run', async (t) => {
+    await dev.getByTestId('empty').first().waitFor()
+    t.match(await dev.getByTestId('check-run').innerText(), /No checks have run for version 1\.0\.0 yet/)
+    t.equal(await dev.getByRole('tab', { selected: true }).innerText(), 'Checks')
+  })
+
+  await t.test('Run checks (by keyboard): progress, then the results with the failure first and what to fix', async (t) => {
+    await dev.getByTestId('run-checks').focus()
+    await dev.keyboard.press('Enter')
+    await dev.getByTestId('check-run-status').first().filter({ hasText: /Checks failed/ }).waitFor({ timeout: 30_000 })
+    const first = dev.getByTestId('check-result').first()
+    t.equal(await first.getAttribute('data-outcome'), 'FAIL')
+    t.match(await first.innerText(), /webhook\.rejects_bad_signature[\s\S]*Expected 401 for both[\s\S]*What to fix: Verify X-Webhook-Signature/)
+    await first.getByText(/Evidence \(2 exchanges\)/).click()
+    t.match(await first.innerText(), /forged signature[\s\S]*HTTP 200/, 'the evidence opens')
+    t.match(await dev.getByTestId('check-history').innerText(), /Version 1\.0\.0[\s\S]*Checks failed[\s\S]*run by you/)
+    t.notOk(await dev.getByTestId('run-checks').isDisabled(), 'ready for another run')
+    await screenshot(dev, 'portal-checks')
+    await dev.setViewportSize({ width: 390, height: 844 })
+    t.ok(await dev.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px')
+    await screenshot(dev, 'portal-checks-390')
+    await dev.setViewportSize({ width: 1280, height: 900 })
+  })
+
+  await t.test('submitting runs them again; the reviewer sees them first, failures first', async (t) => {
+    await dev.getByRole('tab', { name: 'Review' }).click()
+    await dev.getByRole('button', { name: 'Submit for review' }).click()
+    await dev.getByText(/Submitted: a reviewer will/).waitFor()
+    await app.appChecks.idle()
+
+    const reviewer = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+    await reviewer.goto(`${base}/login?next=${encodeURIComponent(`/reviewer/apps/${appId}`)}`)
+    await logIn(reviewer, REVIEWER_ENV.REVIEWER_EMAIL, REVIEWER_ENV.REVIEWER_PASSWORD)
+    const panel = reviewer.getByTestId('review-checks')
+    await panel.getByTestId('check-result').first().waitFor()
+    const checksTop = (await panel.boundingBox())?.y ?? Infinity
+    const listingTop = (await reviewer.getByRole('heading', { name: 'Listing' }).boundingBox())?.y ?? -Infinity
+    t.ok(checksTop < listingTop, 'the checks come before the listing and the decision')
+    t.match(await panel.innerText(), /App checks[\s\S]*Checks failed[\s\S]*run at submission[\s\S]*webhook\.rejects_bad_signature/)
+    t.equal(await panel.getByTestId('check-result').first().getAttribute('data-outcome'), 'FAIL')
+    await panel.getByText('9 passed, 1 skipped').waitFor()
+    t.equal(await panel.getByTestId('check-result').filter({ visible: true }).count(), 1, 'the passes are folded under one line')
+    await screenshot(reviewer, 'review-app-checks')
+    await reviewer.setViewportSize({ width: 390, height: 844 })
+    t.ok(await reviewer.evaluate(() => document.documentElement.scrollWidth <= 390), 'no horizontal scroll at 390 px')
+    await screenshot(reviewer, 'review-app-checks-390')
+  })
+})
