@@ -1,9 +1,11 @@
 /**
  * What the OpenAPI document adds to the routes' own schemas, so a generated client is a good one:
  * one path form (no trailing slash), the role behind each JWT route, the App API's rate-limit
- * headers, maxima of clamped parameters, and a named component for every schema with a `title`.
+ * headers, the clamping of `limit`, and a named component for every schema with a `title`.
  * Only the document changes: validation keeps using the route schemas as they are.
  */
+
+import { errorResponses } from './schemas.ts'
 
 type Json = Record<string, any>
 
@@ -26,13 +28,27 @@ const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to
 const usesScheme = (schema: Json, scheme: string): boolean =>
   Array.isArray(schema.security) && schema.security.some((requirement: Json) => scheme in requirement)
 
+/**
+ * Answers every route can give besides its own, in the error format: 400 (a NUL character anywhere,
+ * a malformed URL, a path parameter longer than its schema allows), 404 where the path names a
+ * record, 415 wherever a body of another content type can be refused (every method that takes a body).
+ */
+function implicitErrors (schema: Json, url: string, method: string): Json {
+  const errors: number[] = [400]
+  // 414: a path parameter past the router's own limit (8 KB), which never reaches the route
+  if (url.includes('/:')) errors.push(404, 414)
+  if (!['GET', 'HEAD', 'DELETE'].includes(method)) errors.push(415)
+  return errorResponses(...errors)
+}
+
 /** Per route (fastify-swagger `transform`). */
-export function shapeRoute ({ schema, url }: { schema: Json | undefined, url: string }): { schema: Json, url: string } {
+export function shapeRoute ({ schema, url, method = 'GET' }: { schema: Json | undefined, url: string, method?: string }): { schema: Json, url: string } {
   const shaped: Json = { ...(schema ?? {}) }
   if (usesScheme(shaped, 'developerJwt')) {
     const role = ROLES.find(([prefix]) => url.startsWith(prefix))?.[1]
     if (role !== undefined) shaped.description = [shaped.description, `Role: ${role}.`].filter(Boolean).join('\n\n')
   }
+  if (shaped.response !== undefined) shaped.response = { ...implicitErrors(shaped, url, method), ...shaped.response }
   if (usesScheme(shaped, 'appToken') && shaped.response !== undefined) {
     // every authenticated answer of /app-api and /webhooks carries the installation's budget (docs/decisions.md, App API)
     const responses: Json = {}
@@ -54,13 +70,20 @@ function sameSchema (a: Json, b: Json): boolean {
   return JSON.stringify(restA) === JSON.stringify(restB)
 }
 
+/** STOREFRONT_URL as an OpenAPI server: a `{store}` host template becomes a server variable. */
+export function storefrontServer (storefrontUrl: string): Json {
+  const description = 'STOREFRONT_URL: the storefront origin, where the customer API answers'
+  if (!storefrontUrl.includes('{store}')) return { url: storefrontUrl, description }
+  return { url: storefrontUrl, description, variables: { store: { default: 'demo-store', description: "The store's slug (its own host)" } } }
+}
+
 /**
  * The whole document (fastify-swagger `transformObject`): `clampedMaximum` (a limit the server clamps
- * rather than refuses) becomes `maximum`, `documentedAs` (a value the handler validates itself, to
+ * rather than refuses) becomes the `x-clamped-maximum` extension, not `maximum`, `documentedAs` (a value the handler validates itself, to
  * report every problem at once) shows that schema, and every schema with a `title` becomes
  * `#/components/schemas/<title>`. Two different schemas under one title are a programming error.
  */
-export function shapeDocument (document: Json): Json {
+export function shapeDocument (document: Json, options: { storefrontUrl?: string } = {}): Json {
   const components: Json = document.components?.schemas ?? {}
   const visit = (node: unknown, inComponent: string | null): unknown => {
     if (Array.isArray(node)) return node.map((item) => visit(item, null))
@@ -72,7 +95,8 @@ export function shapeDocument (document: Json): Json {
     }
     if (out.documentedAs !== undefined) return visit({ ...out.documentedAs, description: out.description }, null)
     if (typeof out.clampedMaximum === 'number') {
-      out.maximum = out.clampedMaximum
+      // not `maximum`: a larger value is valid input, answered with this many (DESIGN §5)
+      out['x-clamped-maximum'] = out.clampedMaximum
       delete out.clampedMaximum
     }
     const title = out.title
@@ -86,7 +110,12 @@ export function shapeDocument (document: Json): Json {
     }
     return out
   }
-  const paths = visit(document.paths, null)
+  const paths = visit(document.paths, null) as Json
+  // the customer API answers on the storefront's origin; the API origin answers it with a 308
+  if (options.storefrontUrl !== undefined) {
+    const server = storefrontServer(options.storefrontUrl)
+    for (const [path, item] of Object.entries<Json>(paths ?? {})) if (path.startsWith('/store/')) paths[path] = { servers: [server], ...item }
+  }
   for (const [name, schema] of Object.entries(components)) components[name] = visit(schema, name)
   const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)))
   return { ...document, paths, components: { ...document.components, schemas: sorted } }

@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../server/http-errors.ts'
 
-export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope'
+export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' |
+  'unsupported_response_type' | 'access_denied'
 
 /** RFC 6749 §5.2 error: `error` is the OAuth code (what client libraries read), plus our statusCode and message. */
 export function oauthError (code: OAuthErrorCode, description: string): HttpError {
@@ -14,6 +15,19 @@ export function oauthError (code: OAuthErrorCode, description: string): HttpErro
 /** Problems on the consent side (JSON API for the SPA): the usual error body plus the OAuth code. */
 export function authorizeError (code: OAuthErrorCode, description: string): HttpError {
   return new HttpError(400, description, { code })
+}
+
+/**
+ * A problem found once the client and its redirect_uri checked out: RFC 6749 §4.1.2.1 sends it back to
+ * the client, so the 400 carries `redirectTo` (the redirect_uri with error, error_description and state)
+ * and the consent screen follows it instead of showing the problem.
+ */
+export function redirectedError (code: OAuthErrorCode, description: string, to: { redirectUri: string, state?: string }): HttpError {
+  const url = new URL(to.redirectUri)
+  url.searchParams.set('error', code)
+  url.searchParams.set('error_description', description)
+  if (to.state !== undefined) url.searchParams.set('state', to.state)
+  return new HttpError(400, description, { code, redirectTo: url.toString() })
 }
 
 /**

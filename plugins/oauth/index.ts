@@ -58,7 +58,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     errorHandler: oauthErrorHandler,
     schema: {
       tags, security: [{ clientBasic: [] }], operationId: 'revokeToken', summary: 'Revoke an access token (RFC 7009): uninstalls the app',
-      description: 'HTTP Basic client authentication as at /oauth/token; body `token` (form or JSON). Revoking an access token uninstalls its installation exactly as a merchant uninstall does (webhooks off, blocks removed, `business.data_erasure` scheduled). 200 whether or not the token was valid; another client\'s token is left alone.',
+      description: 'HTTP Basic client authentication as at /oauth/token; body `token` (form or JSON). Revoking an access token uninstalls its installation exactly as a merchant uninstall does (webhooks off, blocks removed, `business.data_erasure` scheduled). 200 whether or not the token was valid (RFC 7009 §2.2); a token issued to another client is refused with 400 `unauthorized_client` and left alone (§2.1).',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: RevokeBodySchema, response: { 200: RevokedSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
     }
@@ -66,7 +66,9 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { token } = request.body
     if (token === undefined || token === '') throw oauthError('invalid_request', 'token is required')
     const client = request.oauthClient as AppRow
-    if (await oauth.revoke(client, token)) request.log.info({ clientId: client.clientId }, 'access token revoked: app uninstalled')
+    const outcome = await oauth.revoke(client, token)
+    if (outcome === 'other_client') throw oauthError('unauthorized_client', 'The token was not issued to this client; nothing was revoked')
+    if (outcome === 'revoked') request.log.info({ clientId: client.clientId }, 'access token revoked: app uninstalled')
     return reply.headers(NO_STORE).send({})
   })
 }

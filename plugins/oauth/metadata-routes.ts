@@ -24,7 +24,7 @@ const oauthMetadataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/oauth-authorization-server', {
     schema: {
-      tags: ['oauth'], security: [], operationId: 'getAuthorizationServerMetadata', summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
+      tags: ['oauth'], security: [], operationId: 'getAuthorizationServerMetadata', summary: 'OAuth 2.0 authorization server metadata (RFC 8414)', description: 'Public. Where the authorize, token and revocation endpoints are, and what they support, so standard OAuth clients configure themselves.',
       response: { 200: ServerMetadataSchema }
     }
   }, async (_request, reply) => reply.header('cache-control', 'public, max-age=3600').send(metadata))

@@ -10,12 +10,26 @@ const ClientId = Type.String({ minLength: 1, maxLength: 64 })
 const RedirectUri = Type.String({ minLength: 1, maxLength: 2048 })
 const ScopeParam = Type.String({ maxLength: 1000, description: 'Space-separated scopes; all approved scopes when omitted' })
 
+/**
+ * The authorization request's own parameters (RFC 6749 §4.1.1). Loose in validation on purpose: once
+ * the client and redirect_uri check out, a wrong value goes back to the client as a redirect
+ * (§4.1.2.1), which a schema refusal could not do; the document shows the values accepted.
+ */
+const RequestParams = {
+  state: Type.Optional(Type.String({ maxLength: 1000, description: 'Returned unchanged with the code or the error' })),
+  response_type: Type.Optional(Type.String({ maxLength: 100, documentedAs: Type.Literal('code'), description: 'Required: `code`. Missing → 400 whose `redirectTo` carries error=invalid_request; another value → unsupported_response_type' })),
+  response_mode: Type.Optional(Type.String({ maxLength: 100, documentedAs: Type.Literal('query'), description: '`query` (the default, the only mode); another value → 400 whose `redirectTo` carries error=invalid_request' })),
+  code_challenge: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
+  code_challenge_method: Type.Optional(Type.String({ maxLength: 100, documentedAs: Type.Literal('S256'), description: 'S256 only; another value → 400 whose `redirectTo` carries error=invalid_request' }))
+}
+
 export const AuthorizeInfoQuery = Type.Object({
   client_id: ClientId,
   redirect_uri: RedirectUri,
   scope: Type.Optional(ScopeParam),
-  response_type: Type.Optional(Type.Literal('code'))
+  ...RequestParams
 })
+export type AuthorizationRequest = Static<typeof AuthorizeInfoQuery>
 
 export const AuthorizeInfoSchema = Type.Object({
   app: Type.Object({
@@ -32,10 +46,7 @@ export const AuthorizeBodySchema = Type.Object({
   client_id: ClientId,
   redirect_uri: RedirectUri,
   scope: Type.Optional(ScopeParam),
-  state: Type.Optional(Type.String({ maxLength: 1000 })),
-  response_type: Type.Optional(Type.Literal('code')),
-  code_challenge: Type.Optional(Type.String({ minLength: 43, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$' })),
-  code_challenge_method: Type.Optional(Type.Literal('S256')),
+  ...RequestParams,
   decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')])
 }, { title: 'AuthorizeBody', additionalProperties: false })
 export type AuthorizeBodyType = Static<typeof AuthorizeBodySchema>

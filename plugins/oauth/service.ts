@@ -10,8 +10,8 @@ import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued, UnexchangedConsent } from '../installations/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import type { AuthService } from '../auth/service.ts'
-import { authorizeError, oauthError } from './errors.ts'
-import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizeBodyType } from './schemas.ts'
+import { authorizeError, oauthError, redirectedError, type OAuthErrorCode } from './errors.ts'
+import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizationRequest, type AuthorizeBodyType } from './schemas.ts'
 
 /** An approved install whose code was not exchanged: shown as EXPIRED this long after the code expired. */
 const EXPIRED_CONSENT_SHOWN_MS = 24 * 60 * 60 * 1000
@@ -39,29 +39,37 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
 
   /**
    * Who may install what, where: a MERCHANT installs a published app on their business within its
-   * approved scopes; a DEVELOPER test-installs their own app (any status) on their sandbox.
+   * approved scopes; a DEVELOPER test-installs their own app (any status) on their sandbox. An unknown
+   * client or a redirect_uri that does not match is shown on the consent screen; every later problem
+   * goes back to the client (RFC 6749 §4.1.2.1).
    */
-  async function resolve (user: SessionClaims, params: { client_id: string, redirect_uri: string, scope?: string }): Promise<ResolvedRequest> {
+  async function resolve (user: SessionClaims, params: AuthorizationRequest): Promise<ResolvedRequest> {
     if (user.role === 'REVIEWER') throw forbidden('Reviewers cannot install apps')
     const app = await deps.apps.findByClientId(params.client_id)
     if (app === null) throw authorizeError('invalid_client', 'Unknown client_id')
     if (params.redirect_uri !== app.redirectUrl) throw authorizeError('invalid_request', "redirect_uri does not match the app's registered redirect URL")
-    if (user.businessId === null) throw authorizeError('invalid_request', 'Your account has no business to install on')
+    const refuse = (code: OAuthErrorCode, description: string) => redirectedError(code, description, { redirectUri: params.redirect_uri, state: params.state })
+    if (params.response_type === undefined) throw refuse('invalid_request', 'response_type is required (response_type=code)')
+    if (params.response_type !== 'code') throw refuse('unsupported_response_type', 'Only response_type=code is supported')
+    if (params.response_mode !== undefined && params.response_mode !== 'query') throw refuse('invalid_request', `response_mode=${params.response_mode} is not supported: only query`)
+    if (params.code_challenge_method !== undefined && params.code_challenge_method !== 'S256') throw refuse('invalid_request', 'Only code_challenge_method=S256 is supported')
+    if (params.code_challenge_method !== undefined && params.code_challenge === undefined) throw refuse('invalid_request', 'code_challenge_method without code_challenge')
+    if (user.businessId === null) throw refuse('access_denied', 'The signed-in account has no business to install on')
     let allowed: string[]
     if (user.role === 'MERCHANT') {
-      if (!app.isPublished) throw authorizeError('unauthorized_client', 'This app is not published yet')
+      if (!app.isPublished) throw refuse('unauthorized_client', 'This app is not published yet')
       allowed = app.approvedScopes
     } else {
-      if (app.developerId !== user.sub) throw authorizeError('unauthorized_client', 'Developers can test-install only their own apps')
+      if (app.developerId !== user.sub) throw refuse('unauthorized_client', 'Developers can test-install only their own apps')
       allowed = app.scopes
     }
     const requested = parseScopes(params.scope) ?? allowed
     const outside = requested.filter((s) => !allowed.includes(s))
-    if (outside.length > 0) throw authorizeError('invalid_scope', `Scopes not approved for this app: ${outside.join(', ')}`)
+    if (outside.length > 0) throw refuse('invalid_scope', `Scopes not approved for this app: ${outside.join(', ')}`)
     return { app, scopes: requested, businessId: user.businessId, isTestInstall: user.role === 'DEVELOPER' }
   }
 
-  async function info (user: SessionClaims, params: { client_id: string, redirect_uri: string, scope?: string }) {
+  async function info (user: SessionClaims, params: AuthorizationRequest) {
     const resolved = await resolve(user, params)
     const found = await deps.commerce.findBusiness(resolved.businessId)
     const business = { id: resolved.businessId, name: found?.name ?? '', isSandbox: found?.isSandbox ?? false }
@@ -80,7 +88,6 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
   /** The consent decision: a redirect carrying a one-time code (or access_denied) and the state. */
   async function authorize (user: SessionClaims, body: AuthorizeBodyType): Promise<string> {
     const resolved = await resolve(user, body)
-    if (body.code_challenge_method !== undefined && body.code_challenge === undefined) throw authorizeError('invalid_request', 'code_challenge_method without code_challenge')
     if (body.decision === 'deny') return withParams(body.redirect_uri, { error: 'access_denied', error_description: 'The merchant denied the request', state: body.state })
     const code = randomSecret('')
     await db.insert(oauthCodes).values({
@@ -102,6 +109,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
    * issued (RFC 6749 §4.1.2), since someone else may hold the code.
    */
   async function exchange (app: AppRow, body: { grant_type?: string, code?: string, redirect_uri?: string, code_verifier?: string, client_id?: string }) {
+    if (body.grant_type === undefined || body.grant_type === '') throw oauthError('invalid_request', 'grant_type is required (grant_type=authorization_code)')
     if (body.grant_type !== 'authorization_code') throw oauthError('unsupported_grant_type', 'Only grant_type=authorization_code is supported')
     if (body.code === undefined || body.code === '') throw oauthError('invalid_request', 'code is required')
     if (body.redirect_uri === undefined) throw oauthError('invalid_request', 'redirect_uri is required')
@@ -145,20 +153,22 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
   /**
    * RFC 7009: an app revokes its own access token. That ends the installation: it is uninstalled
    * exactly as a merchant's uninstall does it (webhooks off, blocks removed, data erasure scheduled).
-   * An unknown, already revoked or another client's token changes nothing, and the answer is the same.
+   * An unknown or already revoked token changes nothing, and the answer is the same (§2.2); a token
+   * issued to another client is refused (§2.1) and left alone.
    */
-  async function revoke (app: AppRow, token: string): Promise<boolean> {
-    if (!ACCESS_TOKEN_PATTERN.test(token)) return false
+  async function revoke (app: AppRow, token: string): Promise<'revoked' | 'unknown' | 'other_client'> {
+    if (!ACCESS_TOKEN_PATTERN.test(token)) return 'unknown'
     const tokenHash = sha256(token)
     const found = await deps.installations.findByTokenHash(tokenHash)
-    if (found === null || found.appId !== app.id) return false
+    if (found === null) return 'unknown'
+    if (found.appId !== app.id) return 'other_client'
     return await db.transaction(async (tx) => {
       // locked, and read again: a concurrent uninstall or token rotation wins
       const installation = await deps.installations.in(tx).getForBusiness(found.businessId, found.id, true)
         .catch((error: unknown) => { if (error instanceof HttpError && error.statusCode === 404) return null; throw error })
-      if (installation === null || installation.accessTokenHash !== tokenHash) return false
+      if (installation === null || installation.accessTokenHash !== tokenHash) return 'unknown'
       await deps.installations.in(tx).uninstall(installation)
-      return true
+      return 'revoked'
     })
   }
 

@@ -1,4 +1,5 @@
-import { signature, USER_AGENT } from '../../server/signing.ts'
+import { signatureHeaders, USER_AGENT } from '../../server/signing.ts'
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 
 /** The body every webhook carries (spec, Events: Envelope). */
 export interface Envelope {
@@ -27,19 +28,22 @@ export function envelopeBody (delivery: {
   return JSON.stringify(envelope)
 }
 
-/** Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too. */
+/**
+ * Headers of one attempt: the timestamp is this attempt's send time, so the signature is fresh too.
+ * Under `standard-webhooks` the X-Webhook-* headers give way to webhook-id (the delivery id),
+ * webhook-timestamp and webhook-signature; X-Service-Event-Id is sent either way.
+ */
 export function deliveryHeaders (input: {
   secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string,
-  now?: number
+  scheme?: SignatureScheme, now?: number
 }): Record<string, string> {
   const timestamp = Math.floor((input.now ?? Date.now()) / 1000)
+  const scheme = input.scheme ?? DEFAULT_SIGNATURE_SCHEME
   return {
     'content-type': 'application/json',
     'user-agent': USER_AGENT,
-    'x-webhook-id': input.webhookId,
-    'x-webhook-event': input.event,
-    'x-webhook-timestamp': String(timestamp),
-    'x-webhook-signature': signature(input.secret, timestamp, input.rawBody),
+    ...(scheme === 'spec' ? { 'x-webhook-id': input.webhookId, 'x-webhook-event': input.event } : {}),
+    ...signatureHeaders(scheme, { secret: input.secret, id: input.deliveryId, timestamp, rawBody: input.rawBody }),
     'x-service-event-id': input.deliveryId
   }
 }

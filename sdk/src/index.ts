@@ -13,4 +13,4 @@ export * from './session-token.ts'
 // the API contract's lists (its TypeBox schemas stay in sdk/src/contract, for the server and the admin UI)
 export { SCOPES, type Scope } from './contract/scopes.ts'
 export { APP_CATEGORIES, type AppCategory } from './contract/categories.ts'
-export { EVENT_NAMES, EVENT_SCOPES, SUBSCRIBABLE_EVENTS, HOOK_SCOPES, type EventName, type SubscribableEvent, type HookPoint } from './contract/events.ts'
+export { EVENT_NAMES, EVENT_SCOPES, SUBSCRIBABLE_EVENTS, HOOK_SCOPES, SIGNATURE_SCHEMES, type SignatureScheme, type EventName, type SubscribableEvent, type HookPoint } from './contract/events.ts'

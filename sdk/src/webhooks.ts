@@ -7,6 +7,10 @@ export const TIMESTAMP_HEADER = 'x-webhook-timestamp'
 export const EVENT_ID_HEADER = 'x-service-event-id'
 export const WEBHOOK_ID_HEADER = 'x-webhook-id'
 export const EVENT_HEADER = 'x-webhook-event'
+/** Standard Webhooks headers (https://www.standardwebhooks.com), sent when the registration or app chose that scheme. */
+export const STANDARD_ID_HEADER = 'webhook-id'
+export const STANDARD_TIMESTAMP_HEADER = 'webhook-timestamp'
+export const STANDARD_SIGNATURE_HEADER = 'webhook-signature'
 
 /** Receiver default freshness window (spec, Limits: 5 minutes). */
 export const DEFAULT_TOLERANCE_SECONDS = 300
@@ -81,13 +85,43 @@ function hmacHex (rawBody: string | Buffer, secret: string, timestamp: string): 
   return hmac.digest('hex')
 }
 
+/** The Standard Webhooks key: the base64 bytes after `whsec_` (a test install's `whsec_test_` counts as the prefix). */
+function standardKey (secret: string): Buffer {
+  return Buffer.from(secret.replace(/^whsec_(?:test_)?/, ''), 'base64')
+}
+
+function standardDigest (rawBody: string | Buffer, secret: string, id: string, timestamp: string): Buffer {
+  const hmac = createHmac('sha256', standardKey(secret))
+  hmac.update(`${id}.${timestamp}.`)
+  hmac.update(rawBody)
+  return hmac.digest()
+}
+
+/** The webhook-signature value (Standard Webhooks: `v1,<base64>` over "<id>.<timestamp>.<body>"); for tests and local tooling. */
+export function signStandardWebhook (rawBody: string | Buffer, secret: string, id: string, timestamp: number | string): string {
+  return `v1,${standardDigest(rawBody, secret, id, String(timestamp)).toString('base64')}`
+}
+
 /** The X-Webhook-Signature value for a body; for app authors' own tests and local tooling. */
 export function signWebhook (rawBody: string | Buffer, secret: string, timestamp: number | string): string {
   return SIGNATURE_PREFIX + hmacHex(rawBody, secret, String(timestamp))
 }
 
-/** Headers that make a request pass verifyWebhook / verifyHookRequest; for tests and local tooling. */
-export function signedHeaders (rawBody: string | Buffer, secret: string, timestamp = Math.floor(Date.now() / 1000)): Record<string, string> {
+/**
+ * Headers that make a request pass verifyWebhook / verifyHookRequest; for tests and local tooling.
+ * `standard`: sign as the `standard-webhooks` scheme does, with this message id.
+ */
+export function signedHeaders (
+  rawBody: string | Buffer, secret: string, timestamp = Math.floor(Date.now() / 1000), standard?: { id: string }
+): Record<string, string> {
+  if (standard !== undefined) {
+    return {
+      'content-type': 'application/json',
+      [STANDARD_ID_HEADER]: standard.id,
+      [STANDARD_TIMESTAMP_HEADER]: String(timestamp),
+      [STANDARD_SIGNATURE_HEADER]: signStandardWebhook(rawBody, secret, standard.id, timestamp)
+    }
+  }
   return {
     'content-type': 'application/json',
     [TIMESTAMP_HEADER]: String(timestamp),
@@ -103,13 +137,34 @@ function normaliseTolerance (toleranceSeconds: number): number {
 }
 
 /**
- * Checks signature and freshness, then parses the JSON body. The signature is checked first, so
+ * Checks signature (either scheme: a webhook-signature header means Standard Webhooks, else the
+ * spec's X-Webhook-Signature) and freshness, then parses the JSON body. The signature is checked first, so
  * `stale_timestamp` is only ever reported for an authentic (replayed or delayed) request.
  */
 function verifySigned (rawBody: string | Buffer, headers: HeaderBag, secret: string, options: VerifyOptions): Record<string, unknown> {
   if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('a non-empty secret is required')
   const tolerance = normaliseTolerance(options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS)
+  const timestamp = getHeader(headers, STANDARD_SIGNATURE_HEADER) !== undefined
+    ? verifyStandardSignature(rawBody, headers, secret)
+    : verifySpecSignature(rawBody, headers, secret)
 
+  const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000)
+  if (Math.abs(nowSeconds - Number(timestamp)) > tolerance) {
+    throw new WebhookVerificationError('stale_timestamp', `The signed timestamp is more than ${tolerance} s away from now`)
+  }
+
+  let body: unknown
+  try {
+    body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'))
+  } catch {
+    throw new WebhookVerificationError('malformed_body', 'body is not valid JSON')
+  }
+  if (!isRecord(body)) throw new WebhookVerificationError('malformed_body', 'body is not a JSON object')
+  return body
+}
+
+/** The spec's scheme: X-Webhook-Signature `sha256=<hex>` over "<X-Webhook-Timestamp>.<body>". Returns the timestamp. */
+function verifySpecSignature (rawBody: string | Buffer, headers: HeaderBag, secret: string): string {
   const signature = getHeader(headers, SIGNATURE_HEADER)?.trim()
   if (signature === undefined || signature === '') {
     throw new WebhookVerificationError('missing_signature', 'X-Webhook-Signature header is missing')
@@ -131,20 +186,30 @@ function verifySigned (rawBody: string | Buffer, headers: HeaderBag, secret: str
   if (!timingSafeEqual(Buffer.from(provided, 'hex'), expected)) {
     throw new WebhookVerificationError('bad_signature', 'X-Webhook-Signature does not match the body')
   }
+  return timestamp
+}
 
-  const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000)
-  if (Math.abs(nowSeconds - Number(timestamp)) > tolerance) {
-    throw new WebhookVerificationError('stale_timestamp', `X-Webhook-Timestamp is more than ${tolerance} s away from now`)
-  }
+const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/
 
-  let body: unknown
-  try {
-    body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'))
-  } catch {
-    throw new WebhookVerificationError('malformed_body', 'body is not valid JSON')
-  }
-  if (!isRecord(body)) throw new WebhookVerificationError('malformed_body', 'body is not a JSON object')
-  return body
+/**
+ * Standard Webhooks: webhook-signature lists `v1,<base64>` signatures (space-separated, for key
+ * rotation) over "<webhook-id>.<webhook-timestamp>.<body>"; one match is enough. Returns the timestamp.
+ */
+function verifyStandardSignature (rawBody: string | Buffer, headers: HeaderBag, secret: string): string {
+  const id = getHeader(headers, STANDARD_ID_HEADER)?.trim()
+  if (id === undefined || id === '') throw new WebhookVerificationError('missing_signature', 'webhook-id header is missing')
+  const timestamp = getHeader(headers, STANDARD_TIMESTAMP_HEADER)?.trim()
+  if (timestamp === undefined || timestamp === '') throw new WebhookVerificationError('missing_timestamp', 'webhook-timestamp header is missing')
+  if (!UNIX_SECONDS.test(timestamp)) throw new WebhookVerificationError('missing_timestamp', 'webhook-timestamp is not a Unix time in seconds')
+  const expected = standardDigest(rawBody, secret, id, timestamp)
+  const signatures = (getHeader(headers, STANDARD_SIGNATURE_HEADER) ?? '').trim().split(/\s+/)
+  const matches = signatures.some((entry) => {
+    const [version, value] = entry.split(',')
+    // the format check keeps timingSafeEqual on two 32-byte buffers
+    return version === 'v1' && value !== undefined && BASE64_SHA256.test(value) && timingSafeEqual(Buffer.from(value, 'base64'), expected)
+  })
+  if (!matches) throw new WebhookVerificationError('bad_signature', 'No webhook-signature matches the body')
+  return timestamp
 }
 
 function isRecord (value: unknown): value is Record<string, unknown> {
@@ -173,7 +238,7 @@ export function verifyWebhook<TData = Record<string, unknown>> (
 ): WebhookEvent<TData> {
   const body = verifySigned(rawBody, headers, secret, options)
   requireStrings(body, ['event', 'timestamp', 'webhookId', 'businessId'])
-  const eventId = getHeader(headers, EVENT_ID_HEADER)?.trim()
+  const eventId = (getHeader(headers, EVENT_ID_HEADER) ?? getHeader(headers, STANDARD_ID_HEADER))?.trim()
   return {
     event: body.event as WebhookEventName,
     timestamp: body.timestamp as string,

@@ -59,6 +59,15 @@ t.test('consent screen in Chromium', async (t) => {
   await page.waitForURL(/\/callback\?/)
   t.equal(new URL(page.url()).searchParams.get('error'), 'access_denied')
 
+  // a problem after a valid redirect_uri goes back to the app with the state (RFC 6749 §4.1.2.1), not onto the screen
+  await page.goto(`${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: created.clientId, redirect_uri: redirectUrl, scope: 'read_orders', state: 'st-43' })}`)
+  await page.waitForURL(/\/callback\?/)
+  const refused = new URL(page.url()).searchParams
+  t.match({ error: refused.get('error'), state: refused.get('state'), description: refused.get('error_description') }, { error: 'invalid_scope', state: 'st-43', description: /read_orders/ })
+  await page.goto(`${base}/oauth/authorize?${new URLSearchParams({ client_id: created.clientId, redirect_uri: redirectUrl, state: 'st-44' })}`)
+  await page.waitForURL(/\/callback\?/)
+  t.equal(new URL(page.url()).searchParams.get('error'), 'invalid_request', 'response_type is required')
+
   await page.goto(`${base}/oauth/authorize?client_id=${created.clientId}&redirect_uri=${encodeURIComponent('https://evil.example.com/')}`)
   await page.getByRole('alert').waitFor()
   t.match(await page.getByRole('alert').innerText(), /redirect_uri does not match/)

@@ -1,7 +1,8 @@
 import t from 'tap'
 import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
-import { build, createApp, oauthInstall, publishApp, registerUser, REVIEWER_ENV, loginReviewer, type Session } from '../helper.ts'
+import { isApiPath } from '../../server/plugins/spa.ts'
+import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, loginReviewer, type Session } from '../helper.ts'
 
 /**
  * Walks every operation of the generated OpenAPI document and, as every role that may call it, sends
@@ -14,7 +15,9 @@ const SEED = 20261122
 const RUNS_PER_OPERATION = 16
 const ANSWER_DEADLINE_MS = 10_000
 
-interface Operation { method: string, path: string, security: Array<Record<string, string[]>>, parameters: Array<{ name: string, in: string }> }
+interface Parameter { name: string, in: string, schema?: { maxLength?: number, 'x-clamped-maximum'?: number } }
+interface Operation { method: string, path: string, security: Array<Record<string, string[]>>, parameters: Parameter[], documented: string[] }
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']
 
 const deep = (depth: number): unknown => { let value: unknown = 'bottom'; for (let i = 0; i < depth; i++) value = [value]; return value }
 const hostileString = fc.oneof(
@@ -82,16 +85,20 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
     }>>
   }
   const operations: Array<Operation & { fields: string[] }> = []
+  const streams: Operation[] = []
   for (const [path, methods] of Object.entries(document.paths)) {
     for (const [method, op] of Object.entries(methods)) {
-      // a server-sent event stream never ends, so inject cannot await it: the live tail's refusals are tested in
-      // test/plugins/app-analytics/console.test.ts (401, 403, another developer's app 404, 429)
-      if (op.responses?.['200']?.content?.['text/event-stream'] !== undefined) continue
+      if (method === 'servers' || method === 'parameters') continue
+      const operation = {
+        method: method.toUpperCase(), path, security: op.security ?? [], parameters: op.parameters ?? [], documented: Object.keys(op.responses ?? {})
+      }
+      // a server-sent event stream never ends, so inject cannot await it: it is read to its first event below
+      if (op.responses?.['200']?.content?.['text/event-stream'] !== undefined) {
+        streams.push(operation)
+        continue
+      }
       const json = op.requestBody?.content['application/json']
-      operations.push({
-        method: method.toUpperCase(), path, security: op.security ?? [], parameters: op.parameters ?? [],
-        fields: Object.keys(json?.schema?.properties ?? {})
-      })
+      operations.push({ ...operation, fields: Object.keys(json?.schema?.properties ?? {}) })
     }
   }
   operations.sort((a, b) => Number(destructive(a)) - Number(destructive(b)))
@@ -109,6 +116,71 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
     if (op.path.startsWith('/merchant')) return [as('merchant', merchant), as('developer', developer)]
     return [as('merchant', merchant), as('developer', developer), as('reviewer', reviewer)]
   }
+
+  await t.test('a path answers a method it does not have with 405 and Allow', async (t) => {
+    const byPath = new Map<string, string[]>()
+    for (const op of [...operations, ...streams]) byPath.set(op.path, [...(byPath.get(op.path) ?? []), op.method])
+    for (const [path, methods] of byPath) {
+      // a GET outside the API's prefixes is the admin SPA's (the consent screen lives at GET /oauth/authorize)
+      const method = METHODS.find((candidate) => !methods.includes(candidate) && !(candidate === 'GET' && !isApiPath(path))) as InjectOptions['method'] | undefined
+      if (method === undefined) continue
+      const url = path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeSegment(realIds[name]?.[0] ?? 'x'))
+      const response = await (url.startsWith('/store/') ? app.storefront : app).inject({ method, url, headers: developer.auth })
+      t.equal(response.statusCode, 405, `${method} ${path}`)
+      const allow = String(response.headers.allow ?? '').split(', ')
+      t.ok(methods.every((documented) => allow.includes(documented)), `${path}: Allow (${allow.join(', ')}) lists ${methods.join(', ')}`)
+      t.notOk(allow.includes(method as string), `${path}: Allow leaves ${method} out`)
+      t.match(response.json(), { statusCode: 405, error: 'Method Not Allowed', message: String })
+    }
+  })
+
+  await t.test('the document and the code agree on the rules they state', async (t) => {
+    for (const op of operations.filter((candidate) => candidate.method === 'GET')) {
+      const [role, auth] = callers(op)[0]
+      const url = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeSegment(realIds[name]?.[0] ?? 'x'))
+      const target = url.startsWith('/store/') ? app.storefront : app
+      const limit = op.parameters.find((p) => p.in === 'query' && p.name === 'limit')
+      const clamped = limit?.schema?.['x-clamped-maximum']
+      if (clamped !== undefined) {
+        // DESIGN §5: a larger limit is clamped, not refused, and the envelope says the limit used
+        const response = await target.inject({ url: `${url}?limit=${clamped * 10}`, headers: auth })
+        if (response.statusCode === 200) t.equal(response.json().limit, clamped, `GET ${op.path} as ${role}: limit clamped to ${clamped}`)
+        else t.ok(op.documented.includes(String(response.statusCode)), `GET ${op.path}: ${response.statusCode} documented`)
+        t.notOk('maximum' in (limit?.schema ?? {}), `GET ${op.path}: the document does not call a larger limit invalid`)
+      }
+      // one rule for unknown query parameters: ignored everywhere
+      const unknown = await target.inject({ url: `${url}?unknownParameter=1`, headers: auth })
+      const known = await target.inject({ url, headers: auth })
+      t.equal(unknown.statusCode, known.statusCode, `GET ${op.path}: an unknown query parameter changes nothing`)
+      for (const param of op.parameters.filter((p) => p.in === 'path' && p.schema?.maxLength !== undefined)) {
+        const long = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => name === param.name ? 'x'.repeat((param.schema?.maxLength ?? 0) + 1) : encodeSegment(realIds[name]?.[0] ?? 'x'))
+        const response = await target.inject({ url: long, headers: auth })
+        t.ok([400, 404].includes(response.statusCode) && op.documented.includes(String(response.statusCode)), `GET ${op.path}: a too-long ${param.name} gets a documented ${response.statusCode}`)
+      }
+    }
+  })
+
+  await t.test('a server-sent event stream opens with its documented first event, and can be left', async (t) => {
+    const listening = await listen(app)
+    for (const op of streams) {
+      const [, auth] = callers(op)[0]
+      const url = op.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeSegment(realIds[name]?.[0] ?? 'x'))
+      const controller = new AbortController()
+      const response = await fetch(`${listening}${url}`, { headers: auth, signal: controller.signal })
+      t.equal(response.status, 200, `${op.method} ${op.path}`)
+      t.match(response.headers.get('content-type'), /^text\/event-stream/)
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+      let text = ''
+      while (!/event: \w+\ndata: .*\n\n/.test(text)) {
+        const { value, done } = await reader.read()
+        if (done) break
+        text += new TextDecoder().decode(value)
+      }
+      t.equal(/event: (\w+)\ndata: (.*)\n\n/.exec(text)?.slice(1).join(' '), 'ready {}', 'the first event is the documented `ready`')
+      controller.abort()
+      await reader.cancel().catch(() => {})
+    }
+  })
 
   let requests = 0
   for (const op of operations) {
@@ -138,6 +210,9 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
         ])
         const where = `${op.method} ${op.path} as ${role}`
         if (response.statusCode >= 500) throw new Error(`${where}: ${response.statusCode} ${response.body.slice(0, 300)}`)
+        if (!op.documented.includes(String(response.statusCode))) {
+          throw new Error(`${where}: ${response.statusCode} is not documented (${op.documented.join(', ')}): ${String(request.url).slice(0, 200)} ${response.body.slice(0, 300)}`)
+        }
         if (response.statusCode < 400) return
         const payload = response.json() as Record<string, unknown>
         const rfc = op.path === '/oauth/token' || op.path === '/oauth/revoke'
@@ -148,5 +223,60 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
       }), { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true })
     }
   }
-  t.pass(`${requests} malformed requests, none answered 5xx or outside the error format`)
+  t.pass(`${requests} malformed requests, none answered 5xx, outside the error format or with an undocumented status`)
+})
+
+/** Text of a JSON value nested `levels` deep, built as text (JSON.stringify itself recurses). */
+const nestedText = (levels: number, kind: 'object' | 'array'): string =>
+  kind === 'object' ? `${'{"x":'.repeat(levels)}1${'}'.repeat(levels)}` : `${'['.repeat(levels)}1${']'.repeat(levels)}`
+
+/** Settings schemas that stall a validator without the manifest's limits (DESIGN §21). */
+const SCHEMA_BOMBS: Array<Record<string, unknown>> = [
+  { type: 'object', properties: { t: { $ref: '#/$defs/n' } }, $defs: { n: { anyOf: [{ type: 'array', items: { $ref: '#/$defs/n' } }, { type: 'array', items: { $ref: '#/$defs/n' } }] } } },
+  { type: 'object', properties: { t: { $ref: '#' } } },
+  { type: 'object', properties: { l: { anyOf: [{ type: 'array', uniqueItems: true }] } } },
+  { type: 'object', properties: { l: { anyOf: [{ type: 'array', uniqueItems: true, maxItems: 100_000 }] } } },
+  { type: 'object', properties: { s: { type: 'string', pattern: `^${'(a|a)*'.repeat(60)}$` } } },
+  { type: 'object', properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, { type: 'string' }])) },
+  { type: 'object', $defs: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`d${i}`, i === 0 ? { type: 'integer' } : { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] }])), properties: { x: { $ref: '#/$defs/d15' } } },
+  { type: 'object', properties: { x: { $ref: 'https://schemas.example.com/huge.json' } } },
+  { type: 'object', properties: { x: { $id: 'https://collide.example.com/s', type: 'string' } } }
+]
+
+t.test('deep JSON bodies and schema bombs, on every operation that takes a body', async (t) => {
+  const app = await build(t, { env: { ...REVIEWER_ENV, RATE_LIMIT_PER_MINUTE: '1000000', STOREFRONT_RATE_LIMIT_PER_MINUTE: '1000000' } })
+  const developer = await registerUser(app, 'DEVELOPER')
+  const merchant = await registerUser(app, 'MERCHANT')
+  const created = await createApp(app, developer)
+  const document = app.swagger() as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, unknown> } }>> }
+  let refusedForDepth = 0
+  let sent = 0
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      if (op.requestBody?.content['application/json'] === undefined) continue
+      const url = path.replace(/\{[^}]+\}/g, (name) => name === '{appId}' ? created.app.id : 'nope')
+      const target = url.startsWith('/store/') ? app.storefront : app
+      for (const auth of [developer.auth, merchant.auth]) {
+        for (const levels of [33, 10_000]) {
+          sent++
+          const response = await target.inject({ method: method.toUpperCase() as 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: `{"x":${nestedText(levels, levels % 2 === 0 ? 'array' : 'object')}}` })
+          t.ok(response.statusCode < 500, `${method} ${path}: ${response.statusCode}`)
+          if (response.statusCode === 400 && /deeper than 32 levels/.test(response.json().message as string)) refusedForDepth++
+        }
+      }
+    }
+  }
+  t.ok(refusedForDepth >= sent / 4, `${refusedForDepth} of ${sent} deep bodies refused for their depth (the rest stopped earlier: 401, 403, 404, 415)`)
+
+  for (const [i, settingsSchema] of SCHEMA_BOMBS.entries()) {
+    const started = performance.now()
+    const response = await app.inject({
+      method: 'PUT', url: `/developer/apps/${created.app.id}/manifest?dryRun=true`, headers: developer.auth,
+      payload: { manifest: { settingsSchema, blocks: [{ blockType: 'b', name: 'B', renderUrl: 'https://app.example.com/b', settingsSchema, defaultConfig: { t: [[[[[[[[[[[[[[[['x']]]]]]]]]]]]]]]], l: Array.from({ length: 3000 }, (_, n) => n), s: `${'a'.repeat(5000)}!` } }] } }
+    })
+    const ms = performance.now() - started
+    t.equal(response.statusCode, 400, `bomb ${i}: refused`)
+    t.match(response.json().message, /settingsSchema: (breaks a platform limit|is not a valid JSON Schema)/, `bomb ${i}: names the problem`)
+    t.ok(ms < 1000, `bomb ${i}: answered in ${ms.toFixed(0)} ms`)
+  }
 })

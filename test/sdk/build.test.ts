@@ -35,7 +35,7 @@ t.test('sdk builds with tsc and runs on plain node', async (t) => {
   const manifest = JSON.parse(await readFile(join(SDK, 'package.json'), 'utf8'))
   t.equal(manifest.name, '@app-platform/sdk')
   t.equal(manifest.type, 'module')
-  t.same(manifest.files, ['dist'])
+  t.same(manifest.files, ['dist', 'LICENSE', 'README.md'])
   for (const entry of ['.', './browser']) {
     t.ok(existsSync(join(SDK, manifest.exports[entry].default)), `exports["${entry}"] JS exists`)
     t.ok(existsSync(join(SDK, manifest.exports[entry].types)), `exports["${entry}"] types exist`)

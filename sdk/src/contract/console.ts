@@ -62,7 +62,7 @@ export const ReEnableWebhookBodySchema = Type.Object({
 
 export const ConsoleDeliveryQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Clamped to 100' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, clampedMaximum: 100, description: 'Items per page (default 20, at most 100; larger values are clamped)' })),
   status: Type.Optional(DeliveryStatus),
   event: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   webhookId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'One registration' })),
@@ -92,7 +92,7 @@ export type DeliveryDetail = Static<typeof DeliveryDetailSchema>
 
 export const HookCallQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, description: 'Clamped to 100' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, clampedMaximum: 100, description: 'Items per page (default 20, at most 100; larger values are clamped)' })),
   hookPoint: Type.Optional(HookPointSchema),
   success: Type.Optional(Type.Boolean({ description: 'Outcome: true answered in the right shape, false refused' }))
 }, { additionalProperties: false })

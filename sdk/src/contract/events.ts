@@ -26,6 +26,15 @@ export const EVENT_NAMES = Object.keys(EVENT_SCOPES) as EventName[]
 export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((event) => event !== 'webhook.test' && event !== 'business.data_erasure') as Array<Exclude<EventName, 'webhook.test' | 'business.data_erasure'>>
 export type SubscribableEvent = typeof SUBSCRIBABLE_EVENTS[number]
 
+/**
+ * How deliveries and hook calls are signed (DESIGN §21): `spec`, the X-Webhook-* headers (the default),
+ * or `standard-webhooks`, the webhook-id / webhook-timestamp / webhook-signature headers of
+ * https://www.standardwebhooks.com.
+ */
+export const SIGNATURE_SCHEMES = ['spec', 'standard-webhooks'] as const
+export type SignatureScheme = typeof SIGNATURE_SCHEMES[number]
+export const DEFAULT_SIGNATURE_SCHEME: SignatureScheme = 'spec'
+
 /** Checkout hook points (DESIGN §10). */
 export const HOOK_POINTS = ['checkout.payment_methods', 'checkout.create_payment', 'checkout.shipping_rates', 'order.validate', 'order.calculate_discounts'] as const
 export type HookPoint = typeof HOOK_POINTS[number]

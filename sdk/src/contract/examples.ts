@@ -32,6 +32,8 @@ export const orderExample = {
   subtotal: 1300,
   deliveryFee: 500,
   discount: 0,
+  promoCode: null,
+  promoDiscount: 0,
   amount: 1800,
   currency: 'USD',
   deliveryMethod: 'DELIVERY',
@@ -101,6 +103,7 @@ export const appExample = {
   appUrl: 'https://stamps.example.com/install',
   webhookUrl: 'https://stamps.example.com/webhooks',
   webhookEvents: ['order.created'],
+  webhookSignatureScheme: 'spec',
   iconUrl: '/media/med_1a2b',
   screenshots: [],
   version: '1.2.0',
@@ -121,6 +124,7 @@ export const webhookRegistrationExample = {
   disabledReason: null,
   consecutiveFailures: 0,
   isAppWebhook: false,
+  signatureScheme: 'spec',
   createdAt: '2026-01-15T10:30:00.000Z',
   updatedAt: '2026-01-15T10:30:00.000Z'
 }

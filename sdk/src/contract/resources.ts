@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TSchema, type TUnion, type TUnknown } from '@sinclair/typebox'
-import { CategorySchema, EventNameValue, ScopeValue, StringEnum } from './schemas.ts'
+import { CategorySchema, EventNameValue, ScopeValue, SignatureSchemeSchema, StringEnum } from './schemas.ts'
 import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
 /**
@@ -28,6 +28,16 @@ export type ListEnvelope<T> = Omit<Static<ReturnType<typeof Paginated<TUnknown>>
 export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
 export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
+/** The only legal order moves (DESIGN §6); DELIVERED and CANCELLED are final. */
+export const ORDER_TRANSITIONS: Record<typeof ORDER_STATUSES[number], ReadonlyArray<typeof ORDER_STATUSES[number]>> = {
+  PENDING: ['CONFIRMED', 'CANCELLED'],
+  CONFIRMED: ['PREPARING', 'CANCELLED'],
+  PREPARING: ['READY', 'CANCELLED'],
+  READY: ['IN_DELIVERY', 'DELIVERED', 'CANCELLED'],
+  IN_DELIVERY: ['DELIVERED', 'CANCELLED'],
+  DELIVERED: [],
+  CANCELLED: []
+}
 export const DELIVERY_METHODS = ['DELIVERY', 'PICKUP'] as const
 
 /** A union of literals built from a constant list, keeping each literal's type (documented as `anyOf` of `const`s). */
@@ -84,7 +94,9 @@ export const OrderSchema = Type.Object({
   items: Type.Array(OrderItemSchema),
   subtotal: Money('Sum of the line totals'),
   deliveryFee: Money('Delivery fee'),
-  discount: Money('Discount'),
+  discount: Money('Discount: the promo code\'s plus the apps\' (order.calculate_discounts), capped at the subtotal'),
+  promoCode: Nullable(Type.String({ description: 'The merchant\'s promo code the order used, upper case; null without one' })),
+  promoDiscount: Money('What the promo code took off (part of discount)'),
   amount: Money('subtotal + deliveryFee - discount'),
   currency: Type.String({ examples: ['USD'] }),
   deliveryMethod: DeliveryMethod,
@@ -112,7 +124,8 @@ export const GuestOrderBodySchema = Type.Object({
   deliveryMethod: DeliveryMethod,
   address: Type.Optional(Type.String({ maxLength: 500, description: 'Required for DELIVERY' })),
   locality: Type.Optional(Type.String({ maxLength: 200 })),
-  paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' })
+  paymentMethod: Type.String({ minLength: 1, maxLength: 200, description: 'CASH, CARD, or an id from checkout.payment_methods' }),
+  promoCode: Type.Optional(Type.String({ maxLength: 64, description: 'One of the merchant\'s promo codes, any case; unknown, inactive, expired or below its minimum subtotal → 422' }))
 }, { title: 'GuestOrderBody', additionalProperties: false })
 export type GuestOrderBody = Static<typeof GuestOrderBodySchema>
 
@@ -203,6 +216,7 @@ export const WebhookRegistrationSchema = Type.Object({
   disabledReason: Nullable(Type.String()),
   consecutiveFailures: Type.Integer({ description: 'Failed deliveries in a row; auto-disable at WEBHOOK_DISABLE_AFTER_FAILURES' }),
   isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
+  signatureScheme: SignatureSchemeSchema,
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
 }, { title: 'WebhookRegistration', examples: [webhookRegistrationExample] })
@@ -276,6 +290,7 @@ export const AppSchema = Type.Object({
   appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry and home: the listing’s Install button goes here' }),
   webhookUrl: Type.Union([Type.String(), Type.Null()]),
   webhookEvents: Type.Array(EventNameValue),
+  webhookSignatureScheme: SignatureSchemeSchema,
   iconUrl: Type.Union([Type.String(), Type.Null()]),
   screenshots: Type.Array(Type.String()),
   version: Type.String(),

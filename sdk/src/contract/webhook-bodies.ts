@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { EventNameSchema, UrlField } from './schemas.ts'
+import { EventNameSchema, SignatureSchemeSchema, UrlField } from './schemas.ts'
 import { DeliveryStatus } from './resources.ts'
 
 /**
@@ -14,13 +14,16 @@ const EventItem = Type.String({ minLength: 1, maxLength: 64, documentedAs: Event
 const Events = Type.Array(EventItem, { minItems: 1, maxItems: MAX_WEBHOOK_EVENTS, description: 'Event names; each needs its scope (403 otherwise)', examples: [['order.created']] })
 const Description = Type.String({ maxLength: 500 })
 
-export const CreateWebhookBodySchema = Type.Object({ url: Url, events: Events, description: Type.Optional(Description) }, { title: 'CreateWebhookBody', additionalProperties: false })
+export const CreateWebhookBodySchema = Type.Object({
+  url: Url, events: Events, description: Type.Optional(Description), signatureScheme: Type.Optional(SignatureSchemeSchema)
+}, { title: 'CreateWebhookBody', additionalProperties: false })
 export type CreateWebhookBody = Static<typeof CreateWebhookBodySchema>
 
 export const UpdateWebhookBodySchema = Type.Object({
   url: Type.Optional(Url),
   events: Type.Optional(Events),
   description: Type.Optional(Description),
+  signatureScheme: Type.Optional(SignatureSchemeSchema),
   isActive: Type.Optional(Type.Boolean({ description: 'true re-enables an auto-disabled webhook and resets its failure count' }))
 }, { title: 'UpdateWebhookBody', additionalProperties: false, minProperties: 1 })
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBodySchema>

@@ -54,7 +54,7 @@ t.test('client authentication and POST /oauth/revoke', async (t) => {
   t.test('the token endpoint accepts form-urlencoded Basic credentials, and raw ones', async (t) => {
     const merchant = await registerUser(app, 'MERCHANT')
     const codeFor = async () => {
-      const consent = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: created.clientId, redirect_uri: REDIRECT, decision: 'approve' } })
+      const consent = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: created.clientId, redirect_uri: REDIRECT, response_type: 'code', decision: 'approve' } })
       return new URL(consent.json().redirectTo).searchParams.get('code') as string
     }
     t.match(basic(created.clientId, clientSecret).authorization, /^Basic /)
@@ -98,7 +98,9 @@ t.test('client authentication and POST /oauth/revoke', async (t) => {
     const merchant = await registerUser(app, 'MERCHANT')
     const installed = await oauthInstall(app, merchant, client)
     const { app: other, clientSecret: otherSecret } = await createApp(app, developer, { redirectUrl: REDIRECT })
-    t.equal((await revoke({ token: installed.accessToken }, basic(other.clientId, otherSecret))).statusCode, 200)
+    const refused = await revoke({ token: installed.accessToken }, basic(other.clientId, otherSecret))
+    t.equal(refused.statusCode, 400, "another client's token is refused (RFC 7009 §2.1)")
+    t.match(refused.json(), { error: 'unauthorized_client', error_description: /not issued to this client/, statusCode: 400 })
     t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 200, 'still installed')
     t.equal((await revoke({ token: 'fbat_' + 'x'.repeat(43) })).statusCode, 200)
     t.equal((await revoke({ token: 'not-a-token' })).statusCode, 200)
@@ -124,9 +126,14 @@ t.test('RFC 6750 challenges on the App API and /webhooks', async (t) => {
   const installed = await oauthInstall(app, merchant, { clientId: created.clientId, clientSecret, redirectUrl: REDIRECT })
 
   for (const url of ['/app-api/products', '/webhooks']) {
-    const response = await app.inject({ url })
-    t.equal(response.statusCode, 401, url)
-    t.equal(response.headers['www-authenticate'], 'Bearer realm="app-api", error="invalid_token"', url)
+    for (const headers of [{}, { authorization: 'Basic eDp5' }]) {
+      const response = await app.inject({ url, headers })
+      t.equal(response.statusCode, 401, url)
+      t.equal(response.headers['www-authenticate'], 'Bearer realm="app-api"', `${url}: no credentials, no error code (RFC 6750 §3.1)`)
+    }
+    const wrong = await app.inject({ url, headers: { authorization: `Bearer fbat_${'x'.repeat(40)}` } })
+    t.equal(wrong.statusCode, 401, url)
+    t.equal(wrong.headers['www-authenticate'], 'Bearer realm="app-api", error="invalid_token"', url)
   }
   const scope = await app.inject({ url: '/app-api/orders', headers: installed.auth })
   t.equal(scope.statusCode, 403)

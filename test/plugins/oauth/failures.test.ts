@@ -16,7 +16,7 @@ t.test('OAuth failure cases', async (t) => {
   let secret = clientSecret
 
   const authorize = (payload: Record<string, unknown>, user = merchant) =>
-    app.inject({ method: 'POST', url: '/oauth/authorize', headers: user.auth, payload: { client_id: published.clientId, redirect_uri: REDIRECT, decision: 'approve', ...payload } })
+    app.inject({ method: 'POST', url: '/oauth/authorize', headers: user.auth, payload: { client_id: published.clientId, redirect_uri: REDIRECT, response_type: 'code', decision: 'approve', ...payload } })
   const codeFrom = async (payload: Record<string, unknown> = {}) => new URL((await authorize(payload)).json().redirectTo).searchParams.get('code') as string
   const exchange = (code: string, extra: Record<string, unknown> = {}, headers = basic(published.clientId, secret)) =>
     app.inject({ method: 'POST', url: '/oauth/token', headers, payload: { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, ...extra } })
@@ -90,7 +90,7 @@ t.test('OAuth failure cases', async (t) => {
 
   t.test('a merchant cannot install a DRAFT app; a developer cannot install another developer’s app', async (t) => {
     const { app: draft } = await createApp(app, developer, { redirectUrl: REDIRECT })
-    const response = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: draft.clientId, redirect_uri: REDIRECT, decision: 'approve' } })
+    const response = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: draft.clientId, redirect_uri: REDIRECT, response_type: 'code', decision: 'approve' } })
     t.equal(response.statusCode, 400)
     t.match(response.json(), { code: 'unauthorized_client', message: /not published/ })
     const stranger = await registerUser(app, 'DEVELOPER')
@@ -119,9 +119,9 @@ t.test('OAuth failure cases', async (t) => {
   })
 
   t.test('consent needs a signed-in merchant or developer', async (t) => {
-    t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', payload: { client_id: published.clientId, redirect_uri: REDIRECT, decision: 'approve' } })).statusCode, 401)
+    t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', payload: { client_id: published.clientId, redirect_uri: REDIRECT, response_type: 'code', decision: 'approve' } })).statusCode, 401)
     const reviewer = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: REVIEWER_ENV.REVIEWER_EMAIL, password: REVIEWER_ENV.REVIEWER_PASSWORD } })
-    const response = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: { authorization: `Bearer ${reviewer.json().token}` }, payload: { client_id: published.clientId, redirect_uri: REDIRECT, decision: 'approve' } })
+    const response = await app.inject({ method: 'POST', url: '/oauth/authorize', headers: { authorization: `Bearer ${reviewer.json().token}` }, payload: { client_id: published.clientId, redirect_uri: REDIRECT, response_type: 'code', decision: 'approve' } })
     t.equal(response.statusCode, 403)
   })
 })

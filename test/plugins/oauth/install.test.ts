@@ -49,7 +49,7 @@ t.test('OAuth install with simple-oauth2 against the running server', async (t) 
     const token = accessToken.token as Record<string, string>
     t.match(token, { token_type: 'bearer', scope: 'read_business', business_id: merchant.businessId, installation_id: /^inst_/ })
     t.match(token.access_token, /^fbat_(?!test_)[A-Za-z0-9_-]{43}$/)
-    t.match(token.webhook_secret, /^whsec_(?!test_)[A-Za-z0-9_-]{43}$/)
+    t.match(token.webhook_secret, /^whsec_(?!test_)[A-Za-z0-9+/]{43}=$/, 'whsec_ and standard base64 (Standard Webhooks)')
 
     const business = await fetch(`${base}/app-api/business`, { headers: { authorization: `Bearer ${token.access_token}` } })
     t.equal(business.status, 200)
@@ -71,7 +71,7 @@ t.test('OAuth install with simple-oauth2 against the running server', async (t) 
     const params = Object.fromEntries(new URL(authorizeUrl).searchParams)
     const response = await fetch(`${base}/oauth/authorize`, {
       method: 'POST', headers: { ...developer.auth, 'content-type': 'application/json' },
-      body: JSON.stringify({ client_id: params.client_id, redirect_uri: params.redirect_uri, scope: params.scope, state: params.state, decision: 'approve', code_challenge: challenge, code_challenge_method: 'S256' })
+      body: JSON.stringify({ client_id: params.client_id, redirect_uri: params.redirect_uri, scope: params.scope, state: params.state, response_type: params.response_type, decision: 'approve', code_challenge: challenge, code_challenge_method: 'S256' })
     })
     const code = new URL((await response.json() as { redirectTo: string }).redirectTo).searchParams.get('code') as string
     const accessToken = await client.getToken({ code, redirect_uri: REDIRECT, code_verifier: verifier } as any)

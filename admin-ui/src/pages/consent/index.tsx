@@ -14,7 +14,18 @@ interface ConsentInfo {
   alreadyInstalled: boolean
 }
 
-const FORWARDED = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'code_challenge', 'code_challenge_method'] as const
+const FORWARDED = ['client_id', 'redirect_uri', 'scope', 'state', 'response_type', 'response_mode', 'code_challenge', 'code_challenge_method'] as const
+
+/**
+ * A problem the server found after the client and its redirect_uri checked out goes back to the app
+ * (RFC 6749 §4.1.2.1): the 400 names where to send the browser. Nothing to show meanwhile.
+ */
+function returnToApp (error: unknown): boolean {
+  const redirectTo = error instanceof ApiError ? (error.body as { redirectTo?: unknown }).redirectTo : undefined
+  if (typeof redirectTo !== 'string') return false
+  window.location.assign(redirectTo)
+  return true
+}
 
 /** GET {admin_url}/oauth/authorize: the merchant (or developer, for their sandbox) approves or denies an install. */
 export default function Consent () {
@@ -23,8 +34,16 @@ export default function Consent () {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const params = Object.fromEntries(FORWARDED.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]))
-  const infoQuery = new URLSearchParams({ client_id: query.client_id ?? '', redirect_uri: query.redirect_uri ?? '', ...(query.scope !== undefined ? { scope: query.scope } : {}) })
-  const info = useResource<ConsentInfo>(session === null ? null : `/oauth/authorize/info?${infoQuery}`, () => api.get(`/oauth/authorize/info?${infoQuery}`))
+  const infoQuery = new URLSearchParams({ client_id: query.client_id ?? '', redirect_uri: query.redirect_uri ?? '', ...params })
+  const info = useResource<ConsentInfo>(session === null ? null : `/oauth/authorize/info?${infoQuery}`, async () => {
+    try {
+      return await api.get<ConsentInfo>(`/oauth/authorize/info?${infoQuery}`)
+    } catch (error) {
+      // the browser is leaving for the app: stay on "Loading…" rather than flash an error
+      if (returnToApp(error)) return await new Promise<ConsentInfo>(() => {})
+      throw error
+    }
+  })
 
   useEffect(() => {
     if (session === null) route(`/login?next=${encodeURIComponent(url)}`, true)
@@ -38,6 +57,7 @@ export default function Consent () {
       const { redirectTo } = await api.post<{ redirectTo: string }>('/oauth/authorize', { ...params, decision })
       window.location.assign(redirectTo)
     } catch (e) {
+      if (returnToApp(e)) return
       setError(e instanceof ApiError ? e.message : 'Could not reach the server')
       setBusy(false)
     }
