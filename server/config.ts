@@ -27,11 +27,14 @@ export const EnvSchema = Type.Object({
   REVIEWER_EMAIL: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' })),
   REVIEWER_PASSWORD: Type.Optional(Type.String({ minLength: 8 })),
   DEMO_SEED: Type.Optional(Bool),
+  ALLOW_DEMO_ACCOUNTS: Type.Optional(Bool),
   WEBHOOK_TIMEOUT_MS: Type.Optional(PositiveInt),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$' })),
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
+  PAYMENT_EXPIRY_MINUTES: Type.Optional(PositiveInt),
+  MAX_LINE_QUANTITY: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
   TRUST_PROXY: Type.Optional(Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$' })),
   AUTH_THROTTLE_FREE_FAILURES: Type.Optional(PositiveInt),
   AUTH_THROTTLE_MAX_BLOCK_SECONDS: Type.Optional(PositiveInt),
@@ -40,6 +43,10 @@ export const EnvSchema = Type.Object({
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   DATABASE_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
+  CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
+  HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
+  HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(PositiveInt),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })
 export type Env = Static<typeof EnvSchema>
@@ -55,6 +62,8 @@ export const DEFAULTS = {
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   RATE_LIMIT_PER_MINUTE: 60,
   STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
+  PAYMENT_EXPIRY_MINUTES: 30,
+  MAX_LINE_QUANTITY: 20,
   TRUST_PROXY: 'false',
   AUTH_THROTTLE_FREE_FAILURES: 5,
   AUTH_THROTTLE_MAX_BLOCK_SECONDS: 900,
@@ -63,6 +72,9 @@ export const DEFAULTS = {
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
   DATABASE_POOL_SIZE: 10,
+  HTTP_REQUEST_TIMEOUT_MS: 30_000,
+  HTTP_HEADERS_TIMEOUT_MS: 10_000,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: 5000,
   LOG_LEVEL: 'info'
 } as const
 
@@ -81,8 +93,10 @@ export class ConfigError extends Error {
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
+  'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE',
-  'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE'])
+  'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
+  'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
 
 /** Reads only the variables the schema names; empty strings count as unset. */
 function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
@@ -95,13 +109,17 @@ function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
   return out
 }
 
+/** Never echoed in an error: the start-up line lands in logs. */
+const SECRETS = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'REVIEWER_PASSWORD'])
+
 /** Validates the environment; throws ConfigError with one line naming the variable. */
 export function parseEnv (source: NodeJS.ProcessEnv): Env {
   const env = pick(source)
   const error = Value.Errors(EnvSchema, env).First()
   if (error) {
     const name = error.path.replace(/^\//, '') || 'environment'
-    throw new ConfigError(`Invalid configuration: ${name}=${JSON.stringify(source[name] ?? '')} ${error.message}`)
+    const shown = SECRETS.has(name) ? '(hidden)' : JSON.stringify(source[name] ?? '')
+    throw new ConfigError(`Invalid configuration: ${name}=${shown} ${error.message}`)
   }
   if (env.REVIEWER_EMAIL !== undefined && env.REVIEWER_PASSWORD === undefined) {
     throw new ConfigError('Invalid configuration: REVIEWER_PASSWORD is required when REVIEWER_EMAIL is set')
@@ -136,6 +154,26 @@ function storefrontOrigin (value: string): string {
   return trimmed
 }
 
+/** CHECKS_BROWSER_PATH must name an existing file: a typo would otherwise skip a check without a word. */
+function checksBrowser (value: string | undefined): string | null {
+  if (value === undefined) return null
+  if (!existsSync(value)) throw new ConfigError(`Invalid configuration: CHECKS_BROWSER_PATH=${JSON.stringify(value)} does not exist (point it at a Chromium binary, e.g. /usr/bin/chromium)`)
+  return value
+}
+
+/**
+ * A production start refuses known-weak settings (DESIGN §20), each with one line naming the
+ * setting; a JWT_SECRET under 32 characters is refused in every environment by the schema.
+ */
+function refuseWeakProduction (env: Env): void {
+  if (env.DEMO_SEED === 'true') {
+    throw new ConfigError('Invalid configuration: DEMO_SEED=true is development-only (PLATFORM_ENV=production never seeds the demo accounts)')
+  }
+  if (env.ENCRYPTION_KEY === undefined) {
+    throw new ConfigError('Invalid configuration: ENCRYPTION_KEY (64 hex characters) is required when PLATFORM_ENV=production (a key generated into DATA_DIR would sit beside the data it protects)')
+  }
+}
+
 export interface LoadOptions {
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean
@@ -153,6 +191,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
   if (databaseUrl !== null && env.ENCRYPTION_KEY === undefined && options.inMemory !== true) {
     throw new ConfigError('Invalid configuration: ENCRYPTION_KEY (64 hex characters) is required when DATABASE_URL is set')
   }
+  const production = (env.PLATFORM_ENV ?? DEFAULTS.PLATFORM_ENV) === 'production'
+  if (production && options.inMemory !== true) refuseWeakProduction(env)
   const secretsDir = databaseUrl === null ? dataDir : null
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')
   // PORT=0 makes the storefront's port ephemeral too (DESIGN §14)
@@ -179,7 +219,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),
-    production: (env.PLATFORM_ENV ?? DEFAULTS.PLATFORM_ENV) === 'production',
+    production,
     processRole: env.PROCESS_ROLE ?? DEFAULTS.PROCESS_ROLE as 'web' | 'worker' | 'all',
     reviewer: env.REVIEWER_EMAIL !== undefined
       ? {
@@ -187,14 +227,24 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
           password: env.REVIEWER_PASSWORD as string
         }
       : null as { email: string, password: string } | null,
-    demoSeed: (env.DEMO_SEED ?? 'true') === 'true',
+    /** The demo accounts and store (DESIGN §20): development only, on by default there. */
+    demoSeed: !production && (env.DEMO_SEED ?? 'true') === 'true',
+    /** A production start refuses while a demo account exists, unless this is set. */
+    allowDemoAccounts: env.ALLOW_DEMO_ACCOUNTS === 'true',
     /** The demo's reference app (examples/reference-app) listens here; PORT=0 makes it ephemeral too. */
     exampleAppPort: env.EXAMPLE_APP_PORT ?? (port === 0 ? 0 : port + 2),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? DEFAULTS.WEBHOOK_TIMEOUT_MS,
+    /** Headless Chromium for the app checks' admin-page bridge check (DESIGN §18); null: that check is SKIP. */
+    checksBrowserPath: checksBrowser(env.CHECKS_BROWSER_PATH),
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
+    /** Fair stock (DESIGN §17): a storefront order's stock is held until its unpaid payment expires; one line takes at most maxLineQuantity. */
+    checkoutRules: {
+      paymentExpiryMinutes: env.PAYMENT_EXPIRY_MINUTES ?? DEFAULTS.PAYMENT_EXPIRY_MINUTES,
+      maxLineQuantity: env.MAX_LINE_QUANTITY ?? DEFAULTS.MAX_LINE_QUANTITY
+    },
     trustProxy: trustProxy(env.TRUST_PROXY ?? DEFAULTS.TRUST_PROXY),
     /** Sign-in throttle (DESIGN §16): per account after N failures, and per client address. */
     authThrottle: {
@@ -206,6 +256,12 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     deliveryLogRetentionDays: env.DELIVERY_LOG_RETENTION_DAYS ?? DEFAULTS.DELIVERY_LOG_RETENTION_DAYS,
     /** Memory for the App API catalogue cache (product reads); 0 turns it off. */
     appApiCacheBytes: (env.APP_API_CACHE_MB ?? DEFAULTS.APP_API_CACHE_MB) * 1024 * 1024,
+    /** Timeouts of every listener (server/listener.ts). */
+    listener: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS ?? DEFAULTS.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULTS.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULTS.HTTP_KEEP_ALIVE_TIMEOUT_MS
+    },
     logLevel: env.LOG_LEVEL ?? DEFAULTS.LOG_LEVEL as string
   }
 }

@@ -3,6 +3,12 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEq
 /** Random secret with a prefix: 32 bytes of randomness, URL-safe. */
 export const randomSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64url')}`
 
+/**
+ * A webhook signing secret: the prefix, then 32 random bytes in standard base64, so a Standard
+ * Webhooks library decodes the part after `whsec_` as the key (DESIGN §21).
+ */
+export const randomWebhookSecret = (prefix: string): string => `${prefix}${randomBytes(32).toString('base64')}`
+
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('hex')
 
 export function safeEqual (a: string, b: string): boolean {

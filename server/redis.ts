@@ -22,8 +22,8 @@ export interface PerMinuteLimit {
   key: (request: FastifyRequest) => string
   /** Redis key prefix, one per limit. */
   nameSpace: string
-  /** The 429 message, given the limit and when to retry. */
-  refusal: (max: number, after: string) => string
+  /** The 429 message, given the limit, when to retry and the refused request. */
+  refusal: (max: number, after: string, request: FastifyRequest) => string
 }
 
 /**
@@ -41,6 +41,6 @@ export async function registerPerMinuteLimit (fastify: FastifyInstance, limit: P
     redis: rateLimitRedis(fastify),
     nameSpace: limit.nameSpace,
     skipOnError: true,
-    errorResponseBuilder: (_request, context) => new HttpError(429, limit.refusal(context.max, context.after))
+    errorResponseBuilder: (request, context) => new HttpError(429, limit.refusal(context.max, context.after, request))
   })
 }

@@ -27,6 +27,18 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
   return logins
 }
 
+/**
+ * The line a production start refuses with while a demo account (published password) exists
+ * (DESIGN §20), or null when none does or ALLOW_DEMO_ACCOUNTS=true.
+ */
+export async function demoAccountRefusal (app: FastifyInstance): Promise<string | null> {
+  if (!app.config.production || app.config.allowDemoAccounts) return null
+  const present: string[] = []
+  for (const email of Object.values(DEMO_ACCOUNTS)) if (await app.auth.findByEmail(email) !== null) present.push(email)
+  if (present.length === 0) return null
+  return `Refusing to start in production: demo account${present.length > 1 ? 's' : ''} ${present.join(', ')} (published password) exist; delete them or set ALLOW_DEMO_ACCOUNTS=true`
+}
+
 /** The demo logins, when they still work (the demo was seeded and nobody changed the passwords). */
 export async function demoLogins (app: FastifyInstance): Promise<{ logins: DemoLogin[], storeUrl: string } | null> {
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD } })

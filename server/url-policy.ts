@@ -37,8 +37,12 @@ const NAT64 = [ipaddr.parseCIDR('64:ff9b::/96'), ipaddr.parseCIDR('64:ff9b:1::/4
 /**
  * Classifies with ipaddr.js's ranges (the IANA IPv4 and IPv6 special-purpose registries): only
  * `unicast` is public. IPv4-mapped and NAT64 IPv6 addresses are judged as the IPv4 address they
- * carry, so `::ffff:127.0.0.1` and `64:ff9b::7f00:1` are loopback. Unparseable means special.
+ * carry, so `::ffff:127.0.0.1`, `64:ff9b::7f00:1` and the deprecated IPv4-compatible `::7f00:1`
+ * (`::/96`, which some stacks still route to the IPv4 address) are loopback. Unparseable means special.
  */
+/** `::a.b.c.d` (RFC 4291 §2.5.5.1); `::` and `::1` in it keep their own meaning through the IPv4 they carry (0.0.0.0, 0.0.0.1: special). */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96')
+
 export const classifyAddress: AddressClassifier = (address) => {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6
   try {
@@ -49,7 +53,7 @@ export const classifyAddress: AddressClassifier = (address) => {
   if (parsed.kind() === 'ipv6') {
     const v6 = parsed as ipaddr.IPv6
     if (v6.isIPv4MappedAddress()) parsed = v6.toIPv4Address()
-    else if (NAT64.some((range) => v6.match(range))) parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12))
+    else if (NAT64.some((range) => v6.match(range)) || v6.match(IPV4_COMPATIBLE)) parsed = ipaddr.fromByteArray(v6.toByteArray().slice(12))
   }
   return parsed.range() === 'unicast' ? 'public' : 'special'
 }

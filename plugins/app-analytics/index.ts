@@ -8,9 +8,19 @@ import {
   ReEnableWebhookSchema, ReplayPreviewQuery, AppDeliveryParams, AppHookCallParams, AppWebhookParams
 } from './schemas.ts'
 import { registerLiveTail } from './live.ts'
+import { registerPerMinuteLimit } from '../../server/redis.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
+
+/**
+ * The console's webhook tests, and separately its replays, per developer per minute: each test is a
+ * synchronous request to the app's server and each replay queues up to 1 000 deliveries, so a
+ * console (or a script behind one) must not turn them into a flood.
+ */
+export const CONSOLE_WEBHOOK_SENDS_PER_MINUTE = 10
+/** Opt-in route config: the route spends the developer's CONSOLE_WEBHOOK_SENDS_PER_MINUTE budget. */
+const PER_DEVELOPER = { rateLimit: {} }
 
 /**
  * The developer's console for one app (DESIGN §16 "Console routes"): analytics, the delivery and hook
@@ -21,6 +31,13 @@ const security = [{ developerJwt: [] }]
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
   const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
+  // counted after requireRole (route hooks run after this scope's hooks): the key is the signed-in developer
+  await registerPerMinuteLimit(fastify, {
+    max: CONSOLE_WEBHOOK_SENDS_PER_MINUTE,
+    key: (request) => request.user.sub,
+    nameSpace: 'platform-console-webhook-sends-',
+    refusal: (max, after, request) => `Too many webhook ${request.routeOptions.url?.endsWith('/test') === true ? 'tests' : 'replays'}: ${max} per minute per developer. Retry in ${after}.`
+  })
 
   fastify.get('/:appId/analytics', {
     schema: {
@@ -56,10 +73,11 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/:appId/webhooks/:id/test', {
+    config: PER_DEVELOPER,
     schema: {
       tags, security, operationId: 'testAppWebhook', summary: 'Send a webhook.test event to a registration of my app',
-      description: 'Synchronous: answers with the outcome of the one attempt (no retries), logged like any delivery.',
-      params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409) }
+      description: 'Synchronous: answers with the outcome of the one attempt (no retries), logged like any delivery. At most 10 per minute per developer (429 with Retry-After).',
+      params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409, 429) }
     }
   }, async (request) => {
     const app = await owned(request.user.sub, request.params.appId)
@@ -67,11 +85,12 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/:appId/webhooks/:id/replay', {
+    config: PER_DEVELOPER,
     schema: {
       tags, security, operationId: 'replayAppWebhook', summary: 'Send again the deliveries of a registration since a time',
-      description: 'Queues at most 1 000 per call (oldest first) and says how many are left and from when to go on. `?dryRun=true` answers 200 with what the call would queue, and sends nothing. Event ids are kept.',
+      description: 'Queues at most 1 000 per call (oldest first) and says how many are left and from when to go on. `?dryRun=true` answers 200 with what the call would queue, and sends nothing. Event ids are kept. At most 10 calls per minute per developer, dry runs included (429 with Retry-After).',
       params: AppWebhookParams, querystring: ReplayPreviewQuery, body: ReplaySchema,
-      response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409) }
+      response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
     const app = await owned(request.user.sub, request.params.appId)

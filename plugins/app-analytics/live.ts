@@ -22,7 +22,22 @@ interface Options {
 const DESCRIPTION = 'Server-sent events (read it with fetch and the Authorization header): `event: ready` once subscribed, then one ' +
   '`event: delivery` or `event: hookCall` per attempt or call, its `data:` a LiveEvent (JSON); a `: ping` comment every 15 s. ' +
   `At most ${MAX_LIVE_PER_DEVELOPER} open at once per developer (429 beyond); the server ends a stream after 15 minutes or when ` +
-  'its reader falls 256 KB behind, and the client reconnects.'
+  'its reader falls 256 KB behind, and the client reconnects; signing out (POST /auth/logout) ends that session\'s streams.'
+
+/**
+ * The stream as a document describes it: text, whose first event is `ready` (data `{}`) and whose
+ * later events carry a LiveEvent as `data` (`contentSchema`). A fuzzer reads it as text and can stop
+ * after the first event.
+ */
+const LiveStreamSchema = {
+  type: 'string',
+  description: 'text/event-stream: `event: ready` with `data: {}` first, then `event: delivery` or `event: hookCall` whose `data:` line is a LiveEvent (JSON), and `: ping` comments',
+  examples: ['event: ready\ndata: {}\n\n'],
+  'x-sse-events': ['ready', 'delivery', 'hookCall'],
+  contentMediaType: 'text/event-stream',
+  // JSON Schema's annotation for what the text carries: here, the `data:` of each delivery and hookCall event
+  contentSchema: LiveEventSchema
+}
 
 /**
  * GET /developer/apps/:appId/live: the app's new delivery attempts and hook calls as server-sent
@@ -49,7 +64,10 @@ export function registerLiveTail (fastify: FastifyInstance, options: Options): v
       description: DESCRIPTION,
       params: AppIdParams,
       response: {
-        200: { description: 'A stream of server-sent events', content: { 'text/event-stream': { schema: LiveEventSchema } } },
+        200: {
+          description: 'A stream of server-sent events; it does not end by itself (a client reads the first event, then as long as it likes)',
+          content: { 'text/event-stream': { schema: LiveStreamSchema } }
+        },
         ...errorResponses(401, 403, 404, 429)
       }
     }
@@ -61,13 +79,17 @@ export function registerLiveTail (fastify: FastifyInstance, options: Options): v
     openPerDeveloper.set(developer, open + 1)
 
     const raw = reply.raw
+    const session = request.user.jti
     let ended = false
     let unsubscribe: (() => void) | null = null
+    // signing out ends the session's streams too, wherever the logout happened
+    const stopWatching = fastify.onSessionRevoked((jti) => { if (jti === session) end() })
     const timers: NodeJS.Timeout[] = []
     function end (): void {
       if (ended) return
       ended = true
       for (const timer of timers) clearInterval(timer)
+      stopWatching()
       unsubscribe?.()
       streams.delete(raw)
       const left = (openPerDeveloper.get(developer) ?? 1) - 1

@@ -18,7 +18,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:id', {
     schema: {
       tags: ['portal'],
-      operationId: 'getMedia', security: [], summary: 'An uploaded app icon or screenshot',
+      operationId: 'getMedia', security: [], summary: 'An uploaded app icon or screenshot', description: 'Public and immutable: the id changes when the developer uploads a new file. 404 for an unknown id.',
       params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: Type.Unknown({ description: 'The image' }), ...errorResponses(404) }
     }

@@ -46,8 +46,12 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
 
   fastify.post('/:appId/submit', {
-    schema: { tags, security, operationId: 'submitApp', summary: 'Submit for review (DRAFT → PENDING_REVIEW)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
-  }, async (request) => publicApp(await fastify.apps.submit(request.user.sub, request.params.appId)))
+    schema: { tags, security, operationId: 'submitApp', summary: 'Submit for review (DRAFT → PENDING_REVIEW)', description: 'Also starts an app check run of the submitted version (GET /review/apps/:appId/checks); its outcome never blocks the submission.', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
+  }, async (request) => {
+    const submitted = await fastify.apps.submit(request.user.sub, request.params.appId)
+    for (const listener of fastify.onAppSubmitted) await listener(submitted, { userId: request.user.sub, businessId: request.user.businessId })
+    return publicApp(submitted)
+  })
 
   fastify.post('/:appId/client-secret', {
     schema: {

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, UrlField } from '../../sdk/src/contract/index.ts'
+import { MAX_URL_LENGTH, SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, SignatureSchemeSchema, UrlField } from '../../sdk/src/contract/index.ts'
 import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
 
 export const MAX_SCREENSHOTS = 5
@@ -10,7 +10,14 @@ export { AppSchema, AppVersionSchema as VersionSchema } from '../../sdk/src/cont
 const Url = UrlField({ examples: ['https://app.example.com/oauth/callback'] })
 const Scopes = Type.Array(ScopeValue, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
 const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
-const Screenshots = Type.Array(Url, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs` })
+/** An image: an http(s) URL or an uploaded /media/ path (checked in code, naming the field; the document shows the rule). */
+const ImageUrl = Type.String({
+  minLength: 1,
+  maxLength: MAX_URL_LENGTH,
+  documentedAs: { type: 'string', format: 'uri-reference', pattern: '^(https?://[^/?#\\s]+|/media/)', minLength: 1, maxLength: MAX_URL_LENGTH },
+  examples: ['https://app.example.com/icon.png']
+})
+const Screenshots = Type.Array(ImageUrl, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs (http(s), or /media/ paths from the upload endpoint)` })
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 
@@ -26,6 +33,7 @@ export const CreateAppBodySchema = Type.Object({
   appUrl: Type.Optional({ ...Url, description: 'Install entry and home: the marketplace’s Install button sends merchants here with businessId and business' }),
   webhookUrl: Type.Optional(Url),
   webhookEvents: Type.Optional(WebhookEvents),
+  webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
 }, { title: 'CreateAppBody', additionalProperties: false })
@@ -33,7 +41,8 @@ export type CreateApp = Static<typeof CreateAppBodySchema>
 
 export const UpdateAppBodySchema = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  slug: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400' })),
+  // any value reaches the handler, which names the field in its 400; the document says no value is valid
+  slug: Type.Optional(Type.Unknown({ description: 'Immutable: sending it is a 400', documentedAs: Type.Not(Type.Unknown()) })),
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   category: Type.Optional(CategorySchema),
   scopes: Type.Optional(Scopes),
@@ -41,7 +50,8 @@ export const UpdateAppBodySchema = Type.Object({
   appUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   webhookUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   webhookEvents: Type.Optional(WebhookEvents),
-  iconUrl: Type.Optional(Type.Union([Url, Type.Null()])),
+  webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
+  iconUrl: Type.Optional(Type.Union([ImageUrl, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
 }, { title: 'UpdateAppBody', additionalProperties: false, minProperties: 1 })

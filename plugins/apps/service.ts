@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin'
-import { and, asc, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL } from 'drizzle-orm'
 import { apps, appExtensions, appVersions, media } from '../../server/db/schema/index.ts'
 import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
+import { DEFAULT_SIGNATURE_SCHEME } from '../../sdk/src/contract/events.ts'
 import { outboundUrlProblem, redirectUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { hashSecret, newClientId, newClientSecret, secretMatches } from './credentials.ts'
@@ -15,8 +16,12 @@ import { describeProblems, validateManifest } from './manifest/validate.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
+// the image checks of uploads, for other capabilities' uploads (product pictures)
+export { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 
 export type AppApprovedListener = (tx: Tx, app: AppRow, previouslyApproved: string[]) => Promise<void>
+/** Told after a submission for review committed (app checks start a run); must not throw. */
+export type AppSubmittedListener = (app: AppRow, by: { userId: string, businessId: string | null }) => Promise<void>
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,6 +29,8 @@ declare module 'fastify' {
     apps: AppsService
     /** Run inside the approval transaction (installations: convert test installs, flag re-consent). */
     onAppApproved: AppApprovedListener[]
+    /** Run after a submission for review (app checks). */
+    onAppSubmitted: AppSubmittedListener[]
   }
 }
 
@@ -37,7 +44,8 @@ export function publicApp (row: AppRow): AppView {
   return {
     id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
     scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, appUrl: row.appUrl, webhookUrl: row.webhookUrl,
-    webhookEvents: row.webhookEvents, iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
+    webhookEvents: row.webhookEvents, webhookSignatureScheme: row.webhookSignatureScheme,
+    iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
     isPublished: row.isPublished, reviewNotes: row.reviewNotes, manifest: row.manifest,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
   }
@@ -99,6 +107,16 @@ async function storeMedia (db: Executor, appId: string, contentType: string, byt
   return `/media/${id}`
 }
 
+/**
+ * Deletes the app's uploaded files that neither its icon nor its screenshots name any more (a replaced
+ * icon, a screenshot taken off): an upload is only ever shown through those fields, so nothing piles up.
+ * Runs in the transaction that changed them, after the app row is locked.
+ */
+async function pruneMedia (tx: Executor, app: AppRow): Promise<void> {
+  const referenced = [app.iconUrl ?? '', ...app.screenshots].flatMap((url) => [...url.matchAll(/\/media\/(med_[A-Za-z0-9]+)/g)].map((m) => m[1] as string))
+  await tx.delete(media).where(referenced.length === 0 ? eq(media.appId, app.id) : and(eq(media.appId, app.id), notInArray(media.id, referenced)))
+}
+
 export interface Actor { id: string }
 
 async function ownedAppIn (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
@@ -155,6 +173,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       appUrl: input.appUrl ?? null,
       webhookUrl: input.webhookUrl ?? null,
       webhookEvents: input.webhookEvents ?? [],
+      webhookSignatureScheme: input.webhookSignatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
       screenshots: input.screenshots ?? [],
       version: input.version ?? '1.0.0'
     }).onConflictDoNothing({ target: apps.slug }).returning()
@@ -189,6 +208,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       const status = app.isPublished ? (addedScopes({ scopes, approvedScopes: app.approvedScopes }).length > 0 ? 'DRAFT' : 'APPROVED') : app.status
       const [updated] = await tx.update(apps).set({ ...fields, status, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
       if (app.isPublished && status === 'APPROVED' && changes.length > 0) await recordVersion(tx, updated, 'UPDATED', developerId, changes)
+      if (changes.includes('iconUrl') || changes.includes('screenshots')) await pruneMedia(tx, updated)
       return updated
     })
   }
@@ -314,6 +334,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       const [updated] = await tx.update(apps)
         .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...current.screenshots, url], updatedAt: new Date() })
         .where(eq(apps.id, app.id)).returning()
+      await pruneMedia(tx, updated)
       return { url, app: updated }
     })
   }
@@ -389,6 +410,7 @@ export default fp(async function appsService (fastify) {
   const isPlatformOrigin = (url: string) => fastify.origins.isPlatformOrigin(url)
   fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }))
   fastify.decorate('onAppApproved', [] as AppApprovedListener[])
+  fastify.decorate('onAppSubmitted', [] as AppSubmittedListener[])
 }, { name: 'apps', dependencies: ['db', 'config', 'outbound', 'origins'] })
 
 export type AppsService = ReturnType<typeof createAppsService>

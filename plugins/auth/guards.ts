@@ -35,6 +35,11 @@ declare module 'fastify' {
     signSession: (claims: SessionClaims) => string
     /** Signs the request's session out everywhere (POST /auth/logout). */
     revokeSession: (session: VerifiedSession) => Promise<void>
+    /**
+     * Calls `listener` with the JWT id of each session signed out, in this process or another (its
+     * NOTIFY): what a session holds open (a live tail) ends with it. Returns how to stop listening.
+     */
+    onSessionRevoked: (listener: (jti: string) => void) => () => void
   }
 }
 
@@ -61,6 +66,7 @@ export default fp(async function authGuards (fastify) {
   fastify.decorate('revokeSession', async (session: VerifiedSession) => {
     await revocations.revoke(session.jti, session.sub, new Date(session.exp * 1000))
   })
+  fastify.decorate('onSessionRevoked', (listener: (jti: string) => void) => revocations.onRevoked(listener))
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
   })

@@ -44,11 +44,11 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: PER_ADDRESS,
     schema: {
       tags: ['auth'],
-      operationId: 'login', security: [], summary: 'Sign in; returns a JWT valid 8 hours',
+      operationId: 'login', security: [], summary: 'Sign in; returns a JWT valid 8 hours', description: 'Email and password; the JWT goes in `Authorization: Bearer` on portal, merchant and review routes. Repeated failures are throttled (429 with Retry-After).',
       body: LoginBodySchema,
       response: { 200: SessionSchema, ...errorResponses(400, 401, 429) }
     }
-  }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password)))
+  }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password, request.ip)))
 
   fastify.post('/logout', {
     onRequest: fastify.requireUser,

@@ -12,6 +12,8 @@ export const SESSION_REVOKED_CHANNEL = 'session_revoked'
  */
 export function createRevocations (db: Db, now: () => number = Date.now) {
   const revoked = new Map<string, number>()
+  /** Told of each session signed out, here or (by NOTIFY) in another process, to end what it holds open. */
+  const listeners = new Set<(jti: string) => void>()
   let enabled = false
   let generation = 0
 
@@ -25,6 +27,10 @@ export function createRevocations (db: Db, now: () => number = Date.now) {
       .where(gt(revokedSessions.expiresAt, new Date(now())))
     revoked.clear()
     for (const row of rows) revoked.set(row.jti, row.expiresAt.getTime())
+  }
+
+  function tell (jti: string): void {
+    for (const listener of listeners) listener(jti)
   }
 
   return {
@@ -41,11 +47,20 @@ export function createRevocations (db: Db, now: () => number = Date.now) {
         await tx.execute(sql`select pg_notify(${SESSION_REVOKED_CHANNEL}, ${`${jti} ${expiresAt.getTime()}`})`)
       })
       revoked.set(jti, expiresAt.getTime())
+      tell(jti)
     },
     received (payload: string): void {
       const [jti, expiresAt] = payload.split(' ')
-      if (jti !== undefined && jti !== '') revoked.set(jti, Number(expiresAt) || now() + 86_400_000)
+      if (jti !== undefined && jti !== '') {
+        revoked.set(jti, Number(expiresAt) || now() + 86_400_000)
+        tell(jti)
+      }
       if (revoked.size % 1000 === 0) prune()
+    },
+    /** Calls `listener` with the id of each session signed out from now on; returns how to stop. */
+    onRevoked (listener: (jti: string) => void): () => void {
+      listeners.add(listener)
+      return () => { listeners.delete(listener) }
     },
     /** Off (database checks) while notifications cannot arrive; on again once reloaded from the table. */
     setEnabled (on: boolean): void {

@@ -1,7 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-export const Email = Type.String({ format: 'email', maxLength: 254, examples: ['dev@example.com'] })
-export const Password = Type.String({ minLength: 8, maxLength: 200, description: 'At least 8 characters' })
+/** The validator's `email` format (ajv-formats), written out so the document says exactly what is accepted. */
+const EMAIL_PATTERN = "^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$"
+export const Email = Type.String({ format: 'email', pattern: EMAIL_PATTERN, maxLength: 254, examples: ['dev@example.com'] })
+export const Password = Type.String({ minLength: 10, maxLength: 200, description: 'At least 10 characters, and not a common password' })
 
 export const UserSchema = Type.Object({
   id: Type.String(),
@@ -13,13 +15,23 @@ export const UserSchema = Type.Object({
 }, { title: 'User' })
 export type User = Static<typeof UserSchema>
 
-export const RegisterBodySchema = Type.Object({
+const RegisterFields = {
   email: Email,
   password: Password,
   name: Type.String({ minLength: 1, maxLength: 100 }),
   role: Type.Union([Type.Literal('DEVELOPER'), Type.Literal('MERCHANT')]),
   businessName: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Required for a MERCHANT' }))
-}, { title: 'RegisterBody', additionalProperties: false })
+}
+/** The document states the MERCHANT rule (`if`/`then`); the handler checks it, with a message naming the field. */
+export const RegisterBodySchema = Type.Object(RegisterFields, {
+  additionalProperties: false,
+  documentedAs: Type.Object(RegisterFields, {
+    title: 'RegisterBody',
+    additionalProperties: false,
+    if: { properties: { role: { const: 'MERCHANT' } }, required: ['role'] },
+    then: { properties: { businessName: { type: 'string', minLength: 1 } }, required: ['businessName'] }
+  })
+})
 export type RegisterBody = Static<typeof RegisterBodySchema>
 
 export const LoginBodySchema = Type.Object({

@@ -7,8 +7,9 @@ import { conflict, badRequest, unauthorized, HttpError } from '../../server/http
 import { rateLimitRedis } from '../../server/redis.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
+import { passwordProblem } from './password-policy.ts'
 import type { RegisterBody, User } from './schemas.ts'
-import { createAccountThrottle, memoryFailureStore, redisFailureStore, type AccountThrottle } from './throttle.ts'
+import { createAccountThrottle, databaseFailureStore, redisFailureStore, type AccountThrottle } from './throttle.ts'
 
 type UserRow = typeof users.$inferSelect
 
@@ -39,6 +40,8 @@ export function createAuthService (db: Db, commerce: CommerceService, throttle: 
       throw badRequest('body/businessName is required for a MERCHANT')
     }
     const email = input.email.toLowerCase()
+    const weak = passwordProblem(input.password, [email, input.name])
+    if (weak !== null) throw badRequest(`body/password ${weak}`)
     const passwordHash = await hashPassword(input.password)
     const row = await db.transaction(async (tx) => {
       const id = newId('usr')
@@ -63,9 +66,9 @@ export function createAuthService (db: Db, commerce: CommerceService, throttle: 
    * too many recent failures is refused with 429 before any hash is computed (unknown emails too, so
    * the answer tells nothing about which accounts exist).
    */
-  async function login (email: string, password: string): Promise<User> {
+  async function login (email: string, password: string, address: string): Promise<User> {
     const account = email.trim().toLowerCase()
-    const waitMs = await throttle.waitMs(account)
+    const waitMs = await throttle.waitMs(account, address)
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000)
       throw new HttpError(429, `Too many failed sign-ins for this account; try again in ${seconds} s`, {}, { 'retry-after': String(seconds) })
@@ -73,10 +76,10 @@ export function createAuthService (db: Db, commerce: CommerceService, throttle: 
     const row = await findByEmail(email)
     const ok = await verifyPassword(password, row?.passwordHash ?? null)
     if (row === null || !ok) {
-      await throttle.failed(account)
+      await throttle.failed(account, address)
       throw unauthorized('Invalid email or password')
     }
-    await throttle.succeeded(account)
+    await throttle.succeeded(account, address)
     return publicUser(row)
   }
 
@@ -114,7 +117,7 @@ export type AuthService = ReturnType<typeof createAuthService>
 
 export default fp(async function authService (fastify) {
   const redis = rateLimitRedis(fastify)
-  const throttle = createAccountThrottle(redis === undefined ? memoryFailureStore() : redisFailureStore(redis), fastify.config.authThrottle)
+  const throttle = createAccountThrottle(redis === undefined ? databaseFailureStore(fastify.db) : redisFailureStore(redis), fastify.config.authThrottle)
   fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce, throttle))
   if (fastify.config.reviewer !== null) {
     const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })

@@ -1,14 +1,20 @@
 import type { Redis } from 'ioredis'
+import { and, eq, gt, lt } from 'drizzle-orm'
+import type { Db } from '../../server/db/client.ts'
+import { authFailures } from '../../server/db/schema/index.ts'
 
 /** How long an account's failures are remembered after the last one. */
 const FAILURE_MEMORY_MS = 24 * 3600_000
 /** First block, doubled with every further failure. */
 const BASE_BLOCK_MS = 1000
 
+/** The ceiling of the account-wide block, which strangers' failures can cause: short, so the owner waits at most this (DESIGN §21). */
+export const ACCOUNT_WIDE_MAX_BLOCK_MS = 60_000
+
 export interface AccountThrottleOptions {
-  /** Failed logins allowed before the account is blocked for a while. */
+  /** Failed logins allowed from one client address before that address is blocked for the account. */
   freeFailures: number
-  /** The longest block: after it the right password always gets through once. */
+  /** The longest block of one address: after it the right password always gets through once. */
   maxBlockMs: number
 }
 
@@ -39,6 +45,23 @@ export function memoryFailureStore (): FailureStore {
   }
 }
 
+/** The failures in PostgreSQL (or PGlite), shared by every process when there is no Redis. */
+export function databaseFailureStore (db: Db): FailureStore {
+  return {
+    async get (key) {
+      const [row] = await db.select().from(authFailures).where(and(eq(authFailures.key, key), gt(authFailures.expiresAt, new Date()))).limit(1)
+      return row === undefined ? { failures: 0, blockedUntil: 0 } : { failures: row.failures, blockedUntil: row.blockedUntil }
+    },
+    async set (key, state) {
+      const expiresAt = new Date(Date.now() + FAILURE_MEMORY_MS)
+      await db.insert(authFailures).values({ key, ...state, expiresAt })
+        .onConflictDoUpdate({ target: authFailures.key, set: { ...state, expiresAt } })
+      await db.delete(authFailures).where(lt(authFailures.expiresAt, new Date()))
+    },
+    async reset (key) { await db.delete(authFailures).where(eq(authFailures.key, key)) }
+  }
+}
+
 export function redisFailureStore (redis: Redis): FailureStore {
   const name = (key: string) => `platform-auth-failures:${key}`
   return {
@@ -53,28 +76,43 @@ export function redisFailureStore (redis: Redis): FailureStore {
   }
 }
 
+/** The block after `over` failures past the free ones: 1 s, doubling, up to `ceiling`. */
+function blockMs (over: number, ceiling: number): number {
+  return over < 0 ? 0 : Math.min(BASE_BLOCK_MS * 2 ** Math.min(over, 30), ceiling)
+}
+
 /**
- * Per-account login throttle (DESIGN §16): after `freeFailures` wrong passwords the account is blocked
- * for 1 s, then 2 s, 4 s … up to `maxBlockMs`; a blocked attempt is refused before any password hash is
- * computed. A block always ends, and the right password then resets the count: the throttle slows a
- * guesser down, it never locks the owner out for good. A store that fails lets the attempt through.
+ * Sign-in throttle keyed on account and client address together (DESIGN §21): after `freeFailures`
+ * wrong passwords from one address, that address is blocked for the account for 1 s, then 2 s, 4 s …
+ * up to `maxBlockMs`, so a stranger's failures never lock the owner out from elsewhere. Each address
+ * adds at most its free failures to an account-wide count; past `freeFailures` × 2 of those (credential
+ * stuffing from many addresses) the whole account backs off too, capped at 60 s. A blocked attempt is
+ * refused before any password hash is computed; a block always ends, and the right password resets
+ * both counts. A store that fails lets the attempt through.
  */
 export function createAccountThrottle (store: FailureStore, options: AccountThrottleOptions) {
+  const accountFree = options.freeFailures * 2
+  const pairKey = (account: string, address: string) => `${account}|${address}`
+  const read = async (key: string) => await store.get(key).catch(() => ({ failures: 0, blockedUntil: 0 }))
+  const write = async (key: string, state: FailureState) => { await store.set(key, state).catch(() => {}) }
+
   return {
-    /** Milliseconds the account must still wait, or 0. */
-    async waitMs (account: string, now = Date.now()): Promise<number> {
-      const state = await store.get(account).catch(() => ({ failures: 0, blockedUntil: 0 }))
-      return Math.max(0, state.blockedUntil - now)
+    /** Milliseconds this address must still wait before trying the account, or 0. */
+    async waitMs (account: string, address: string, now = Date.now()): Promise<number> {
+      const [pair, wide] = await Promise.all([read(pairKey(account, address)), read(account)])
+      return Math.max(0, pair.blockedUntil - now, wide.blockedUntil - now)
     },
-    async failed (account: string, now = Date.now()): Promise<void> {
-      const { failures } = await store.get(account).catch(() => ({ failures: 0 }))
-      const count = failures + 1
-      const over = count - options.freeFailures
-      const blockedUntil = over < 0 ? 0 : now + Math.min(BASE_BLOCK_MS * 2 ** Math.min(over, 30), options.maxBlockMs)
-      await store.set(account, { failures: count, blockedUntil }).catch(() => {})
+    async failed (account: string, address: string, now = Date.now()): Promise<void> {
+      const pair = await read(pairKey(account, address))
+      const count = pair.failures + 1
+      await write(pairKey(account, address), { failures: count, blockedUntil: now + blockMs(count - options.freeFailures, options.maxBlockMs) })
+      if (count > options.freeFailures) return
+      const wide = await read(account)
+      const total = wide.failures + 1
+      await write(account, { failures: total, blockedUntil: now + blockMs(total - accountFree, ACCOUNT_WIDE_MAX_BLOCK_MS) })
     },
-    async succeeded (account: string): Promise<void> {
-      await store.reset(account).catch(() => {})
+    async succeeded (account: string, address: string): Promise<void> {
+      await Promise.all([store.reset(pairKey(account, address)).catch(() => {}), store.reset(account).catch(() => {})])
     }
   }
 }

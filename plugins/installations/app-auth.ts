@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
-import { insufficientScope, invalidToken } from '../../server/http-errors.ts'
+import { insufficientScope, invalidToken, missingToken } from '../../server/http-errors.ts'
 import { toCached } from './service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by requireAppToken: the calling installation. */
     installation: CachedInstallation
+    /** Set by requireScope when the scope check passed: the scope this request exercised (app checks' scopes.used). */
+    scopeUsed: string | null
   }
   interface FastifyInstance {
     /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
@@ -23,9 +25,13 @@ const TOKEN_PATTERN = /^Bearer\s+(fbat_[A-Za-z0-9_-]{20,200})$/
 /** Bearer-token authentication for apps; the database is consulted only on a cache miss. */
 export default fp(async function appAuth (fastify) {
   fastify.decorateRequest('installation', null as unknown as CachedInstallation)
+  fastify.decorateRequest('scopeUsed', null)
 
   fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
-    const match = TOKEN_PATTERN.exec(request.headers.authorization ?? '')
+    const header = request.headers.authorization
+    // no credentials, or another scheme's: RFC 6750 §3.1's bare challenge
+    if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('Authentication required: send Authorization: Bearer fbat_…')
+    const match = TOKEN_PATTERN.exec(header)
     if (match === null) throw invalidToken('Missing or malformed access token: send Authorization: Bearer fbat_…')
     const tokenHash = sha256(match[1])
     let installation = fastify.tokenCache.get(tokenHash)
@@ -40,7 +46,10 @@ export default fp(async function appAuth (fastify) {
 
   fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
     const { scopes, pendingScopes } = request.installation
-    if (scopes.includes(scope)) return
+    if (scopes.includes(scope)) {
+      request.scopeUsed = scope
+      return
+    }
     throw insufficientScope(scope, pendingScopes.includes(scope)
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)

@@ -7,6 +7,7 @@ import { decryptSecret } from '../../server/crypto.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { outboxDispatch } from '../../server/events.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
+import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Sender, SendResult } from './sender.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 
@@ -68,6 +69,7 @@ export interface Claimed {
   secretEncrypted: string | null
   isActive: boolean | null
   appWebhookUrl: string | null
+  signatureScheme: SignatureScheme
 }
 
 /**
@@ -104,7 +106,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
         returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at
       )
-      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url
+      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url,
+        -- the app's own webhook (and data erasure, sent to the app's webhookUrl) is signed as the app chose
+        case when w.is_app_webhook or c.event = ${DATA_ERASURE} then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
       from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id`)
     if (row === undefined) return null
     return {
@@ -121,7 +125,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       url: row.url ?? null,
       secretEncrypted: row.secret_encrypted ?? null,
       isActive: row.is_active ?? null,
-      appWebhookUrl: row.app_webhook_url ?? null
+      appWebhookUrl: row.app_webhook_url ?? null,
+      signatureScheme: row.signature_scheme === 'standard-webhooks' ? 'standard-webhooks' : 'spec'
     }
   }
 
@@ -380,7 +385,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       await failed(claimed, undecryptable, null, retry, item.fresh)
       return null
     }
-    const headers = deliveryHeaders({ secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id })
+    const headers = deliveryHeaders({
+      secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme
+    })
     const result = await sender.send(url, rawBody, headers)
     if (!result.success) {
       await failed(claimed, result, headers, retry, item.fresh)

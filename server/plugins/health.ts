@@ -8,11 +8,11 @@ const NotReady = Type.Object({ status: Type.Literal('unavailable'), reason: Type
 /** Liveness (the process answers) and readiness (database reachable, migrations applied). */
 const health: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/health', {
-    schema: { tags: ['operations'], operationId: 'getHealth', security: [], summary: 'Liveness', response: { 200: Status('ok') } }
+    schema: { tags: ['operations'], operationId: 'getHealth', security: [], summary: 'Liveness', description: 'Liveness: the process answers. No dependency is checked, so a load balancer does not take every process out when the database blinks.', response: { 200: Status('ok') } }
   }, async () => ({ status: 'ok' as const }))
 
   fastify.get('/ready', {
-    schema: { tags: ['operations'], operationId: 'getReadiness', security: [], summary: 'Readiness: database reachable and migrated', response: { 200: Status('ready'), 503: NotReady } }
+    schema: { tags: ['operations'], operationId: 'getReadiness', security: [], summary: 'Readiness: database reachable and migrated', description: 'Readiness: 200 once the database answers and every migration is applied; 503 with the reason otherwise.', response: { 200: Status('ready'), 503: NotReady } }
   }, async (request, reply) => {
     try {
       await ping(fastify.db)

@@ -28,7 +28,7 @@ export default fp(async function swaggerPlugin (fastify) {
       info: {
         title: 'App Platform API',
         version: '1.0.0',
-        description: 'Developer portal, review, marketplace, OAuth installs, the App API, webhooks and storefront extensions. Errors always have the shape {statusCode, error, message}.'
+        description: 'Developer portal, review, marketplace, OAuth installs, the App API, webhooks and storefront extensions. Errors always have the shape {statusCode, error, message} (ErrorBody). A path answers a method it does not have with 405 and Allow.'
       },
       servers: [{ url: fastify.config.baseUrl, description: 'BASE_URL: the API (App API, /webhooks, OAuth token and revocation)' }],
       tags: API_TAGS,
@@ -40,11 +40,16 @@ export default fp(async function swaggerPlugin (fastify) {
         }
       }
     },
-    transform: ({ schema, url }) => shapeRoute({ schema: schema as Record<string, any>, url }),
-    transformObject: (document) => shapeDocument('openapiObject' in document ? document.openapiObject : {}),
-    // Shared schemas keep their $id as the component name (Error, …)
+    transform: ({ schema, url, route }) => shapeRoute({ schema: schema as Record<string, any>, url, method: [route.method].flat()[0] }),
+    transformObject: (document) => shapeDocument('openapiObject' in document ? document.openapiObject : {}, { storefrontUrl: fastify.origins.storefrontUrl }),
+    // Shared schemas keep their $id as the component name (ErrorBody, …)
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })
-  await fastify.register(swaggerUi, { routePrefix: '/docs' })
+  await fastify.register(swaggerUi, {
+    routePrefix: '/docs',
+    // the plugin's own policy (its inline scripts by hash), never framed: /docs shares the API origin
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, '')
+  })
   fastify.get('/openapi.json', { schema: { hide: true } }, async () => fastify.swagger())
-}, { name: 'swagger', dependencies: ['config'] })
+}, { name: 'swagger', dependencies: ['config', 'origins'] })

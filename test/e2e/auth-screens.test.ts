@@ -22,6 +22,9 @@ t.test('register and login screens in Chromium', async (t) => {
 
   await page.getByLabel(/^Password/).fill('correct-horse')
   await page.getByRole('button', { name: 'Create account' }).click()
+  await page.waitForURL(`${base}/admin`)
+  t.pass('a new merchant lands on Admin')
+  await page.getByRole('link', { name: 'Marketplace' }).click()
   await page.getByTestId('welcome').waitFor()
   t.match(await page.getByTestId('who').innerText(), /Sam Shop/)
   t.match(await page.getByTestId('who').innerText(), /MERCHANT/)
@@ -37,6 +40,8 @@ t.test('register and login screens in Chromium', async (t) => {
 
   await page.getByLabel('Password').fill('correct-horse')
   await page.getByRole('button', { name: 'Log in' }).click()
+  await page.waitForURL(`${base}/admin`)
+  await page.getByRole('link', { name: 'Marketplace' }).click()
   await page.getByTestId('welcome').waitFor()
   t.match(await page.getByTestId('welcome').innerText(), /Signed in as Sam Shop \(MERCHANT\)/)
 

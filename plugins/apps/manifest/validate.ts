@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { RE2JS } from 're2js'
 import { addFormats, findString } from '../../../server/validation.ts'
+import { MAX_SETTING_VALUES, schemaLimitProblem, tooManyValues } from './schema-limits.ts'
 import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
 export interface Problem { path: string, message: string }
@@ -29,9 +30,12 @@ const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string
   return { test: (input: string) => re.matcher(input).find() }
 }, { code: 'RE2JS' })
 
-/** Ajv for merchant settings: the formats the admin panel can render, with `color` as #rgb/#rrggbb. */
+/**
+ * Ajv for merchant settings: the formats the admin panel can render, with `color` as #rgb/#rrggbb.
+ * Without allErrors: validation stops at the first error, so a failing input cannot walk every branch.
+ */
 export function createSettingsAjv (): Ajv {
-  const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, code: { regExp: linearRegExp } })
+  const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false, code: { regExp: linearRegExp } })
   addFormats(ajv, ['date-time', 'uri'])
   ajv.addFormat('color', /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/)
   return ajv
@@ -41,9 +45,10 @@ const MAX_CACHED_VALIDATORS = 500
 const validators = new Map<string, ValidateFunction>()
 
 /**
- * The compiled validator of a settings schema, cached by the schema's JSON. Schemas arrive as fresh
- * objects from the database on every request and Ajv caches by object identity, so compiling each one
- * would grow without bound; past the cap the cache and its Ajv start over.
+ * The compiled validator of a settings schema, cached by the schema's JSON: compiled once when the
+ * manifest is saved, then reused. Schemas arrive as fresh objects from the database on every request
+ * and Ajv caches by object identity, so compiling each one would grow without bound; past the cap the
+ * cache and its Ajv start over. A schema stored before the limits and breaking them refuses every input.
  */
 export function settingsValidator (schema: Record<string, unknown>): ValidateFunction {
   const key = JSON.stringify(schema)
@@ -53,21 +58,36 @@ export function settingsValidator (schema: Record<string, unknown>): ValidateFun
       validators.clear()
       settingsAjv = createSettingsAjv()
     }
-    validate = capStrings(settingsAjv.compile(schema))
+    const problem = schemaLimitProblem(schema)
+    validate = problem === null ? capInput(settingsAjv.compile(schema)) : refuseAll(`the app's settingsSchema ${problem}`)
     validators.set(key, validate)
   }
   return validate
 }
 
-/** `validate`, refusing any string past MAX_SETTING_LENGTH first, whatever the app's schema allows. */
-function capStrings (validate: ValidateFunction): ValidateFunction {
+function refuseAll (message: string): ValidateFunction {
+  const refuse = (() => false) as unknown as ValidateFunction
+  refuse.errors = [{ instancePath: '', schemaPath: '#', keyword: 'schemaLimits', params: {}, message }]
+  return refuse
+}
+
+function inputError (instancePath: string, keyword: string, limit: number, message: string): ErrorObject {
+  return { instancePath, schemaPath: `#/${keyword}`, keyword, params: { limit }, message }
+}
+
+/**
+ * `validate`, refusing first any input with more than MAX_SETTING_VALUES values or a string past
+ * MAX_SETTING_LENGTH, whatever the app's schema allows: the work stays bounded by schema × input.
+ */
+function capInput (validate: ValidateFunction): ValidateFunction {
   const capped = ((data: unknown) => {
+    if (tooManyValues(data)) {
+      capped.errors = [inputError('', 'maxValues', MAX_SETTING_VALUES, `must NOT have more than ${MAX_SETTING_VALUES} values in all`)]
+      return false
+    }
     const path = findString(data, (text) => text.length > MAX_SETTING_LENGTH)
     if (path !== null) {
-      capped.errors = [{
-        instancePath: path, schemaPath: '#/maxLength', keyword: 'maxLength', params: { limit: MAX_SETTING_LENGTH },
-        message: `must NOT have more than ${MAX_SETTING_LENGTH} characters`
-      }]
+      capped.errors = [inputError(path, 'maxLength', MAX_SETTING_LENGTH, `must NOT have more than ${MAX_SETTING_LENGTH} characters`)]
       return false
     }
     const valid = validate(data)
@@ -99,6 +119,11 @@ function checkSettingsSchema (schema: Record<string, unknown>, path: string): Pr
     if (property.format !== undefined && !(SETTING_FORMATS as readonly unknown[]).includes(property.format)) {
       problems.push({ path: `${path}/properties/${name}`, message: `format must be one of ${SETTING_FORMATS.join(', ')}` })
     }
+  }
+  const limit = schemaLimitProblem(schema)
+  if (limit !== null) {
+    problems.push({ path, message: `breaks a platform limit: the schema ${limit}` })
+    return problems
   }
   try {
     settingsValidator(schema)

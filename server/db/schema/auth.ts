@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, index } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
 
 export const ROLES = ['DEVELOPER', 'MERCHANT', 'REVIEWER'] as const
 export type Role = typeof ROLES[number]
@@ -20,3 +20,14 @@ export const revokedSessions = pgTable('revoked_sessions', {
   userId: text('user_id').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull()
 }, (t) => [index('revoked_sessions_expires_idx').on(t.expiresAt)])
+
+/**
+ * Sign-in failures by throttle key (an account, or an account and a client address) when there is no
+ * Redis: every process of a split deployment sees the same counts (DESIGN §21).
+ */
+export const authFailures = pgTable('auth_failures', {
+  key: text('key').primaryKey(),
+  failures: integer('failures').notNull(),
+  blockedUntil: bigint('blocked_until', { mode: 'number' }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull()
+}, (t) => [index('auth_failures_expires_idx').on(t.expiresAt)])
