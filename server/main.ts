@@ -5,8 +5,9 @@ import closeWithGrace from 'close-with-grace'
 import { loadConfig, ConfigError } from './config.ts'
 import { buildApp } from './app.ts'
 import { ensureUiBuilt } from './build-ui.ts'
+import { listenerTimeouts } from './listener.ts'
 import { loggerOptions } from './logger.ts'
-import { demoLogins, seedDemo } from './seed.ts'
+import { demoAccountRefusal, demoLogins, seedDemo } from './seed.ts'
 import { installReferenceAppDemo, startReferenceApp, syncReferenceAppUrls } from './demo-app.ts'
 
 const started = performance.now()
@@ -24,8 +25,14 @@ try {
 
 await ensureUiBuilt()
 const app = await buildApp({ config, logger: loggerOptions(config.logLevel) })
+const refusal = await demoAccountRefusal(app)
+if (refusal !== null) {
+  console.error(refusal)
+  await app.close()
+  process.exit(1)
+}
 // The storefront's own listener (DESIGN §14): the same app, which serves only the stores there.
-const storefront = createServer({ requestTimeout: 30_000 }, app.storefront.handler)
+const storefront = createServer(listenerTimeouts(config), app.storefront.handler)
 // The demo's reference app (examples/reference-app) on EXAMPLE_APP_PORT, with the embedded demo only.
 const demo = config.demoSeed && config.databaseUrl === null && config.dataDir !== null
 let reference: Awaited<ReturnType<typeof startReferenceApp>> | null = null

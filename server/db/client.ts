@@ -11,6 +11,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
+import { claimDataDir } from './data-dir-lock.ts'
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */
@@ -69,11 +70,19 @@ async function countApplied (executor: SqlExecutor): Promise<number> {
 
 async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<Database> {
   let folder: string | undefined
+  let release = () => {}
   if (dataDir !== null) {
     folder = join(dataDir, 'pgdata')
     mkdirSync(folder, { recursive: true })
+    release = claimDataDir(dataDir)
   }
-  const client = await PGlite.create(folder, loadDataDir === undefined ? {} : { loadDataDir })
+  let client: PGlite
+  try {
+    client = await PGlite.create(folder, loadDataDir === undefined ? {} : { loadDataDir })
+  } catch (error) {
+    release()
+    throw error
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
     // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
@@ -91,7 +100,10 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     executeSql,
     migrate: async () => { await migratePglite(db as any, { migrationsFolder: MIGRATIONS_FOLDER }) },
     pendingMigrations: async () => journalLength() - await countApplied(database),
-    close: async () => { if (!client.closed) await client.close() },
+    close: async () => {
+      if (!client.closed) await client.close()
+      release()
+    },
     // in-process: there is no connection to lose, so the events of ListenEvents never fire
     listen: async (channel, onMessage) => client.listen(channel, onMessage),
     notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },

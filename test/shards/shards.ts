@@ -1,6 +1,7 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import t from 'tap'
 
 /**
  * The suite runs as a few processes that each import a group of test files, instead of one
@@ -15,13 +16,14 @@ const TEST_ROOT = fileURLToPath(new URL('..', import.meta.url))
 const EXAMPLES_ROOT = fileURLToPath(new URL('../../examples', import.meta.url))
 /**
  * Run on their own: browser tests (`npm run test:browser`), the bench smoke test (`npm run test:bench`,
- * once per CI run rather than once per database); the shard entries are not test files of a group.
+ * once per CI run rather than once per database), the admin UI's library tests (each in a process of
+ * its own, with a browser-like global scope: tap's include); the shard entries are not test files of a group.
  */
-const NOT_GROUPED = ['e2e', 'shards', 'bench']
+const NOT_GROUPED = ['e2e', 'shards', 'bench', 'admin-ui']
 
 /**
- * Seconds of wall time per file measured on the 2-core machine, to balance the groups; a file not
- * listed counts as DEFAULT_WEIGHT. Only balance depends on these numbers, never a result.
+ * Seconds of wall time per file measured on the 2-core machine, to balance the groups and to give each
+ * file its time budget (fileTimeout); a file not listed counts as DEFAULT_WEIGHT.
  */
 const WEIGHTS: Record<string, number> = {
   'plugins/webhooks/processes.test.ts': 73,
@@ -88,12 +90,23 @@ const WEIGHTS: Record<string, number> = {
   'plugins/oauth/discovery-revocation.test.ts': 8,
   'plugins/apps/platform-urls.test.ts': 8,
   'plugins/storefront/csp.test.ts': 8,
+  'server/backup.test.ts': 40,
   '../examples/reference-app/test/checkout.test.ts': 30,
   '../examples/reference-app/test/webhooks.test.ts': 25,
   '../examples/reference-app/test/pages.test.ts': 20,
   '../examples/reference-app/test/install.test.ts': 20
 }
 const DEFAULT_WEIGHT = 3
+
+/**
+ * A file's budget inside its group: generous enough for a machine loaded four times over (tests wait
+ * for work, so a busy machine makes them slower, not red), short enough that one stalled file fails
+ * alone, named, while the rest of its group still runs. tap's own per-process timeout (package.json)
+ * is only the backstop.
+ */
+const MIN_FILE_TIMEOUT_S = 240
+const TIMEOUT_PER_WEIGHT = 12
+export const fileTimeout = (file: string): number => 1000 * Math.max(MIN_FILE_TIMEOUT_S, TIMEOUT_PER_WEIGHT * (WEIGHTS[file] ?? DEFAULT_WEIGHT))
 
 function testFiles (folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -121,7 +134,31 @@ export function groups (): string[][] {
   return bins.map((bin) => bin.files.sort())
 }
 
-/** Imports group `n` (1-based) into this process; each file's tests register on the root test. */
+type TestArgs = Parameters<typeof t.test>
+
+/**
+ * Imports `files` (paths under test/) into this process. Each file's top-level tests register on the
+ * root test while the file is imported; they are registered under the file's name and with its
+ * timeout, so a failure or a stall names the file it belongs to and the files after it still run.
+ */
+export async function runFiles (files: string[], timeoutOf: (file: string) => number = fileTimeout): Promise<void> {
+  const rootTest = t.test.bind(t)
+  try {
+    for (const file of files) {
+      t.test = ((...args: TestArgs) => {
+        const name = args.find((arg) => typeof arg === 'string') ?? '(unnamed)'
+        const options = args.find((arg) => typeof arg === 'object' && arg !== null) ?? {}
+        const fn = args.find((arg) => typeof arg === 'function')
+        return rootTest(`${file} › ${name as string}`, { timeout: timeoutOf(file), ...options as object }, fn as never)
+      }) as typeof t.test
+      await import(pathToFileURL(join(TEST_ROOT, file)).href)
+    }
+  } finally {
+    t.test = rootTest
+  }
+}
+
+/** Imports group `n` (1-based) into this process. */
 export async function runShard (n: number): Promise<void> {
-  for (const file of groups()[n - 1]) await import(pathToFileURL(join(TEST_ROOT, file)).href)
+  await runFiles(groups()[n - 1])
 }

@@ -1,0 +1,126 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t, { type Test } from 'tap'
+import { buildApp, type App } from '../../server/app.ts'
+import { backup, restore } from '../../server/backup.ts'
+import { openDatabase, type Database } from '../../server/db/client.ts'
+import { DataDirInUseError } from '../../server/db/data-dir-lock.ts'
+import { loadConfig } from '../../server/config.ts'
+import { listen, registerUser, REVIEWER_ENV } from '../helper.ts'
+import { cart, customer, installHookApp, shop, startAppServer } from '../plugins/checkout-hooks/fixtures.ts'
+
+const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
+
+/** Every table of the service's schema with its row count and a digest of its rows. */
+async function fingerprint (database: Database): Promise<Record<string, string>> {
+  const { rows: tables } = await database.executeSql("select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1")
+  const result: Record<string, string> = {}
+  for (const { name } of tables as Array<{ name: string }>) {
+    const { rows } = await database.executeSql(`select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${name}" t`)
+    result[name] = `${String(rows[0].n)}:${String(rows[0].digest)}`
+  }
+  return result
+}
+
+/**
+ * Puts rows in every table through the platform's own flows: sample data, an app with media, hooks and a webhook, an
+ * order, a promo code, a product picture, an app check run, a failed sign-in, a logout.
+ */
+async function fill (t: Test, app: App): Promise<void> {
+  const base = await listen(app)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { merchant, slug, pizza, soda } = await shop(app)
+  // the demo's sample catalogue, orders, reviews and pages
+  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId) })
+  const appServer = await startAppServer(t, {
+    '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'QR pay' }] } }),
+    '/base/pay': ({ body }) => ({ json: { paymentUrl: `https://pay.example.com/${String(body.data.orderId)}` } }),
+    '/base/events': () => ({ json: {} })
+  })
+  const hooks = [{ hookPoint: 'checkout.payment_methods', url: '/methods' }, { hookPoint: 'checkout.create_payment', url: '/pay' }]
+  const { appId, installed } = await installHookApp(app, developer, merchant, appServer.url, hooks, ['write_payments', 'read_orders', 'read_business'])
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'icon.png')
+  t.equal((await fetch(`${base}/developer/apps/${appId}/media?kind=icon`, { method: 'POST', headers: developer.auth, body: form })).status, 201)
+  t.equal((await app.inject({ method: 'POST', url: '/webhooks', headers: installed.auth, payload: { url: `${appServer.url}/base/events`, events: ['order.created'] } })).statusCode, 201)
+  t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 200)
+  const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: `${installed.installationId}:qr` } })
+  t.equal(placed.statusCode, 201, placed.body)
+  await app.webhookDelivery.idle()
+  await app.checkoutHooks.flush()
+  t.equal((await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload: { code: 'SPRING10', percentOff: 10 } })).statusCode, 201)
+  const picture = new FormData()
+  picture.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'pizza.png')
+  t.equal((await fetch(`${base}/merchant/products/${pizza.id as string}/image`, { method: 'POST', headers: merchant.auth, body: picture })).status, 200)
+  t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })).statusCode, 202)
+  t.equal((await app.inject({ method: 'POST', url: '/auth/login', payload: { email: merchant.email, password: 'not-the-password' } })).statusCode, 401)
+  t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
+}
+
+/** As `npm start` configures itself on an embedded DATA_DIR: the generated secrets are files there. */
+const configFor = (dataDir: string) => loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '100000', DATA_DIR: dataDir, ...REVIEWER_ENV })
+
+t.test('backup and restore of the embedded database', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'platform-backup-test-'))
+  t.teardown(() => { rmSync(root, { recursive: true, force: true }) })
+  const dataDir = join(root, 'data')
+  const file = join(root, 'backups', 'platform.tar.gz')
+
+  const app = await buildApp({ config: configFor(dataDir) })
+  await app.ready()
+  await fill(t, app)
+  await app.close()
+  // the stopped server's database, held open here as a running server would hold it
+  const held = await openDatabase({ databaseUrl: null, dataDir })
+  const before = await fingerprint(held)
+  t.same(Object.entries(before).filter(([, value]) => value.startsWith('0:')).map(([name]) => name), [], 'every table has rows')
+
+  t.test('refused while a server has the database open', async (t) => {
+    await t.rejects(backup(dataDir, file), DataDirInUseError)
+    await t.rejects(restore(dataDir, file), DataDirInUseError)
+    await t.rejects(openDatabase({ databaseUrl: null, dataDir }), /in use by process/, 'and so is a second server on the same DATA_DIR')
+  })
+  t.test('stopped, the round trip keeps every row of every table, and the secrets', async (t) => {
+    await held.close()
+    const manifest = await backup(dataDir, file)
+    t.ok(existsSync(file))
+    t.ok(manifest.files.length >= 2, `the secrets beside the database are in it: ${manifest.files.join(', ')}`)
+    const restoredDir = join(root, 'restored')
+    await restore(restoredDir, file)
+    for (const name of manifest.files) t.same(readFileSync(join(restoredDir, name)), readFileSync(join(dataDir, name)), `${name} restored`)
+    const restored = await openDatabase({ databaseUrl: null, dataDir: restoredDir })
+    const after = await fingerprint(restored)
+    t.same(Object.keys(after).filter((name) => after[name] !== before[name]), [], 'no table differs')
+    t.equal(await restored.pendingMigrations(), 0)
+    await restored.close()
+    const again = await buildApp({ config: configFor(restoredDir) })
+    const login = await again.inject({ method: 'POST', url: '/auth/login', payload: { email: REVIEWER_ENV.REVIEWER_EMAIL, password: REVIEWER_ENV.REVIEWER_PASSWORD } })
+    await again.close()
+    t.equal(login.statusCode, 200, `a restored server signs people in: ${login.body}`)
+  })
+  t.test('restore refuses a DATA_DIR that holds data, and keeps it aside with --force', async (t) => {
+    await t.rejects(restore(dataDir, file), /is not empty/)
+    const { keptAside } = await restore(dataDir, file, { force: true })
+    t.ok(keptAside !== null && existsSync(join(keptAside, 'pgdata')), 'the previous data is kept')
+  })
+  t.test('restore refuses what is not a backup', async (t) => {
+    const junk = join(root, 'junk.tar.gz')
+    writeFileSync(junk, 'not an archive')
+    await t.rejects(restore(join(root, 'empty-1'), junk), /not a readable backup archive/)
+    await t.rejects(restore(join(root, 'empty-2'), join(root, 'missing.tar.gz')), /no such file/)
+  })
+  t.test('npm run backup / restore: usage, and PostgreSQL is pg_dump\'s job', async (t) => {
+    const run = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, ['--import', 'tsx', 'server/backup.ts', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, LOG_LEVEL: 'silent', DATA_DIR: join(root, 'restored'), ...env } })
+    t.equal(run([]).status, 2)
+    t.match(run(['restore', file, '--yes']).stderr, /usage/)
+    t.match(run(['backup', join(root, 'pg.tar.gz')], { DATABASE_URL: 'postgres://127.0.0.1/x', JWT_SECRET: 'x'.repeat(40), ENCRYPTION_KEY: 'a'.repeat(64) }).stderr, /pg_dump/)
+    const cli = run(['backup', join(root, 'cli.tar.gz')])
+    t.equal(cli.status, 0, cli.stderr)
+    t.match(cli.stdout, /backed up/)
+    const busy = run(['restore', join(root, 'cli.tar.gz')])
+    t.equal(busy.status, 1, busy.stderr)
+    t.match(busy.stderr, /is not empty/)
+  })
+})
