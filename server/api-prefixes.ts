@@ -12,6 +12,7 @@ export const PREFIX = {
   oauth: '/oauth',
   media: '/media',
   sampleMedia: '/media/samples',
+  productMedia: '/media/products',
   merchant: '/merchant',
   merchantInstallations: '/merchant/installations',
   appApi: '/app-api',

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.ts'
+import { listenerTimeouts } from './listener.ts'
 import { validatorCompiler } from './validation.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
@@ -9,11 +10,14 @@ import dbPlugin from './plugins/db.ts'
 import errorsPlugin from './plugins/errors.ts'
 import outboundPlugin from './plugins/outbound.ts'
 import type { OutboundPolicy } from './url-policy.ts'
+import jsonDepth from './plugins/json-depth.ts'
+import noStore from './plugins/no-store.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
 import liveEventsPlugin from './plugins/live-events.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
+import methodNotAllowed from './plugins/method-not-allowed.ts'
 import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
 import { PREFIX } from './api-prefixes.ts'
@@ -45,9 +49,12 @@ import catalogCache from '../plugins/commerce/catalog-cache-plugin.ts'
 import paymentExpiry from '../plugins/commerce/payment-expiry.ts'
 import commerceRoutes from '../plugins/commerce/index.ts'
 import sampleImageRoutes from '../plugins/commerce/routes/sample-images.ts'
+import productImageRoutes from '../plugins/commerce/routes/product-images.ts'
 import checkoutHooksService from '../plugins/checkout-hooks/service.ts'
 import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
+import appChecksService, { registerScopeUse } from '../plugins/app-checks/service.ts'
+import appChecksRoutes from '../plugins/app-checks/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -60,6 +67,9 @@ export interface BuildOptions {
   outbound?: Partial<Pick<OutboundPolicy, 'resolve' | 'classify'>>
 }
 
+/** Letters, digits and `._:-`, at most 128: a tracing id, never log or header injection. */
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
 /**
  * The whole service as a fastify instance that never listens: main.ts listens, tests inject.
  * Boot order: infrastructure, shared services, capabilities (STYLE §2).
@@ -70,11 +80,19 @@ export async function buildApp (options: BuildOptions) {
   const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
   if (ownsDatabase) await database.migrate()
 
+  const { requestTimeout, keepAliveTimeout, ...http } = listenerTimeouts(config)
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
+    requestTimeout,
+    keepAliveTimeout,
+    http,
     bodyLimit: BODY_LIMIT,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // a client's X-Request-Id is kept only in a safe shape (it lands in logs and answers), else a new one
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id']
+      return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : randomUUID()
+    },
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors
@@ -90,10 +108,13 @@ export async function buildApp (options: BuildOptions) {
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
   await app.register(inputGuard)
+  await app.register(jsonDepth)
+  await app.register(noStore)
   await app.register(originsPlugin)
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(liveEventsPlugin)
+  await app.register(methodNotAllowed)
   // per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 
@@ -112,6 +133,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(appAuth)
   await app.register(storefrontRateLimit)
   await app.register(checkoutHooksService)
+  await app.register(appChecksService)
 
   // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)
@@ -120,6 +142,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
   await app.register(mediaRoutes, { prefix: PREFIX.media })
   await app.register(sampleImageRoutes, { prefix: PREFIX.sampleMedia })
+  await app.register(productImageRoutes, { prefix: PREFIX.productMedia })
   await app.register(reviewRoutes, { prefix: PREFIX.review })
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
@@ -131,12 +154,14 @@ export async function buildApp (options: BuildOptions) {
   await app.register(async function appTokenScope (scope) {
     scope.addHook('onRequest', scope.requireAppToken)
     registerApiCounting(scope)
+    registerScopeUse(scope)
     await registerAppRateLimit(scope)
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
     await scope.register(webhookRoutes, { prefix: PREFIX.webhooks })
   })
   await app.register(commerceRoutes, { prefix: PREFIX.merchant })
   await app.register(storefrontRoutes, { prefix: PREFIX.store })
+  await app.register(appChecksRoutes)
 
   return app
 }

@@ -81,7 +81,7 @@ export async function installReferenceAppDemo (platform: FastifyInstance, refere
   const start = await reference.inject({ method: 'GET', url: `/?businessId=${encodeURIComponent(business.id)}&business=${encodeURIComponent(business.slug)}` })
   const authorize = new URL(String(start.headers.location))
   const consent = await call(platform, 'POST', '/oauth/authorize', merchant, {
-    ...Object.fromEntries(['client_id', 'redirect_uri', 'state', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)])),
+    ...Object.fromEntries(['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)])),
     decision: 'approve'
   })
   const callback = new URL(consent.redirectTo)

@@ -30,5 +30,8 @@ export const unprocessable = (message: string, extra?: Record<string, unknown>) 
 export const BEARER_REALM = 'app-api'
 export const invalidToken = (message: string) =>
   new HttpError(401, message, {}, { 'www-authenticate': `Bearer realm="${BEARER_REALM}", error="invalid_token"` })
+/** RFC 6750 §3.1: a request with no credentials at all gets the bare challenge, without an error code. */
+export const missingToken = (message: string) =>
+  new HttpError(401, message, {}, { 'www-authenticate': `Bearer realm="${BEARER_REALM}"` })
 export const insufficientScope = (scope: string, message: string) =>
   new HttpError(403, message, {}, { 'www-authenticate': `Bearer realm="${BEARER_REALM}", error="insufficient_scope", scope="${scope}"` })

@@ -4,7 +4,7 @@ export const ErrorSchema = Type.Object({
   statusCode: Type.Integer({ examples: [404] }),
   error: Type.String({ description: 'HTTP reason phrase', examples: ['Not Found'] }),
   message: Type.String({ examples: ['Product not found'] })
-}, { $id: 'Error', additionalProperties: true, description: 'Every error has this shape.' })
+}, { $id: 'ErrorBody', additionalProperties: true, description: 'Every error has this shape.' })
 
 const ErrorRef = Type.Ref(ErrorSchema)
 

@@ -6,7 +6,7 @@ import type { FastifySchemaCompiler } from 'fastify'
 export const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (ajv: Ajv, formats?: string[]) => Ajv
 
 function createAjv (coerceTypes: false | 'array'): Ajv {
-  // Unknown properties are refused, never silently dropped; TypeBox's keywords are not Ajv's: strict off.
+  // Unknown body properties are refused, never silently dropped; TypeBox's keywords are not Ajv's: strict off.
   return addFormats(new Ajv({ removeAdditional: false, useDefaults: true, coerceTypes, allErrors: false, strict: false }))
 }
 
@@ -14,6 +14,17 @@ function createAjv (coerceTypes: false | 'array'): Ajv {
 const bodyAjv = createAjv(false)
 /** Query strings and path params are text: "2" must become the integer 2. */
 const textAjv = createAjv('array')
+
+/**
+ * An unknown query parameter is ignored on every operation alike, where an unknown body field is
+ * refused (docs/decisions.md, "What outside clients still trip on"): a query schema's
+ * `additionalProperties: false` (at the top or in an `allOf` member) is left out of validation.
+ */
+function tolerantQuery (schema: Record<string, unknown>): Record<string, unknown> {
+  const { additionalProperties, ...rest } = schema
+  const open = additionalProperties === false ? rest : schema
+  return Array.isArray(open.allOf) ? { ...open, allOf: open.allOf.map((member) => tolerantQuery(member as Record<string, unknown>)) } : open
+}
 
 /**
  * The path (`root/key/…`) of a string in a parsed JSON value for which `bad` holds (with `keys`, an
@@ -37,4 +48,4 @@ export function findString (value: unknown, bad: (text: string) => boolean, root
 }
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object)
+  httpPart === 'body' ? bodyAjv.compile(schema as object) : textAjv.compile(httpPart === 'querystring' ? tolerantQuery(schema as Record<string, unknown>) : schema as object)

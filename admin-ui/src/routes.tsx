@@ -5,6 +5,13 @@ const Login = lazy(() => import('./pages/login/index.tsx'))
 const Register = lazy(() => import('./pages/register/index.tsx'))
 const Consent = lazy(() => import('./pages/consent/index.tsx'))
 const AdminHome = lazy(() => import('./pages/admin/index.tsx'))
+const AdminApps = lazy(() => import('./pages/admin-apps/index.tsx'))
+const AdminProducts = lazy(() => import('./pages/admin-products/index.tsx'))
+const AdminProduct = lazy(() => import('./pages/admin-product/index.tsx'))
+const AdminOrders = lazy(() => import('./pages/admin-orders/index.tsx'))
+const AdminOrder = lazy(() => import('./pages/admin-order/index.tsx'))
+const AdminReviews = lazy(() => import('./pages/admin-reviews/index.tsx'))
+const AdminBusiness = lazy(() => import('./pages/admin-business/index.tsx'))
 const AdminSettings = lazy(() => import('./pages/admin-settings/index.tsx'))
 const AdminAppPage = lazy(() => import('./pages/admin-app-page/index.tsx'))
 const AdminConsent = lazy(() => import('./pages/admin-consent/index.tsx'))
@@ -27,6 +34,14 @@ export function AppRoutes () {
       <Route path='/register' component={Register} />
       <Route path='/oauth/authorize' component={Consent} />
       <Route path='/admin' component={AdminHome} />
+      <Route path='/admin/apps' component={AdminApps} />
+      <Route path='/admin/products' component={AdminProducts} />
+      <Route path='/admin/products/new' component={AdminProduct} />
+      <Route path='/admin/products/:id' component={AdminProduct} />
+      <Route path='/admin/orders' component={AdminOrders} />
+      <Route path='/admin/orders/:id' component={AdminOrder} />
+      <Route path='/admin/reviews' component={AdminReviews} />
+      <Route path='/admin/settings' component={AdminBusiness} />
       <Route path='/admin/apps/:installationId/settings' component={AdminSettings} />
       <Route path='/admin/apps/:installationId/pages/:pageId' component={AdminAppPage} />
       <Route path='/admin/apps/:installationId/consent' component={AdminConsent} />

@@ -1,10 +1,10 @@
 import type { Db, Tx } from '../../server/db/client.ts'
 import { HttpError } from '../../server/http-errors.ts'
-import { quoteCheckout, type CheckoutContext, type CheckoutPipeline, type CommerceService } from '../commerce/service.ts'
+import { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline, type CommerceService } from '../commerce/service.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../commerce/schemas.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
-import type { HookAnswer, PaymentMethod } from './schemas.ts'
+import { httpUrl, type HookAnswer, type PaymentMethod } from './schemas.ts'
 
 const BUILT_IN_METHOD_NAMES: Record<string, string> = { CASH: 'Cash', CARD: 'Card' }
 /** App payment method ids are namespaced by installation, so two apps can both call a method "card". */
@@ -33,35 +33,54 @@ export interface CheckoutDeps {
   runner: HookRunner
   /** Enqueues the expiry of an app payment inside the transaction that stores its session. */
   schedulePaymentExpiry: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void>
+  /** MAX_LINE_QUANTITY and PAYMENT_EXPIRY_MINUTES (DESIGN §17). */
+  rules: { maxLineQuantity: number, paymentExpiryMinutes: number }
+}
+
+/** `paymentExpiresAt`: when the order's stock hold ends (null without a deadline). */
+export interface Placed { order: Order, paymentExpiresAt: string | null, payment?: PaymentAnswer }
+
+export interface PlaceOptions {
+  /**
+   * The storefront's fair stock: the order's payment, whatever the method, expires after
+   * PAYMENT_EXPIRY_MINUTES (an app's earlier expiresAt wins), and its stock comes back then.
+   */
+  holdStock?: boolean
 }
 
 export function createCheckout (deps: CheckoutDeps) {
   const { db, runner } = deps
 
-  async function appPaymentMethods (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): Promise<PaymentMethod[]> {
-    const results = await runner.run(businessId, 'checkout.payment_methods', { hooks, data: () => ({ businessId }) })
+  async function appPaymentMethods (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>, orderId?: string): Promise<PaymentMethod[]> {
+    const results = await runner.run(businessId, 'checkout.payment_methods', { hooks, orderId, data: () => ({ businessId }) })
     return okAnswers(results).flatMap(({ hook, answer }) => {
       const unique = new Map(answer.methods.map((m) => [m.id, m]))
       return [...unique.values()].map((m) => ({
-        id: appMethodId(hook.installationId, m.id), name: m.name, description: m.description, icon: m.icon, provider: 'app' as const, appId: hook.appId
+        id: appMethodId(hook.installationId, m.id), name: m.name, description: m.description, icon: httpUrl(m.icon), provider: 'app' as const, appId: hook.appId
       }))
     })
   }
 
-  /** `hooks`: the business's hooks loaded once for the whole checkout operation. */
-  function pipelineFor (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>): CheckoutPipeline {
+  /**
+   * `hooks`: the business's hooks loaded once for the whole checkout operation; `orderId`: the id the
+   * order will have when this checkout places one, so its calls are found from the order.
+   */
+  function pipelineFor (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>, orderId?: string): CheckoutPipeline {
     return {
       quote: async (ctx: Readonly<CheckoutContext>) => {
         const rates = await runner.run(businessId, 'checkout.shipping_rates', {
           hooks,
+          orderId,
           data: (previous) => ({
             deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal,
             builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee
           })
         })
-        const deliveryFee = okAnswers(rates).at(-1)?.answer.fee ?? ctx.deliveryFee
+        const lastRate = okAnswers(rates).at(-1)
+        const deliveryFee = lastRate?.answer.fee ?? ctx.deliveryFee
         const discounts = okAnswers(await runner.run(businessId, 'order.calculate_discounts', {
           hooks,
+          orderId,
           data: () => ({
             items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
             promoDiscount: ctx.discount, deliveryFee
@@ -69,14 +88,16 @@ export function createCheckout (deps: CheckoutDeps) {
         }))
         return {
           deliveryFee,
+          deliveryFeeSetBy: lastRate === undefined ? undefined : { appId: lastRate.hook.appId, appName: lastRate.hook.appName },
           discount: discounts.reduce((sum, { answer }) => sum + answer.discount, 0),
           reasons: discounts.filter(({ answer }) => answer.discount > 0 && answer.reason !== undefined).map(({ answer }) => answer.reason as string)
         }
       },
-      paymentMethods: async () => (await appPaymentMethods(businessId, hooks)).map((method) => method.id),
+      paymentMethods: async () => (await appPaymentMethods(businessId, hooks, orderId)).map((method) => method.id),
       validate: async (ctx: Readonly<CheckoutContext>) => {
         const results = await runner.run(businessId, 'order.validate', {
           hooks,
+          orderId,
           data: () => ({
             items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
             deliveryMethod: ctx.deliveryMethod
@@ -93,13 +114,15 @@ export function createCheckout (deps: CheckoutDeps) {
 
   /** Prices, fee, discounts and the payment methods on offer, without placing anything. */
   async function quote (businessId: string, input: QuoteInput) {
-    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }), runner.hooksOf(businessId)])
+    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }, deps.rules.maxLineQuantity), runner.hooksOf(businessId)])
     const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId, hooks)), appPaymentMethods(businessId, hooks)])
     return {
       subtotal: quoted.subtotal,
       deliveryFee: quoted.deliveryFee,
-      promoDiscount: 0,
-      appDiscount: quoted.discount,
+      deliveryFeeSetBy: quoted.deliveryFeeSetBy === null ? { provider: 'platform' as const } : { provider: 'app' as const, ...quoted.deliveryFeeSetBy },
+      promoCode: ctx.promoCode,
+      promoDiscount: ctx.discount,
+      appDiscount: quoted.discount - ctx.discount,
       discountReasons: quoted.discountReasons,
       total: quoted.amount,
       currency: ctx.currency,
@@ -111,10 +134,11 @@ export function createCheckout (deps: CheckoutDeps) {
   }
 
   /** Asks the method's app for a payment session; the order stays unpaid (502) when it cannot answer. */
-  async function createPayment (businessId: string, order: Order): Promise<PaymentAnswer> {
+  async function createPayment (businessId: string, order: Order, holdUntil?: Date): Promise<PaymentAnswer> {
     const method = parseAppMethodId(order.paymentMethod)
     if (method === null) throw new HttpError(500, 'not an app payment method')
     const results = await runner.run(businessId, 'checkout.create_payment', {
+      orderId: order.id,
       only: (hook) => hook.installationId === method.installationId,
       data: () => ({ orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: method.methodId, businessId, description: `Order ${order.orderNumber}` })
     })
@@ -122,20 +146,30 @@ export function createCheckout (deps: CheckoutDeps) {
     if (answered === undefined) {
       throw new HttpError(502, `The payment provider did not answer (${results[0]?.ok === false ? results[0].error : 'not reachable'}); the order is saved and unpaid`, { orderId: order.id, orderNumber: order.orderNumber })
     }
-    const expiresAt = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
+    const answeredExpiry = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
+    // a stock hold's deadline only moves earlier: an app cannot keep a product off the shelf longer
+    const expiresAt = holdUntil !== undefined && (answeredExpiry === undefined || answeredExpiry > holdUntil) ? undefined : answeredExpiry
     // the session and its expiry job commit together: an unpaid payment always expires
     await db.transaction(async (tx) => {
       await deps.commerce.in(tx).attachPaymentSession(businessId, order.id, { invoiceId: answered.answer.invoiceId, expiresAt })
       if (expiresAt !== undefined) await deps.schedulePaymentExpiry(tx, { businessId, orderId: order.id, expiresAt })
     })
-    return answered.answer
+    return holdUntil !== undefined && expiresAt === undefined ? { ...answered.answer, expiresAt: holdUntil.toISOString() } : answered.answer
   }
 
   /** The same checkout for the storefront and POST /app-api/orders. */
-  async function placeOrder (businessId: string, input: GuestOrderBody): Promise<{ order: Order, payment?: PaymentAnswer }> {
-    const order = await deps.commerce.createOrder(businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId)))
-    if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) return { order }
-    return { order, payment: await createPayment(businessId, order) }
+  async function placeOrder (businessId: string, input: GuestOrderBody, options: PlaceOptions = {}): Promise<Placed> {
+    const hold = options.holdStock === true
+      ? { expiresAt: new Date(Date.now() + deps.rules.paymentExpiryMinutes * 60_000), schedule: deps.schedulePaymentExpiry }
+      : undefined
+    const orderId = newOrderId()
+    const order = await deps.commerce.createOrder(businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId), orderId),
+      { maxLineQuantity: deps.rules.maxLineQuantity, hold, id: orderId })
+    if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) {
+      return { order, paymentExpiresAt: hold?.expiresAt.toISOString() ?? null }
+    }
+    const payment = await createPayment(businessId, order, hold?.expiresAt)
+    return { order, paymentExpiresAt: payment.expiresAt ?? null, payment }
   }
 
   return { pipelineFor, quote, placeOrder, appPaymentMethods }

@@ -6,7 +6,8 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { decryptSecret } from '../../server/crypto.ts'
-import { signature, unixSeconds, USER_AGENT } from '../../server/signing.ts'
+import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.ts'
+import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
@@ -21,16 +22,20 @@ export const ANSWER_LOG_CHARS = 4096
 
 export interface ActiveHook {
   appId: string
+  /** The app's name, for what the customer is told (the delivery fee's source). */
+  appName: string
   installationId: string
   url: string
   timeout: number
   priority: number
   failurePolicy: 'open' | 'closed'
   secretEncrypted: string
+  /** The app's webhookSignatureScheme: hook calls are signed as its webhooks are. */
+  signatureScheme: SignatureScheme
 }
 
-/** What was sent and what came back, for the call log (`text`: the answer as received, if any). */
-interface Exchange { request: string, text: string | null }
+/** What was sent and what came back, for the call log (`id`: the call's log id, its webhook-id; `text`: the answer as received, if any). */
+interface Exchange { id: string, request: string, text: string | null, headers?: Record<string, string> }
 export type HookResult<P extends HookPoint> =
   | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number, exchange: Exchange }
   | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number, exchange: Exchange }
@@ -46,6 +51,15 @@ function publicCall (row: typeof hookCalls.$inferSelect) {
   return {
     id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
     durationMs: row.durationMs, error: row.error, success: row.success, failurePolicy: row.failurePolicy, createdAt: row.createdAt.toISOString()
+  }
+}
+
+function parseAnswer (text: string | null): unknown {
+  if (text === null) return null
+  try {
+    return JSON.parse(text)
+  } catch {
+    return null
   }
 }
 
@@ -82,8 +96,9 @@ export function createHookRunner (deps: {
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
   async function hooksOf (businessId: string): Promise<Map<HookPoint, ActiveHook[]>> {
     const rows = await deps.db.select({
-      appId: apps.id, installationId: installations.id, webhookUrl: apps.webhookUrl, definition: appExtensions.definition,
-      hookPoint: appExtensions.key, grantedScopes: installations.grantedScopes, secretEncrypted: installations.webhookSecretEncrypted
+      appId: apps.id, appName: apps.name, installationId: installations.id, webhookUrl: apps.webhookUrl, definition: appExtensions.definition,
+      hookPoint: appExtensions.key, grantedScopes: installations.grantedScopes, secretEncrypted: installations.webhookSecretEncrypted,
+      signatureScheme: apps.webhookSignatureScheme
     })
       .from(appExtensions)
       .innerJoin(installations, eq(installations.appId, appExtensions.appId))
@@ -101,18 +116,21 @@ export function createHookRunner (deps: {
       const definition = row.definition as { url: string, timeout?: number, priority?: number, failurePolicy?: 'open' | 'closed' }
       byPoint.set(hookPoint, [...(byPoint.get(hookPoint) ?? []), {
         appId: row.appId,
+        appName: row.appName,
         installationId: row.installationId,
         url: hookUrl(row.webhookUrl as string, definition.url),
         timeout: Math.min(definition.timeout ?? HOOK_DEFAULTS.timeout, HOOK_DEFAULTS.maxTimeout),
         priority: definition.priority ?? HOOK_DEFAULTS.priority,
         failurePolicy: definition.failurePolicy ?? 'open',
-        secretEncrypted: row.secretEncrypted
+        secretEncrypted: row.secretEncrypted,
+        signatureScheme: row.signatureScheme
       }])
     }
     return byPoint
   }
 
-  async function post (hook: ActiveHook, body: string, headers: Record<string, string>): Promise<{ statusCode: number, text: string }> {
+  async function post (hook: ActiveHook, body: string, headers: Record<string, string>)
+    : Promise<{ statusCode: number, text: string, headers: Record<string, string> }> {
     const response = await request(hook.url, {
       method: 'POST', body, headers, dispatcher: agent, headersTimeout: hook.timeout, bodyTimeout: hook.timeout, signal: AbortSignal.timeout(hook.timeout)
     })
@@ -124,7 +142,8 @@ export function createHookRunner (deps: {
         throw new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`)
       }
     }
-    return { statusCode: response.statusCode, text }
+    const answered = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]))
+    return { statusCode: response.statusCode, text, headers: answered }
   }
 
   async function call<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
@@ -134,18 +153,18 @@ export function createHookRunner (deps: {
     const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
-    const exchange: Exchange = { request: body, text: null }
+    const exchange: Exchange = { id: newId('hkc'), request: body, text: null }
     const failure = (error: string, statusCode: number | null): HookResult<P> => ({ ok: false, hook, error, statusCode, durationMs: elapsed(), exchange })
     try {
       if (literalTargetRefused(hook.url, deps.outbound)) return failure(`request failed: ${CONNECTION_FAILED}`, null)
       const secret = decryptSecret(hook.secretEncrypted, deps.encryptionKey)
-      const { statusCode, text } = await post(hook, body, {
+      const { statusCode, text, headers } = await post(hook, body, {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        'x-webhook-timestamp': String(unix),
-        'x-webhook-signature': signature(secret, unix, body)
+        ...signatureHeaders(hook.signatureScheme, { secret, id: exchange.id, timestamp: unix, rawBody: body })
       })
       exchange.text = text
+      exchange.headers = headers
       if (statusCode < 200 || statusCode > 299) return failure(`answered HTTP ${statusCode}`, statusCode)
       let answer: unknown
       try {
@@ -188,9 +207,9 @@ export function createHookRunner (deps: {
   const timer = setInterval(() => { void flush() }, LOG_FLUSH_MS)
   timer.unref()
 
-  function log (businessId: string, hookPoint: HookPoint, results: Array<HookResult<HookPoint>>): void {
+  function log (businessId: string, hookPoint: HookPoint, results: Array<HookResult<HookPoint>>, orderId: string | null): void {
     pending.push(...results.map((result) => ({
-      id: newId('hkc'),
+      id: result.exchange.id,
       appId: result.hook.appId,
       installationId: result.hook.installationId,
       businessId,
@@ -203,6 +222,7 @@ export function createHookRunner (deps: {
       requestBody: result.exchange.request,
       answer: result.exchange.text === null ? null : result.exchange.text.slice(0, ANSWER_LOG_CHARS),
       failurePolicy: result.hook.failurePolicy,
+      orderId,
       createdAt: new Date()
     })))
     if (pending.length >= LOG_BATCH) void flush()
@@ -225,6 +245,8 @@ export function createHookRunner (deps: {
     data: (previous: Array<HookResult<P>>) => Record<string, unknown>
     stop?: (result: HookResult<P>) => boolean
     only?: (hook: ActiveHook) => boolean
+    /** The order this checkout places (its calls are shown on the order); none for a quote. */
+    orderId?: string
   }): Promise<Array<HookResult<P>>> {
     const hooks = ((options.hooks ?? await hooksOf(businessId)).get(hookPoint) ?? []).filter((hook) => options.only?.(hook) ?? true)
     const results: Array<HookResult<P>> = []
@@ -233,7 +255,7 @@ export function createHookRunner (deps: {
       results.push(result)
       if (options.stop?.(result) === true) break
     }
-    log(businessId, hookPoint, results as Array<HookResult<HookPoint>>)
+    log(businessId, hookPoint, results as Array<HookResult<HookPoint>>, options.orderId ?? null)
     return results
   }
 
@@ -264,13 +286,29 @@ export function createHookRunner (deps: {
     }
   }
 
+  /**
+   * The calls of the checkout that placed an order of this business, in call order, with each answer
+   * parsed (null when none came or it was not JSON): the merchant's order detail.
+   */
+  async function callsOfOrder (businessId: string, orderId: string) {
+    await flush()
+    const rows = await deps.db.select().from(hookCalls).where(and(eq(hookCalls.businessId, businessId), eq(hookCalls.orderId, orderId)))
+      .orderBy(hookCalls.createdAt, hookCalls.id)
+    return rows.map((row) => ({
+      ...publicCall(row),
+      appId: row.appId,
+      answer: parseAnswer(row.answer),
+      policyApplied: row.success ? null : policyApplied(row.hookPoint as HookPoint, row.failurePolicy ?? 'open')
+    }))
+  }
+
   /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
   async function pruneCalls (retentionDays: number): Promise<number> {
     const deleted = await deps.db.delete(hookCalls).where(lt(hookCalls.createdAt, sql`now() - ${retentionDays}::int * interval '1 day'`)).returning({ id: hookCalls.id })
     return deleted.length
   }
 
-  return { hooksOf, call, run, flush, close, callLog, callOfApp, pruneCalls }
+  return { hooksOf, call, run, flush, close, callLog, callOfApp, callsOfOrder, pruneCalls }
 }
 
 export type HookRunner = ReturnType<typeof createHookRunner>

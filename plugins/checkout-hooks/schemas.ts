@@ -1,17 +1,30 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 
+/** An address a customer's browser may be sent to or load: http(s) only, never javascript:, data: or the like. */
+export function httpUrl (raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined
+  try {
+    const url = new URL(raw)
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** What each hook point must answer; extra fields are allowed and ignored. */
 export const PaymentMethodsAnswerSchema = Type.Object({
   methods: Type.Array(Type.Object({
     id: Type.String({ minLength: 1, maxLength: 64 }),
     name: Type.String({ minLength: 1, maxLength: 100 }),
     description: Type.Optional(Type.String({ maxLength: 500 })),
+    /** Not http(s): dropped, the method stays (see httpUrl). */
     icon: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 }))
   }), { maxItems: 20 })
 })
 export const CreatePaymentAnswerSchema = Type.Object({
-  paymentUrl: Type.Optional(Type.String({ format: 'uri', maxLength: 2048 })),
+  /** The customer is sent there: an answer with a javascript:, data: or other non-http(s) address is refused. */
+  paymentUrl: Type.Optional(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2048 })),
   qrCode: Type.Optional(Type.String({ maxLength: 8192 })),
   invoiceId: Type.Optional(Type.String({ maxLength: 200 })),
   expiresAt: Type.Optional(Type.String({ format: 'date-time' }))

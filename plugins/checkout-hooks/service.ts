@@ -2,6 +2,9 @@ import fp from 'fastify-plugin'
 import { createHookRunner } from './runner.ts'
 import { createCheckout } from './checkout.ts'
 
+// What other capabilities may use without reaching into the runner (app checks call one hook as the checkout would)
+export type { ActiveHook, HookResult } from './runner.ts'
+
 export const PRUNE_JOB = 'checkout-hooks.prune'
 /** Daily, at a quiet minute, beside the webhook log's. */
 const PRUNE_CRON = '19 3 * * *'
@@ -37,6 +40,7 @@ export default fp(async function checkoutHooksService (fastify) {
       }
     },
     schedulePaymentExpiry: fastify.schedulePaymentExpiry,
+    rules: fastify.config.checkoutRules,
     commerce: fastify.commerce
   })
   fastify.decorate('checkoutHooks', checkoutHooks)

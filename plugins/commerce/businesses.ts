@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm'
-import { businesses } from '../../server/db/schema/index.ts'
+import { businesses, pages } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
@@ -26,6 +26,9 @@ async function freeBusinessSlug (executor: Executor, name: string): Promise<stri
 
 export interface NewBusiness { name: string, ownerId: string, email: string, isSandbox: boolean }
 
+/** Every business starts with a published, empty `home` page, so the theme editor has a page to open. */
+export const HOME_PAGE = { slug: 'home', title: 'Home' } as const
+
 export async function createBusiness (executor: Executor, input: NewBusiness) {
   const [business] = await executor.insert(businesses).values({
     id: newId('biz'),
@@ -35,6 +38,7 @@ export async function createBusiness (executor: Executor, input: NewBusiness) {
     email: input.email,
     isSandbox: input.isSandbox
   }).returning()
+  await executor.insert(pages).values({ id: newId('page'), businessId: business.id, ...HOME_PAGE, isPublished: true, blocks: [] })
   return business
 }
 

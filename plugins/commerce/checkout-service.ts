@@ -1,10 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm'
 import { businesses, orders, products, type OrderItem } from '../../server/db/schema/index.ts'
-import type { Executor } from '../../server/db/client.ts'
+import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
 import { HttpError, badRequest, conflict, notFound, unprocessable } from '../../server/http-errors.ts'
 import { emitStockEvents } from './inventory.ts'
+import { applyPromoCode } from './promo-codes-service.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder } from './serializers.ts'
@@ -24,10 +25,15 @@ export interface CheckoutContext {
   paymentMethod: string
   /** The fee before this step (the built-in one at the first step). */
   deliveryFee: number
+  /** The promo code's discount (already capped at the subtotal); the apps' discounts add to it. */
   discount: number
+  /** The promo code applied, upper case; null without one. */
+  promoCode: string | null
 }
 
-export interface QuoteAdjustment { deliveryFee?: number, discount?: number, reason?: string, reasons?: string[] }
+/** The app whose shipping-rate answer set the delivery fee. */
+export interface FeeSource { appId: string, appName: string }
+export interface QuoteAdjustment { deliveryFee?: number, deliveryFeeSetBy?: FeeSource, discount?: number, reason?: string, reasons?: string[] }
 export interface Validation { valid: boolean, reason?: string }
 
 /**
@@ -44,19 +50,46 @@ export interface CheckoutPipeline {
 
 export const BUILT_IN_PIPELINE: CheckoutPipeline = {}
 
-export interface Quote { subtotal: number, deliveryFee: number, discount: number, amount: number, discountReasons: string[] }
+export interface Quote {
+  subtotal: number
+  deliveryFee: number
+  /** null: the platform's built-in fee */
+  deliveryFeeSetBy: FeeSource | null
+  discount: number
+  amount: number
+  discountReasons: string[]
+}
 
 const isMinorUnits = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
 
-/** Same product twice → one line with the quantities added. */
-export function mergeItems (items: GuestOrderBody['items']): Array<{ productId: string, quantity: number }> {
+/** What the platform allows one order line to take (MAX_LINE_QUANTITY); the schema's own ceiling is 1000. */
+export const DEFAULT_MAX_LINE_QUANTITY = 20
+
+/**
+ * Same product twice → one line with the quantities added. A line above maxLineQuantity is a 400
+ * naming the product, so one guest cannot take a product's whole stock in one order.
+ */
+export function mergeItems (items: GuestOrderBody['items'], maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY): Array<{ productId: string, quantity: number }> {
   const merged = new Map<string, number>()
   for (const item of items) {
     if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw badRequest('Every item quantity must be an integer ≥ 1')
     merged.set(item.productId, (merged.get(item.productId) ?? 0) + item.quantity)
   }
+  for (const [productId, quantity] of merged) {
+    if (quantity > maxLineQuantity) {
+      throw badRequest(`At most ${maxLineQuantity} of one product per order (${quantity} asked for product ${productId})`, { productId, maxLineQuantity })
+    }
+  }
   return [...merged].map(([productId, quantity]) => ({ productId, quantity })).sort((a, b) => a.productId.localeCompare(b.productId))
 }
+
+/**
+ * The storefront's stock hold: the order's payment (any method) expires at `expiresAt`, and
+ * `schedule` enqueues that expiry in the order's own transaction, so a held order always expires.
+ */
+export interface StockHold { expiresAt: Date, schedule: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void> }
+
+export interface OrderOptions { maxLineQuantity?: number, hold?: StockHold, /** chosen before the hooks run, so their calls are logged under it */ id?: string }
 
 /** Prices the cart from the catalogue (never from the client): unknown or unavailable products → 422. */
 async function priceItems (executor: Executor, businessId: string, lines: Array<{ productId: string, quantity: number }>): Promise<OrderItem[]> {
@@ -75,17 +108,21 @@ async function priceItems (executor: Executor, businessId: string, lines: Array<
 /** Runs the pipeline's quote step over the built-in quote; discounts are capped at the subtotal. */
 export async function quoteCheckout (ctx: CheckoutContext, pipeline: CheckoutPipeline): Promise<Quote> {
   let { deliveryFee, discount } = ctx
+  let deliveryFeeSetBy: FeeSource | null = null
   const discountReasons: string[] = []
   const adjustment = await pipeline.quote?.({ ...ctx })
   if (adjustment !== undefined) {
-    if (isMinorUnits(adjustment.deliveryFee)) deliveryFee = adjustment.deliveryFee
+    if (isMinorUnits(adjustment.deliveryFee)) {
+      deliveryFee = adjustment.deliveryFee
+      deliveryFeeSetBy = adjustment.deliveryFeeSetBy ?? null
+    }
     if (isMinorUnits(adjustment.discount) && adjustment.discount > 0) {
       discount += adjustment.discount
       for (const reason of [adjustment.reason, ...(adjustment.reasons ?? [])]) if (reason !== undefined && reason !== '') discountReasons.push(reason)
     }
   }
   discount = Math.min(discount, ctx.subtotal)
-  return { subtotal: ctx.subtotal, deliveryFee, discount, amount: ctx.subtotal - discount + deliveryFee, discountReasons }
+  return { subtotal: ctx.subtotal, deliveryFee, deliveryFeeSetBy, discount, amount: ctx.subtotal - discount + deliveryFee, discountReasons }
 }
 
 /** Decrements stock only where enough is left (a conditional update, safe under concurrency). */
@@ -115,28 +152,40 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
  * The server-priced cart every checkout step starts from; refuses unknown or unavailable products.
  * No address needed: a shopper asks for a delivery price before typing one (the order requires it).
  */
-export async function checkoutContext (executor: Executor, businessId: string, input: Omit<GuestOrderBody, 'customer'>): Promise<CheckoutContext> {
+export async function checkoutContext (executor: Executor, businessId: string, input: Omit<GuestOrderBody, 'customer'>,
+  maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY): Promise<CheckoutContext> {
+  const lines = mergeItems(input.items, maxLineQuantity)
   const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
   if (business === undefined) throw notFound('Business')
-  const items = await priceItems(executor, businessId, mergeItems(input.items))
+  const items = await priceItems(executor, businessId, lines)
+  const subtotal = items.reduce((sum, item) => sum + item.total, 0)
+  // a blank code is no code: the shop sends the field as the shopper left it
+  const promo = input.promoCode === undefined || input.promoCode.trim() === ''
+    ? { code: null, discount: 0 }
+    : await applyPromoCode(executor, businessId, input.promoCode, { subtotal, currency: business.currency })
   return {
     businessId,
     currency: business.currency,
     items,
-    subtotal: items.reduce((sum, item) => sum + item.total, 0),
+    subtotal,
     deliveryMethod: input.deliveryMethod,
     locality: input.locality ?? '',
     paymentMethod: input.paymentMethod,
     deliveryFee: input.deliveryMethod === 'DELIVERY' ? DELIVERY_FEE : PICKUP_FEE,
-    discount: 0
+    discount: promo.discount,
+    promoCode: promo.code
   }
 }
 
+/** An order's id, chosen before its checkout runs when the hook calls must name the order (newOrderId). */
+export const newOrderId = (): string => newId('ord')
+
 export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody,
-  pipeline: CheckoutPipeline = BUILT_IN_PIPELINE): Promise<Order> {
+  pipeline: CheckoutPipeline = BUILT_IN_PIPELINE, options: OrderOptions = {}): Promise<Order> {
   const address = input.address?.trim() ?? ''
   if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
-  const ctx = await checkoutContext(executor, businessId, input)
+  if (input.customer.name.trim() === '') throw badRequest('body/customer/name must not be blank')
+  const ctx = await checkoutContext(executor, businessId, input, options.maxLineQuantity)
   const { items, currency } = ctx
   const quote = await quoteCheckout(ctx, pipeline)
   const priced = { ...ctx, deliveryFee: quote.deliveryFee, discount: quote.discount }
@@ -154,7 +203,7 @@ export async function createOrder (executor: Executor, businessId: string, input
     const [counter] = await tx.update(businesses).set({ lastOrderNumber: sql`${businesses.lastOrderNumber} + 1` })
       .where(eq(businesses.id, businessId)).returning({ number: businesses.lastOrderNumber })
     const [row] = await tx.insert(orders).values({
-      id: newId('ord'),
+      id: options.id ?? newOrderId(),
       businessId,
       orderNumber: String(counter.number),
       status: 'PENDING',
@@ -171,8 +220,12 @@ export async function createOrder (executor: Executor, businessId: string, input
       isGuest: true,
       customer: { name: input.customer.name.trim(), phone: input.customer.phone ?? '', email: input.customer.email ?? '' },
       address,
-      locality: input.locality ?? ''
+      locality: input.locality ?? '',
+      promoCode: ctx.promoCode,
+      promoDiscount: ctx.discount,
+      paymentExpiresAt: options.hold?.expiresAt ?? null
     }).returning()
+    if (options.hold !== undefined) await options.hold.schedule(tx, { businessId, orderId: row.id, expiresAt: options.hold.expiresAt })
     await emitEvent(tx, { businessId, event: 'order.created', data: orderEventData(row) })
     return serializeOrder(row)
   })

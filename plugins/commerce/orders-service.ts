@@ -6,29 +6,29 @@ import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
-import { ORDER_PAGE_LIMITS, type Order } from './schemas.ts'
+import { ORDER_PAGE_LIMITS, ORDER_TRANSITIONS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
-import { businessPage, preparedOnce } from '../../server/db/rows.ts'
+import { businessPage, countRows, preparedOnce } from '../../server/db/rows.ts'
 
-/** The only legal moves (DESIGN §6); DELIVERED and CANCELLED are final. */
-export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
-  PENDING: ['CONFIRMED', 'CANCELLED'],
-  CONFIRMED: ['PREPARING', 'CANCELLED'],
-  PREPARING: ['READY', 'CANCELLED'],
-  READY: ['IN_DELIVERY', 'DELIVERED', 'CANCELLED'],
-  IN_DELIVERY: ['DELIVERED', 'CANCELLED'],
-  DELIVERED: [],
-  CANCELLED: []
-}
+// the only legal moves are the contract's (the admin's status buttons offer the same)
+export { ORDER_TRANSITIONS }
 
 export function isOrderStatus (value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value)
 }
 
-export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus }
+export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus, number?: string }
 
 export async function listOrders (executor: Executor, businessId: string, query: OrderListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, ORDER_PAGE_LIMITS)
+  const number = query.number?.trim().replace(/^#/, '') ?? ''
+  if (number !== '') {
+    // order numbers are unique per business: a search by number finds one order or none
+    const byStatus = query.status === undefined ? [] : [eq(orders.status, query.status)]
+    const where = and(eq(orders.businessId, businessId), eq(orders.orderNumber, number), ...byStatus)
+    const found = offset === 0 ? await executor.select().from(orders).where(where).limit(1) : []
+    return { data: found.map((row) => serializeOrder(row)), total: offset === 0 ? found.length : await countRows(executor, orders, where), page, limit }
+  }
   const { rows, total } = await businessPage(executor, orders, 'orders_page', businessId, { limit, offset },
     query.status === undefined ? undefined : { name: 'status', column: orders.status, value: query.status })
   return { data: rows.map((row) => serializeOrder(row)), total, page, limit }

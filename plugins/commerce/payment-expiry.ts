@@ -3,7 +3,7 @@ import { txExecutor, type Db, type Tx } from '../../server/db/client.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { findOrderRow } from './orders-service.ts'
-import { expirePayment } from './payments-service.ts'
+import { expireUnpaidOrder } from './payments-service.ts'
 
 export const PAYMENT_EXPIRY_JOB = 'payment.expire'
 /** Expiry is idempotent (it re-reads the order), so a failed attempt can simply run again. */
@@ -33,14 +33,16 @@ export type ExpiryOutcome = 'expired' | 'settled' | 'rescheduled' | 'gone'
 /**
  * Expires the payment if it is still PENDING and its deadline (which a later session may have moved)
  * has passed, under the order's row lock so a payment completing at the same moment wins or loses cleanly.
+ * A storefront order paid with a built-in method (CASH, CARD) has a deadline too (its stock hold); once
+ * the merchant has accepted it (past PENDING) it is paid on delivery and no longer expires.
  */
 export async function expireIfDue (db: Db, job: PaymentExpiryJob, now = new Date()): Promise<ExpiryOutcome> {
   try {
     return await db.transaction(async (tx) => {
       const order = await findOrderRow(tx, job.businessId, job.orderId, true)
-      if (order.paymentMethodId === null || order.paymentStatus !== 'PENDING') return 'settled'
+      if (order.paymentStatus !== 'PENDING' || (order.paymentMethodId === null && order.status !== 'PENDING')) return 'settled'
       if (order.paymentExpiresAt === null || order.paymentExpiresAt > now) return 'rescheduled'
-      await expirePayment(tx, job.businessId, job.orderId)
+      await expireUnpaidOrder(tx, job.businessId, job.orderId)
       return 'expired'
     })
   } catch (error) {
@@ -49,7 +51,7 @@ export async function expireIfDue (db: Db, job: PaymentExpiryJob, now = new Date
   }
 }
 
-/** The worker that emits payment.expired for unpaid app payments at their paymentExpiresAt. */
+/** The worker that expires unpaid payments at their paymentExpiresAt (payment.expired for app methods) and releases their stock. */
 export default fp(async function paymentExpiry (fastify) {
   fastify.decorate('schedulePaymentExpiry', (tx: Tx, input: PaymentExpiry) => schedulePaymentExpiry(fastify.jobs, tx, input))
   // The queue exists before any transaction schedules into it

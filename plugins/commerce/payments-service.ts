@@ -5,7 +5,7 @@ import { emitEvent } from '../../server/events.ts'
 import { conflict } from '../../server/http-errors.ts'
 import type { Order } from './schemas.ts'
 import { serializeOrder } from './serializers.ts'
-import { findOrderRow } from './orders-service.ts'
+import { findOrderRow, getOrder, updateOrderStatus } from './orders-service.ts'
 
 export interface PaymentSession { invoiceId?: string, expiresAt?: Date }
 
@@ -56,3 +56,22 @@ export async function settlePayment (executor: Executor, businessId: string, ord
 export const completePayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'COMPLETED', invoiceId)
 export const expirePayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'EXPIRED', invoiceId)
 export const failPayment = (executor: Executor, businessId: string, orderId: string, invoiceId?: string) => settlePayment(executor, businessId, orderId, 'FAILED', invoiceId)
+
+/**
+ * The end of a stock hold: the unpaid payment becomes EXPIRED (payment.expired for an app method), and
+ * an order the merchant has not accepted yet (still PENDING) is cancelled, which puts its items back on
+ * the shelf and emits order.status_changed and order.cancelled. Call it in the order's transaction.
+ */
+export async function expireUnpaidOrder (executor: Executor, businessId: string, orderId: string): Promise<Order> {
+  return await executor.transaction(async (tx) => {
+    const before = await findOrderRow(tx, businessId, orderId, true)
+    if (before.paymentStatus !== 'PENDING') throw conflict(`The payment is already ${before.paymentStatus}`)
+    if (before.paymentMethodId !== null) {
+      await expirePayment(tx, businessId, orderId)
+    } else {
+      await tx.update(orders).set({ paymentStatus: 'EXPIRED', updatedAt: new Date() }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
+    }
+    if (before.status !== 'PENDING') return await getOrder(tx, businessId, orderId)
+    return await updateOrderStatus(tx, businessId, orderId, 'CANCELLED')
+  })
+}

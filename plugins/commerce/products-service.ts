@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, lte, sql, type SQL } from 'drizzle-orm'
 import { products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -11,7 +11,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
-import { businessPage } from '../../server/db/rows.ts'
+import { businessPage, countRows } from '../../server/db/rows.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
@@ -20,6 +20,32 @@ export async function listProducts (executor: Executor, businessId: string, quer
   // the hottest App API read that misses the catalogue cache
   const { rows, total } = await businessPage(executor, products, 'products_page', businessId, { limit, offset },
     query.category === undefined ? undefined : { name: 'category', column: products.category, value: query.category })
+  return { data: rows.map((row) => serializeProduct(row)), total, page, limit }
+}
+
+export interface ProductSearchQuery extends ProductListQuery { q?: string, status?: Product['status'], lowStock?: boolean }
+
+/** `%`, `_` and `\` typed by a merchant match themselves. */
+const likePattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+/**
+ * The merchant's product list: by name (contains, any case), status, and stock at or below its
+ * low-stock threshold; without any of them, the plain list.
+ */
+export async function searchProducts (executor: Executor, businessId: string, query: ProductSearchQuery = {}) {
+  const q = query.q?.trim() ?? ''
+  if (q === '' && query.status === undefined && query.lowStock !== true) return await listProducts(executor, businessId, query)
+  const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
+  const filters: SQL[] = [eq(products.businessId, businessId)]
+  if (q !== '') filters.push(ilike(products.name, likePattern(q)))
+  if (query.status !== undefined) filters.push(eq(products.status, query.status))
+  if (query.category !== undefined) filters.push(eq(products.category, query.category))
+  if (query.lowStock === true) filters.push(lte(products.stock, products.lowStockThreshold))
+  const where = and(...filters)
+  const [rows, total] = await Promise.all([
+    executor.select().from(products).where(where).orderBy(desc(products.createdAt), asc(products.id)).limit(limit).offset(offset),
+    countRows(executor, products, where)
+  ])
   return { data: rows.map((row) => serializeProduct(row)), total, page, limit }
 }
 

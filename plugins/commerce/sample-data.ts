@@ -85,8 +85,8 @@ export async function seedSampleCommerce (executor: Executor, businessId: string
     id: newId('rev'), businessId, productId: productRows[index].id, rating, text, authorName, createdAt: new Date(now - (10 - i) * 86_400_000)
   })))
 
+  // the home page came with the business (createBusiness)
   await executor.insert(pages).values([
-    { id: newId('page'), businessId, slug: 'home', title: 'Home', isPublished: true, blocks: [] },
     { id: newId('page'), businessId, slug: 'about', title: 'About us', isPublished: true, blocks: [] }
   ])
 }

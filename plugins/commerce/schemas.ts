@@ -6,6 +6,7 @@ import { BusinessSchema, IsoDate, MAX_DASHBOARD_DAYS, Money, OrderStatus, Produc
 export {
   BlockInstanceSchema, BusinessSchema, CustomerSchema, DashboardSchema, DeliveryMethod, MAX_DASHBOARD_DAYS, OrderItemSchema, OrderSchema, OrderStatus,
   PageSchema, PaymentStatus, ProductSchema, ProductStatus, ReviewSchema, ReviewStatsSchema, GuestOrderBodySchema, PRODUCT_STATUSES, DELIVERY_METHODS,
+  ORDER_TRANSITIONS,
   type GuestOrderBody,
   type Business, type Dashboard, type Order, type Page, type Product, type Review, type ReviewStats
 } from '../../sdk/src/contract/resources.ts'
@@ -15,6 +16,7 @@ export const PRODUCT_PAGE_LIMITS: PageLimits = { defaultLimit: 50, maxLimit: 100
 export const ORDER_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 50 }
 export const REVIEW_PAGE_LIMITS: PageLimits = { defaultLimit: 10, maxLimit: 50 }
 export const PAGE_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100 }
+export const PROMO_CODE_PAGE_LIMITS: PageLimits = { defaultLimit: 20, maxLimit: 100 }
 
 export const BUILT_IN_PAYMENT_METHODS = ['CASH', 'CARD'] as const
 
@@ -57,12 +59,71 @@ export const ProductListQuerySchema = Type.Composite([
   Type.Object({ category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) })
 ], { additionalProperties: false })
 
+/** The merchant's list adds a name search, a status filter and the low-stock view (the App API keeps the plain list). */
+export const MerchantProductListQuerySchema = Type.Composite([
+  PaginationQuery(PRODUCT_PAGE_LIMITS),
+  Type.Object({
+    category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    q: Type.Optional(Type.String({ maxLength: 100, description: 'Part of the name, any case' })),
+    status: Type.Optional(ProductStatus),
+    lowStock: Type.Optional(Type.Boolean({ description: 'Only products whose stock is at or below their low-stock threshold' }))
+  })
+], { additionalProperties: false })
+
+/** The picture upload, for the document: the handler reads the stream (request.file()), so nothing validates a body. */
+export const ProductImageUploadBodySchema = Type.Unknown({
+  documentedAs: Type.Object({
+    file: Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description: 'PNG, JPEG or WebP, at most 1 MB' })
+  }, { title: 'ProductImageUpload' })
+})
+
 // ---- orders
 
 export const OrderListQuerySchema = Type.Composite([
   PaginationQuery(ORDER_PAGE_LIMITS),
   Type.Object({ status: Type.Optional(OrderStatus) })
 ], { additionalProperties: false })
+
+export const MerchantOrderListQuerySchema = Type.Composite([
+  PaginationQuery(ORDER_PAGE_LIMITS),
+  Type.Object({
+    status: Type.Optional(OrderStatus),
+    number: Type.Optional(Type.String({ maxLength: 20, description: 'An order number (a leading # is ignored): the order with it, if any' }))
+  })
+], { additionalProperties: false })
+
+const HookPointName = Type.String({ description: 'checkout.payment_methods, checkout.shipping_rates, order.calculate_discounts, order.validate or checkout.create_payment' })
+
+/** What the apps did in the checkout that placed an order: the merchant's order detail. */
+export const OrderCheckoutSchema = Type.Object({
+  paymentMethod: Type.Object({
+    id: Type.String({ description: 'As on the order: CASH, CARD, or <installationId>:<method id> for an app method' }),
+    provider: Type.Union([Type.Literal('platform'), Type.Literal('app')]),
+    methodId: Type.String({ description: "The method's own id (the app's, for an app method)" }),
+    appId: Type.Union([Type.String(), Type.Null()]),
+    appName: Type.Union([Type.String(), Type.Null()], { description: 'The app that supplied the method; null for a built-in one, or when the app is gone' })
+  }),
+  discounts: Type.Array(Type.Object({
+    appId: Type.String(),
+    appName: Type.Union([Type.String(), Type.Null()]),
+    amount: Money('Discount'),
+    reason: Type.Union([Type.String(), Type.Null()])
+  }), { description: "Each app's discount (order.calculate_discounts) with its reason; the order's discount is their sum, capped at the subtotal" }),
+  hookCalls: Type.Array(Type.Object({
+    id: Type.String(),
+    hookPoint: HookPointName,
+    appId: Type.String(),
+    appName: Type.Union([Type.String(), Type.Null()]),
+    success: Type.Boolean(),
+    statusCode: Type.Union([Type.Integer(), Type.Null()]),
+    durationMs: Type.Integer(),
+    error: Type.Union([Type.String(), Type.Null()]),
+    answer: Type.Unknown({ description: "The app's answer as JSON, or null when none came or it was not JSON" }),
+    policyApplied: Type.Union([Type.String(), Type.Null()], { description: 'What the checkout did about a failed call' }),
+    createdAt: Type.String({ format: 'date-time' })
+  }), { description: 'Every hook call of the checkout, in call order; kept as long as the hook call log (DELIVERY_LOG_RETENTION_DAYS)' })
+}, { title: 'OrderCheckout' })
+export type OrderCheckout = Static<typeof OrderCheckoutSchema>
 
 export const OrderStatusBodySchema = Type.Object({ status: OrderStatus }, { title: 'OrderStatusBody', additionalProperties: false })
 
@@ -127,3 +188,50 @@ export const DashboardQuerySchema = Type.Object({
   to: Type.Optional({ ...IsoDate, description: 'Last day (inclusive); default today' })
 }, { additionalProperties: false })
 export type DashboardQuery = Static<typeof DashboardQuerySchema>
+
+// ---- promo codes
+
+const PromoCodeValue = Type.String({ minLength: 3, maxLength: 32, pattern: '^[A-Za-z0-9_-]+$', description: 'Letters, digits, _ and -; any case (stored and matched upper case)', examples: ['SPRING10'] })
+const promoFields = {
+  percentOff: Type.Integer({ minimum: 1, maximum: 100, description: 'Percent off the subtotal (rounded down to a minor unit); give this or amountOff' }),
+  amountOff: Money('Amount off the subtotal; give this or percentOff'),
+  minSubtotal: Type.Union([Money('The smallest subtotal the code applies to'), Type.Null()]),
+  active: Type.Boolean(),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'The code stops working at this time; null never' })
+}
+
+export const PromoCodeSchema = Type.Object({
+  id: Type.String(),
+  code: Type.String({ examples: ['SPRING10'] }),
+  percentOff: Type.Union([promoFields.percentOff, Type.Null()]),
+  amountOff: Type.Union([promoFields.amountOff, Type.Null()]),
+  minSubtotal: promoFields.minSubtotal,
+  active: promoFields.active,
+  expiresAt: promoFields.expiresAt,
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' })
+}, { title: 'PromoCode' })
+export type PromoCode = Static<typeof PromoCodeSchema>
+
+export const PromoCodeCreateBodySchema = Type.Object({
+  code: PromoCodeValue,
+  percentOff: Type.Optional(promoFields.percentOff),
+  amountOff: Type.Optional({ ...promoFields.amountOff, minimum: 1 }),
+  minSubtotal: Type.Optional(promoFields.minSubtotal),
+  active: Type.Optional(promoFields.active),
+  expiresAt: Type.Optional(promoFields.expiresAt)
+}, { title: 'CreatePromoCodeBody', additionalProperties: false })
+export type PromoCodeCreateBody = Static<typeof PromoCodeCreateBodySchema>
+
+/** Switching kind: send the new one and null for the other. */
+export const PromoCodePatchBodySchema = Type.Object({
+  code: Type.Optional(PromoCodeValue),
+  percentOff: Type.Optional(Type.Union([promoFields.percentOff, Type.Null()])),
+  amountOff: Type.Optional(Type.Union([{ ...promoFields.amountOff, minimum: 1 }, Type.Null()])),
+  minSubtotal: Type.Optional(promoFields.minSubtotal),
+  active: Type.Optional(promoFields.active),
+  expiresAt: Type.Optional(promoFields.expiresAt)
+}, { title: 'UpdatePromoCodeBody', additionalProperties: false, minProperties: 1 })
+export type PromoCodePatchBody = Static<typeof PromoCodePatchBodySchema>
+
+export const PromoCodeListQuerySchema = Type.Composite([PaginationQuery(PROMO_CODE_PAGE_LIMITS)], { additionalProperties: false })

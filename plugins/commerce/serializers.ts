@@ -35,6 +35,8 @@ export function serializeOrder (row: OrderRow): Order {
     subtotal: row.subtotal,
     deliveryFee: row.deliveryFee,
     discount: row.discount,
+    promoCode: row.promoCode,
+    promoDiscount: row.promoDiscount,
     amount: row.amount,
     currency: row.currency,
     deliveryMethod: row.deliveryMethod as Order['deliveryMethod'],

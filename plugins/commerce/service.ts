@@ -7,18 +7,20 @@ import { checkoutContext, createOrder } from './checkout-service.ts'
 import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
 import { createPage, deletePage, getPage, listPages, pageById, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
 import { attachPaymentSession, completePayment, expirePayment, failPayment } from './payments-service.ts'
-import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, updateProduct } from './products-service.ts'
+import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, updateProduct } from './products-service.ts'
+import { productImageById, setProductImage } from './product-images.ts'
+import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from './promo-codes-service.ts'
 import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 
 // What other capabilities may use without reaching into commerce's files
-export { quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
+export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Businesses, products, orders, payments, checkout, pages and reviews: the only writer of their tables. */
+    /** Businesses, products, orders, payments, checkout, promo codes, pages and reviews: the only writer of their tables. */
     commerce: CommerceService
   }
 }
@@ -32,10 +34,12 @@ export function createCommerceService (executor: Executor) {
     in: (tx: Executor) => createCommerceService(tx),
     ...bindExecutor(executor, {
       createBusiness, findBusiness, businessBySlug, getBusinessProfile, updateBusinessProfile, dashboard,
-      listProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
+      listProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
+      setProductImage, productImageById,
       listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
       attachPaymentSession, completePayment, expirePayment, failPayment,
       listReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
+      listPromoCodes, getPromoCode, createPromoCode, updatePromoCode, deletePromoCode,
       listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf,
       seedSample: seedSampleCommerce
     })

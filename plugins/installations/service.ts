@@ -5,7 +5,7 @@ import { installations, type BlockInstance } from '../../server/db/schema/index.
 import { txExecutor, type Db, type Executor, type Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { listenForCache } from '../../server/db/listen.ts'
-import { decryptSecret, encryptSecret, randomSecret, sha256 } from '../../server/crypto.ts'
+import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
@@ -140,7 +140,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
       await announce(tx, existing.id)
       return { installation: updated, accessToken, webhookSecret: decryptSecret(existing.webhookSecretEncrypted, encryptionKey) }
     }
-    const webhookSecret = randomSecret(WEBHOOK_SECRET_PREFIX[kind])
+    const webhookSecret = randomWebhookSecret(WEBHOOK_SECRET_PREFIX[kind])
     const secretEncrypted = encryptSecret(webhookSecret, encryptionKey)
     const [installation] = await tx.insert(installations).values({
       id: newId('inst'),

@@ -27,14 +27,14 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   fastify.get('/apps', {
-    schema: { tags, operationId: 'listMarketplaceApps', security: [], summary: 'Browse published apps', querystring: ListQuery, response: { 200: Paginated(AppListingSchema), ...errorResponses(400) } }
+    schema: { tags, operationId: 'listMarketplaceApps', security: [], summary: 'Browse published apps', description: 'Public. Published apps only, filtered by category and a text search over name and description; install counts leave test installs out.', querystring: ListQuery, response: { 200: Paginated(AppListingSchema), ...errorResponses(400) } }
   }, async (request) => {
     const { rows, total, page, limit } = await fastify.apps.listPublished(request.query)
     return { data: await listings(rows), total, page, limit }
   })
 
   fastify.get('/apps/:slug', {
-    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
+    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', description: 'Public. A published app with its listing details (appUrl for the Install button); 404 for an unknown or unpublished slug.', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
   }, async (request) => {
     const app = await fastify.apps.publishedBySlug(request.params.slug)
     if (app === null) throw notFound('App')

@@ -20,7 +20,7 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:businessSlug/api/products', {
     schema: {
       tags, security,
-      operationId: 'listStoreProducts', summary: 'Products customers can buy: available and ACTIVE, newest first',
+      operationId: 'listStoreProducts', summary: 'Products customers can buy: available and ACTIVE, newest first', description: 'Public, on the storefront origin. Paginated envelope; `limit` above its maximum is clamped. An unknown store is a 404.',
       params: StoreParams,
       querystring: StoreProductQuerySchema,
       response: { 200: Paginated(StoreProductSchema), ...errorResponses(400, 404) }
@@ -34,7 +34,7 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     config: STOREFRONT_WRITE_LIMIT,
     schema: {
       tags, security,
-      operationId: 'createStoreReview', summary: 'A customer reviews a product of this store (emits review.created)',
+      operationId: 'createStoreReview', summary: 'A customer reviews a product of this store (emits review.created)', description: 'Public, on the storefront origin. A rating 1–5 and a comment for an active product of this store; rate-limited per client address.',
       params: StoreParams,
       body: ReviewCreateBodySchema,
       response: { 201: ReviewSchema, ...errorResponses(400, 404, 429) }

@@ -52,7 +52,7 @@ function productList (view: StorefrontView): string {
   if (view.products.length === 0) return '<p class="empty">No products yet.</p>'
   const items = view.products.map((product) => `<li class="product"${dataAttributes({ productId: product.id })}>
 ${productImage(product.imageUrl, product.name)}
-<div class="product-body"><h3>${escapeHtml(product.name)}</h3>
+<div class="product-body"><h3><a href="${escapeHtml(`${storeHref(view.business.slug)}/products/${encodeURIComponent(product.slug)}`)}">${escapeHtml(product.name)}</a></h3>
 ${product.description === '' ? '' : `<p class="product-description">${escapeHtml(product.description)}</p>\n`}<p class="price">${escapeHtml(formatPrice(product.price, product.currency, view.business.locale))}</p></div>
 </li>`).join('\n')
   const more = view.productTotal > view.products.length ? `\n<p class="more">Showing ${view.products.length} of ${view.productTotal} products.</p>` : ''

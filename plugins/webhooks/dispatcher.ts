@@ -6,6 +6,7 @@ import { rows } from '../../server/db/rows.ts'
 import { EVENT_SCOPES, markDispatched, outboxDispatch, takeErasures, type OutboxRow } from '../../server/events.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
+import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 
 /** Outbox events taken per transaction. */
 export const DISPATCH_BATCH = 200
@@ -21,6 +22,7 @@ interface Target {
   secretEncrypted: string
   isActive: boolean
   appWebhookUrl: string | null
+  signatureScheme: SignatureScheme
 }
 
 /** The delivery row, written already claimed: the lease taken and its first attempt counted. */
@@ -57,7 +59,8 @@ function claimedOf (row: NewDelivery, target: Target): Claimed {
     url: target.url,
     secretEncrypted: target.secretEncrypted,
     isActive: target.isActive,
-    appWebhookUrl: target.appWebhookUrl
+    appWebhookUrl: target.appWebhookUrl,
+    signatureScheme: target.signatureScheme
   }
 }
 
@@ -67,13 +70,13 @@ function claimedOf (row: NewDelivery, target: Target): Claimed {
  * created (inactive) when the app had no webhookUrl at install time.
  */
 async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> {
-  const [row] = await tx.select({ installation: installations, webhookUrl: apps.webhookUrl }).from(installations)
+  const [row] = await tx.select({ installation: installations, webhookUrl: apps.webhookUrl, signatureScheme: apps.webhookSignatureScheme }).from(installations)
     .innerJoin(apps, eq(apps.id, installations.appId)).where(eq(installations.id, event.installationId as string)).limit(1)
   if (row === undefined || row.webhookUrl === null) return null
   const { installation } = row
   const base = {
     installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
-    appWebhookUrl: row.webhookUrl
+    appWebhookUrl: row.webhookUrl, signatureScheme: row.signatureScheme
   }
   const [own] = await tx.select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive }).from(webhooks)
     .where(and(eq(webhooks.installationId, installation.id), eq(webhooks.isAppWebhook, true))).orderBy(asc(webhooks.createdAt)).limit(1)
@@ -95,7 +98,7 @@ interface FanOut {
   occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string }> | null
   deliveries: Array<{
     eventId: string, webhookId: string, installationId: string, appId: string, businessId: string,
-    url: string, secretEncrypted: string, appWebhookUrl: string | null
+    url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme
   }> | null
 }
 
@@ -116,7 +119,8 @@ function fanOutStatement (limit: number, leaseMs: number) {
     with taken as (${outboxDispatch.free(limit)}),
     targets as (
       select t.seq, t.id as event_id, w.id as webhook_id, w.created_at as registered_at, w.installation_id, w.app_id, w.business_id,
-        w.url, w.secret_encrypted, a.webhook_url as app_webhook_url
+        w.url, w.secret_encrypted, a.webhook_url as app_webhook_url,
+        case when w.is_app_webhook then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
       from taken t
       join webhooks w on w.business_id = t.business_id and w.is_active and w.events ? t.event
         and (t.installation_id is null or w.installation_id = t.installation_id)
@@ -133,7 +137,8 @@ function fanOutStatement (limit: number, leaseMs: number) {
       (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at))
         from taken t where t.id in (select event_id from targets)) as occurrences,
       (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
-          'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url)
+          'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url,
+          'signatureScheme', signature_scheme)
           order by seq, registered_at)
         from targets) as deliveries`
 }
@@ -170,7 +175,7 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     const claimed: Claimed = {
       id, webhookId: d.webhookId, appId: d.appId, installationId: d.installationId, businessId: d.businessId,
       event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt,
-      url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl
+      url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl, signatureScheme: d.signatureScheme
     }
     return { id, claimed, fresh: d.eventId }
   })

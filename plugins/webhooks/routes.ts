@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { publicWebhook } from './service.ts'
 import {
   DeliveryParams, DeliveryQuery, DeliveryWithAttemptsSchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema,
   WebhookCreateSchema, WebhookCreatedSchema, WebhookParams, WebhookPatchSchema, WebhookSchema
@@ -20,22 +19,22 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/', {
     schema: {
       tags, security, operationId: 'createWebhook', summary: 'Register a webhook',
-      description: 'The secret (whsec_…) signs every delivery and is returned only here. Unknown event → 400; an event whose scope was not granted → 403.',
+      description: 'The secret (whsec_ followed by base64, so Standard Webhooks libraries take it as given) signs every delivery and is returned only here. `signatureScheme` chooses the headers: `spec` (default, X-Webhook-Signature) or `standard-webhooks` (webhook-id, webhook-timestamp, webhook-signature). Unknown event → 400; an event whose scope was not granted → 403.',
       body: WebhookCreateSchema, response: { 201: WebhookCreatedSchema, ...errorResponses(400, 401, 403, 409, 429) }
     }
   }, async (request, reply) => reply.code(201).send(await service.create(request.installation, request.body)))
 
   fastify.get('/', {
-    schema: { tags, security, operationId: 'listWebhooks', summary: "The installation's webhooks (never their secrets)", querystring: PaginationQuery(), response: { 200: Paginated(WebhookSchema), ...errorResponses(400, 401, 429) } }
+    schema: { tags, security, operationId: 'listWebhooks', summary: "The installation's webhooks (never their secrets)", description: 'Every registration of the token\'s installation, the app\'s own one included; secrets are shown only at creation.', querystring: PaginationQuery(), response: { 200: Paginated(WebhookSchema), ...errorResponses(400, 401, 429) } }
   }, async (request) => await service.list(request.installation, request.query))
 
   fastify.get('/:id', {
-    schema: { tags, security, operationId: 'getWebhook', summary: 'A webhook', params: WebhookParams, response: { 200: WebhookSchema, ...errorResponses(401, 404, 429) } }
-  }, async (request) => publicWebhook(await service.get(request.installation, request.params.id)))
+    schema: { tags, security, operationId: 'getWebhook', summary: 'A webhook', description: 'A registration of the token\'s installation; another installation\'s is a 404.', params: WebhookParams, response: { 200: WebhookSchema, ...errorResponses(401, 404, 429) } }
+  }, async (request) => await service.show(request.installation, request.params.id))
 
   fastify.patch('/:id', {
     schema: {
-      tags, security, operationId: 'updateWebhook', summary: 'Change a webhook', description: 'isActive true re-enables an auto-disabled webhook and resets its failure count.',
+      tags, security, operationId: 'updateWebhook', summary: 'Change a webhook', description: "isActive true re-enables an auto-disabled webhook and resets its failure count. signatureScheme switches how later attempts are signed (400 on the app's own webhook, which follows the app's webhookSignatureScheme).",
       params: WebhookParams, body: WebhookPatchSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request) => await service.update(request.installation, request.params.id, request.body))
@@ -55,7 +54,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => await service.test(request.installation, request.params.id))
 
   fastify.get('/:id/deliveries', {
-    schema: { tags, security, operationId: 'listWebhookDeliveries', summary: 'Delivery log of a webhook, newest first, with every attempt', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
+    schema: { tags, security, operationId: 'listWebhookDeliveries', summary: 'Delivery log of a webhook, newest first, with every attempt', description: 'Each delivery with its attempts (status code, duration, error, the first 1 KB of the answer), filterable by status and event; kept DELIVERY_LOG_RETENTION_DAYS.', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
   }, async (request) => await service.deliveries(request.installation, request.params.id, request.query))
 
   fastify.post('/:id/deliveries/:deliveryId/redeliver', {

@@ -1,8 +1,9 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { encryptSecret, randomSecret } from '../../server/crypto.ts'
+import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { badRequest, conflict, insufficientScope, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
@@ -17,6 +18,9 @@ import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.t
 import type { WebhookDelivery } from './delivery-plugin.ts'
 
 /** Registrations one installation may hold (the spec leaves it open). */
+// How deliveries are signed, for other capabilities that send as the webhook engine does (app checks)
+export { deliveryHeaders, envelopeBody, type Envelope } from './signing.ts'
+
 /** Webhook signing secrets; an installation's own secret (its app webhook and hooks) uses the same prefixes. */
 export const WEBHOOK_SECRET_PREFIX = { live: 'whsec_', test: 'whsec_test_' } as const
 export const MAX_WEBHOOKS_PER_INSTALLATION = 50
@@ -30,10 +34,13 @@ export const MAX_REPLAY = 1000
 export type WebhookRow = typeof webhooks.$inferSelect
 type DeliveryRow = typeof webhookDeliveries.$inferSelect
 
-export function publicWebhook (row: WebhookRow) {
+/** `appScheme`: the app's webhookSignatureScheme, which its own registration follows (DESIGN §21). */
+export function publicWebhook (row: WebhookRow, appScheme?: SignatureScheme) {
   return {
     id: row.id, url: row.url, events: row.events, description: row.description, isActive: row.isActive, disabledReason: row.disabledReason,
-    consecutiveFailures: row.consecutiveFailures, isAppWebhook: row.isAppWebhook, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
+    consecutiveFailures: row.consecutiveFailures, isAppWebhook: row.isAppWebhook,
+    signatureScheme: row.isAppWebhook ? appScheme ?? row.signatureScheme : row.signatureScheme,
+    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
   }
 }
 
@@ -88,11 +95,23 @@ export interface WebhookServiceDeps {
   encryptionKey: Buffer
   outbound: OutboundPolicy
   delivery: WebhookDelivery
+  /** The app's webhookSignatureScheme, which its own webhook follows (asked of the apps capability, which owns it). */
+  appSignatureScheme: (appId: string) => Promise<SignatureScheme | undefined>
 }
 
 /** Registrations of the calling installation and their delivery log; another installation's → 404. */
 export function createWebhookService (deps: WebhookServiceDeps) {
   const { db } = deps
+
+  /** Registrations (all of one app) as the API shows them: the app's own one with the app's signature scheme. */
+  async function present (rows: WebhookRow[]) {
+    let appScheme: SignatureScheme | undefined
+    const own = rows.find((row) => row.isAppWebhook)
+    if (own !== undefined) {
+      appScheme = await deps.appSignatureScheme(own.appId)
+    }
+    return rows.map((row) => publicWebhook(row, appScheme))
+  }
 
   /** The delivery log across every installation of an app (the developer's console). */
   async function deliveriesOfApp (appId: string, query: DeliveryFilter) {
@@ -122,9 +141,10 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const installation = new Map(found.map((row) => [row.id as string, {
       isTestInstall: Boolean(row.is_test_install), installationActive: row.uninstalled_at === null
     }]))
+    const shown = await present(registrations)
     return {
-      data: registrations.map((row) => ({
-        ...publicWebhook(row), installationId: row.installationId, businessId: row.businessId,
+      data: registrations.map((row, i) => ({
+        ...shown[i], installationId: row.installationId, businessId: row.businessId,
         ...(installation.get(row.installationId) ?? { isTestInstall: false, installationActive: false })
       })),
       total,
@@ -167,11 +187,11 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   /** PATCH isActive true from the console: on again, failure count reset. */
   async function reEnableOfApp (appId: string, id: string) {
     const current = await getOfApp(appId, id)
-    if (current.isActive) return publicWebhook(current)
+    if (current.isActive) return (await present([current]))[0]
     if (current.disabledReason === UNINSTALLED_REASON) throw conflict('The app was uninstalled from this business; install it again instead')
     const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: new Date() })
       .where(eq(webhooks.id, current.id)).returning()
-    return publicWebhook(row)
+    return (await present([row]))[0]
   }
 
   async function checkUrl (url: string): Promise<void> {
@@ -188,13 +208,14 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function create (installation: CallingInstallation, input: WebhookCreate) {
     const events = checkEvents(input.events, installation)
     await checkUrl(input.url)
-    const secret = randomSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
+    const secret = randomWebhookSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
     const row = await db.transaction(async (tx) => {
       const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.installationId, installation.id))
       if (n >= MAX_WEBHOOKS_PER_INSTALLATION) throw conflict(`An installation may hold at most ${MAX_WEBHOOKS_PER_INSTALLATION} webhooks`)
       const [inserted] = await tx.insert(webhooks).values({
         id: newId('wh'), installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: input.url,
-        secretEncrypted: encryptSecret(secret, deps.encryptionKey), events, description: input.description ?? ''
+        secretEncrypted: encryptSecret(secret, deps.encryptionKey), events, description: input.description ?? '',
+        signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME
       }).returning()
       return inserted
     })
@@ -208,7 +229,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       db.select().from(webhooks).where(where).orderBy(asc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
       db.select({ total: count() }).from(webhooks).where(where)
     ])
-    return { data: rows.map(publicWebhook), total, page, limit }
+    return { data: await present(rows), total, page, limit }
   }
 
   async function update (installation: CallingInstallation, id: string, patch: WebhookPatch) {
@@ -220,10 +241,14 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       set.url = patch.url
     }
     if (patch.description !== undefined) set.description = patch.description
+    if (patch.signatureScheme !== undefined) {
+      if (current.isAppWebhook) throw badRequest("body/signatureScheme: the app's own webhook is signed as the app's webhookSignatureScheme says; change it in the app's settings")
+      set.signatureScheme = patch.signatureScheme
+    }
     if (patch.isActive === true && !current.isActive) Object.assign(set, { isActive: true, disabledReason: null, consecutiveFailures: 0 })
     if (patch.isActive === false && current.isActive) Object.assign(set, { isActive: false, disabledReason: 'Disabled by the app' })
     const [row] = await db.update(webhooks).set(set).where(and(eq(webhooks.id, current.id), eq(webhooks.installationId, installation.id))).returning()
-    return publicWebhook(row)
+    return (await present([row]))[0]
   }
 
   /** The log is kept; deliveries still waiting end as failed. */
@@ -336,8 +361,13 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     return await testOn(await get(installation, id))
   }
 
+  /** One registration of the installation as the API shows it. */
+  async function show (installation: CallingInstallation, id: string) {
+    return (await present([await get(installation, id)]))[0]
+  }
+
   return {
-    get, create, list, update, remove, deliveries, redeliver, replay, test,
+    get, show, create, list, update, remove, deliveries, redeliver, replay, test,
     // the developer's console: the app's registrations across its installations
     deliveriesOfApp, getOfApp, listOfApp, deliveryOfApp, redeliverOfApp, reEnableOfApp, replayOn, testOn
   }
@@ -363,7 +393,11 @@ export function createWebhooks (deps: WebhookServiceDeps) {
 
 export default fp(async function webhooksService (fastify) {
   fastify.decorate('webhooks', createWebhooks({
-    db: fastify.db, encryptionKey: fastify.config.encryptionKey, outbound: fastify.outbound, delivery: fastify.webhookDelivery
+    db: fastify.db,
+    encryptionKey: fastify.config.encryptionKey,
+    outbound: fastify.outbound,
+    delivery: fastify.webhookDelivery,
+    appSignatureScheme: async (appId) => (await fastify.apps.findById(appId))?.webhookSignatureScheme
   }))
-}, { name: 'webhooks', dependencies: ['db', 'config', 'outbound', 'webhook-delivery'] })
+}, { name: 'webhooks', dependencies: ['db', 'config', 'outbound', 'webhook-delivery', 'apps'] })
 export type Webhooks = ReturnType<typeof createWebhooks>

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { deflateSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -63,4 +63,29 @@ export function solidPng (width: number, height: number, [r, g, b]: [number, num
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3).map((_, i) => [r, g, b][i % 3])])
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))])
+}
+
+export interface AxeViolation { id: string, impact: string | null, help: string, nodes: string[] }
+
+let axeSource: string | null = null
+
+/**
+ * axe-core run in the page: its serious and critical violations (none is the bar, DESIGN §17). The
+ * script is evaluated through the devtools protocol, which the admin's CSP (script-src 'self') allows.
+ */
+export async function seriousAxeViolations (page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(fileURLToPath(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url)), 'utf8')
+  if (await page.evaluate(() => !('axe' in window))) await page.evaluate(axeSource)
+  return await page.evaluate(async () => {
+    type Result = { violations: Array<{ id: string, impact: string | null, help: string, nodes: Array<{ target: unknown[] }> }> }
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<Result> } }).axe
+    const { violations } = await axe.run(document)
+    return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => n.target.join(' ')) }))
+  })
+}
+
+/** The page is no wider than the viewport (no sideways scrolling at 390 px). */
+export async function fitsWidth (page: Page): Promise<boolean> {
+  return await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
 }

@@ -37,7 +37,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
   // first start on an empty DATA_DIR: database cluster, migrations, demo seed and an OAuth install;
   // a loaded 2-core machine needs a generous bound (see test/server/main.test.ts)
-  const server = await startServer({ PORT: '0', DATA_DIR: dataDir }, 180_000)
+  const server = await startServer({ PORT: '0', DATA_DIR: dataDir })
   t.teardown(() => { server.child.kill('SIGKILL') })
   const output = server.output()
   const admin = bannerUrl(output, 'Admin')
@@ -82,7 +82,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await shot(store, 'store')
 
   // 3. As the merchant: uninstall the reference app in the admin
-  await page.goto(`${admin}/login?next=${encodeURIComponent('/admin')}`)
+  await page.goto(`${admin}/login?next=${encodeURIComponent('/admin/apps')}`)
   await logIn(page, MERCHANT.email, MERCHANT.password)
   const card = page.getByTestId('installed-reference-app')
   await card.waitFor()

@@ -81,6 +81,8 @@ t.test('marketplace in Chromium', async (t) => {
     const merchant = await registerUser(app, 'MERCHANT', { name: 'Mia Merchant' })
     await page.goto(`${base}/login`)
     await logIn(page, merchant.email, 'correct-horse')
+    t.equal(new URL(page.url()).pathname, '/admin', 'signing in lands a merchant on Admin')
+    await page.getByRole('link', { name: 'Marketplace' }).click()
     await page.getByTestId('welcome').waitFor()
     t.match(await page.getByTestId('welcome').innerText(), /Signed in as Mia Merchant \(MERCHANT\)/)
     t.equal(await page.getByRole('link', { name: 'Portal' }).count(), 0, 'no portal link for a merchant')

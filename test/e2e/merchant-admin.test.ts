@@ -57,7 +57,7 @@ t.test('merchant admin in Chromium', async (t) => {
   const browser = await launch(t)
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
   page.on('dialog', (dialog) => { void dialog.accept() })
-  await page.goto(`${base}/admin`)
+  await page.goto(`${base}/admin/apps`)
   await page.waitForURL(/\/login/)
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill('correct-horse')
@@ -71,7 +71,7 @@ t.test('merchant admin in Chromium', async (t) => {
   const after = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data[0]
   t.match(after, { needsReConsent: false, grantedScopes: ['read_business', 'read_pages'] }, 'consent recorded')
 
-  await page.getByRole('link', { name: 'Settings' }).click()
+  await page.getByTestId(`installed-${created.slug}`).getByRole('link', { name: 'Settings' }).click()
   await page.getByLabel('Max items').waitFor()
   t.equal(await page.getByLabel('Brand color').getAttribute('type'), 'color', 'color → color picker')
   t.equal(await page.getByLabel('Launch at').getAttribute('type'), 'datetime-local', 'date-time → date/time picker')

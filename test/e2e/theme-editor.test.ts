@@ -71,7 +71,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       t.equal(await page.getByRole('link', { name: 'Open' }).getAttribute('href'), `/admin/apps/${installationId}/pages/reports`)
 
       // 2. Pages → a new page → the theme editor
-      await page.goto(`${base}/admin`)
+      await page.goto(`${base}/admin/apps`)
       await page.getByTestId(`installed-${created.slug}`).waitFor()
       await shot(page, 'installed-apps')
       if (narrow) {
@@ -342,8 +342,8 @@ t.test('an install the app has not finished, and an admin page that never sends 
   // a second app the merchant approved, whose code the app never exchanges
   const { app: slow } = await createApp(app, developer, { name: 'Slow Starter', scopes: ['read_business'] })
   await publishApp(app, developer, slow.id)
-  t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: slow.clientId, redirect_uri: slow.redirectUrl, decision: 'approve' } })).statusCode, 200)
-  await page.goto(`${base}/admin`)
+  t.equal((await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: slow.clientId, redirect_uri: slow.redirectUrl, response_type: 'code', decision: 'approve' } })).statusCode, 200)
+  await page.goto(`${base}/admin/apps`)
   await page.getByTestId(`pending-${slow.slug as string}`).waitFor()
   t.match(await page.getByTestId(`pending-${slow.slug as string}`).innerText(), /Slow Starter\s+Finishing install…/, 'shown at once, said plainly')
   await screenshot(page, 'studio-admin-finishing-install')
@@ -407,6 +407,8 @@ t.test('a merchant deletes a page after a confirm step, by keyboard', async (t) 
       for (const [title, slug] of [['About us', 'about'], ['Spring sale', 'spring-sale']]) {
         t.equal((await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { title, slug } })).statusCode, 201)
       }
+      // every business starts with a home page: this list is about these two
+      t.equal((await app.inject({ method: 'DELETE', url: '/merchant/pages/home', headers: merchant.auth })).statusCode, 204)
       const page = await browser.newPage({ viewport: { width, height: 800 } })
       await page.goto(`${base}/login`)
       await page.evaluate(([token, user]) => { localStorage.setItem('app-platform.session', JSON.stringify({ token, user })) }, [merchant.token, { id: merchant.userId, email: merchant.email, name: 'M', role: 'MERCHANT', businessId: merchant.businessId }] as const)

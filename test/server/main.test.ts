@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { freePort, startServer, stopServer, type ServerProcess } from '../process.ts'
 
 /** `npm start` as a user runs it: embedded PGlite in DATA_DIR, no other set-up. */
-const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir }, 90_000)
+const start = async (dataDir: string, port: number): Promise<ServerProcess> => await startServer({ PORT: String(port), DATA_DIR: dataDir })
 
 t.test('npm start: embedded database, demo seed, graceful stop, data kept', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-main-'))
@@ -59,7 +59,7 @@ t.test('npm start: embedded database, demo seed, graceful stop, data kept', asyn
 t.test('PORT=0: every port is ephemeral and the banner prints the real URLs', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'platform-main-'))
   t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
-  const server = await startServer({ PORT: '0', DATA_DIR: dataDir, DEMO_SEED: 'false' }, 60_000)
+  const server = await startServer({ PORT: '0', DATA_DIR: dataDir, DEMO_SEED: 'false' })
   t.teardown(() => { server.child.kill('SIGKILL') })
   const api = /API +(http:\/\/localhost:(\d+))/.exec(server.output())
   const store = /Storefront +(http:\/\/localhost:(\d+))/.exec(server.output())

@@ -2,13 +2,17 @@ import { useLocation } from 'preact-iso'
 import { useSession, type SessionUser } from './use-session.tsx'
 import { useAction } from './use-action.ts'
 
-/** Where to go after signing in: `?next=` when it is a local path, home otherwise. */
-export function nextPath (query: Record<string, string>): string {
+/** Each role's own home (DESIGN §17): the merchant's admin, the developer's portal, the review queue. */
+export const ROLE_HOME: Record<SessionUser['role'], string> = { MERCHANT: '/admin', DEVELOPER: '/portal', REVIEWER: '/reviewer' }
+
+/** Where to go after signing in: `?next=` when it is a local path, else the role's home. */
+export function nextPath (query: Record<string, string>, role?: SessionUser['role']): string {
   const next = query.next
-  return typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') ? next : '/'
+  if (typeof next === 'string' && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\')) return next
+  return role === undefined ? '/' : ROLE_HOME[role]
 }
 
-/** Posts to /auth/login or /auth/register; on success signs in and goes to `?next=` (or home). */
+/** Posts to /auth/login or /auth/register; on success signs in and goes to `?next=` (or the role's home). */
 export function useSignIn (path: '/auth/login' | '/auth/register') {
   const { api, signIn } = useSession()
   const { route, query } = useLocation()
@@ -17,7 +21,7 @@ export function useSignIn (path: '/auth/login' | '/auth/register') {
     const result = await action.run(async () => await api.post<{ token: string, user: SessionUser }>(path, body))
     if (result === null) return
     signIn(result)
-    route(nextPath(query))
+    route(nextPath(query, result.user.role))
   }
   return { send, busy: action.busy, error: action.error, query }
 }

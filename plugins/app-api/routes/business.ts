@@ -8,7 +8,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: fastify.requireScope('read_business'),
     schema: {
       tags: TAGS,
-      operationId: 'getBusiness', summary: 'Business information (read_business)',
+      operationId: 'getBusiness', summary: 'Business information (read_business)', description: 'The business the token was issued for: name, slug, contact, address, currency, locale and time zone.',
       security: SECURITY,
       response: { 200: BusinessSchema, ...errorResponses(401, 403, 404, 429) }
     }

@@ -11,7 +11,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canRead,
     schema: {
       tags: TAGS,
-      operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)',
+      operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)', description: 'The token\'s business only. Paginated envelope, optionally filtered by status; `limit` above its maximum is clamped.',
       security: SECURITY,
       querystring: OrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403, 429) }
@@ -22,7 +22,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation: canRead,
     schema: {
       tags: TAGS,
-      operationId: 'getOrder', summary: 'Order by id (read_orders)',
+      operationId: 'getOrder', summary: 'Order by id (read_orders)', description: 'The token\'s business only: another business\'s order is a 404.',
       security: SECURITY,
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 429) }

@@ -10,7 +10,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'listPages', summary: 'List site pages, newest first (read_pages)',
+      operationId: 'listPages', summary: 'List site pages, newest first (read_pages)', description: 'The token\'s business only, published or not. Paginated envelope; `limit` above its maximum is clamped.',
       security: SECURITY,
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403, 429) }
@@ -21,7 +21,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'getPage', summary: 'Site page by slug, with its blocks (read_pages)',
+      operationId: 'getPage', summary: 'Site page by slug, with its blocks (read_pages)', description: 'The token\'s business only; the blocks are the ordered instances placed on it.',
       security: SECURITY,
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 429) }

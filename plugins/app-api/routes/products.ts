@@ -19,7 +19,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'listProducts', summary: 'List products, newest first, optionally of one category (read_products)',
+      operationId: 'listProducts', summary: 'List products, newest first, optionally of one category (read_products)', description: 'The token\'s business only. Paginated envelope; `limit` above its maximum is clamped.',
       security: SECURITY,
       querystring: ProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403, 429) }
@@ -35,7 +35,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'getProduct', summary: 'Product by id (read_products)',
+      operationId: 'getProduct', summary: 'Product by id (read_products)', description: 'The token\'s business only: another business\'s product is a 404.',
       security: SECURITY,
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }
@@ -47,7 +47,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'getProductBySlug', summary: 'Product by slug (read_products)',
+      operationId: 'getProductBySlug', summary: 'Product by slug (read_products)', description: 'The token\'s business only: a slug of another business is a 404.',
       security: SECURITY,
       params: SlugParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 429) }

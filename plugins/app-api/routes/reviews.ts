@@ -11,7 +11,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'listReviews', summary: 'List reviews, newest first, optionally of one product (read_reviews)',
+      operationId: 'listReviews', summary: 'List reviews, newest first, optionally of one product (read_reviews)', description: 'The token\'s business only. Paginated envelope, optionally of one product; `limit` above its maximum is clamped.',
       security: SECURITY,
       querystring: ReviewListQuerySchema,
       response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
@@ -22,7 +22,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'getReviewStats', summary: 'Average rating, count and 1–5 distribution, optionally of one product (read_reviews)',
+      operationId: 'getReviewStats', summary: 'Average rating, count and 1–5 distribution, optionally of one product (read_reviews)', description: 'The token\'s business only; a product of another business is a 404.',
       security: SECURITY,
       querystring: ReviewStatsQuerySchema,
       response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403, 429) }

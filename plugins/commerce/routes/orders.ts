@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../schemas.ts'
+import type { FastifyInstance } from 'fastify'
+import { MerchantOrderListQuerySchema, OrderCheckoutSchema, OrderSchema, OrderStatusBodySchema, type OrderCheckout } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -10,9 +11,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     onRequest,
     schema: {
       tags: TAGS,
-      operationId: 'listMerchantOrders', summary: 'List your orders, newest first, optionally by status',
+      operationId: 'listMerchantOrders', summary: 'List your orders, newest first, optionally by status or number',
       security: SECURITY,
-      querystring: OrderListQuerySchema,
+      querystring: MerchantOrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403) }
     }
   }, async (request) => await fastify.commerce.listOrders(businessOf(request), request.query))
@@ -27,6 +28,18 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => await fastify.commerce.getOrder(businessOf(request), request.params.id))
+
+  fastify.get('/orders/:id/checkout', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      operationId: 'getMerchantOrderCheckout', summary: 'What the apps did in the checkout that placed an order',
+      description: "The payment method and the app that supplied it, each app's discount with its reason, and every hook call of the checkout with its outcome. Orders placed before hook calls were linked to orders, or whose calls are older than the hook call log's retention, have no calls.",
+      security: SECURITY,
+      params: IdParams,
+      response: { 200: OrderCheckoutSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => await orderCheckout(fastify, businessOf(request), request.params.id))
 
   fastify.patch('/orders/:id/status', {
     onRequest,
@@ -43,3 +56,36 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 }
 
 export default orderRoutes
+
+/** The order's checkout as the hook call log recorded it, with the apps' names (an app since deleted has none). */
+async function orderCheckout (fastify: FastifyInstance, businessId: string, orderId: string): Promise<OrderCheckout> {
+  const order = await fastify.commerce.getOrder(businessId, orderId)
+  const calls = await fastify.checkoutHooks.callsOfOrder(businessId, order.id)
+  const separator = order.paymentMethod.indexOf(':')
+  const methodInstallation = separator > 0 ? order.paymentMethod.slice(0, separator) : null
+  let methodAppId = calls.find((call) => call.installationId === methodInstallation)?.appId ?? null
+  if (methodInstallation !== null && methodAppId === null) {
+    methodAppId = await fastify.installations.getForBusiness(businessId, methodInstallation).then((row) => row.appId, () => null)
+  }
+  const appIds = [...new Set([...calls.map((call) => call.appId), ...(methodAppId === null ? [] : [methodAppId])])]
+  const names = new Map((await fastify.apps.findByIds(appIds)).map((app) => [app.id, app.name]))
+  const nameOf = (appId: string | null) => appId === null ? null : names.get(appId) ?? null
+  return {
+    paymentMethod: {
+      id: order.paymentMethod,
+      provider: methodInstallation === null ? 'platform' : 'app',
+      methodId: separator > 0 ? order.paymentMethod.slice(separator + 1) : order.paymentMethod,
+      appId: methodAppId,
+      appName: nameOf(methodAppId)
+    },
+    discounts: calls.flatMap((call) => {
+      const answer = call.answer as { discount?: unknown, reason?: unknown } | null
+      if (call.hookPoint !== 'order.calculate_discounts' || !call.success || answer === null || typeof answer.discount !== 'number' || answer.discount <= 0) return []
+      return [{ appId: call.appId, appName: nameOf(call.appId), amount: answer.discount, reason: typeof answer.reason === 'string' ? answer.reason : null }]
+    }),
+    hookCalls: calls.map((call) => ({
+      id: call.id, hookPoint: call.hookPoint, appId: call.appId, appName: nameOf(call.appId), success: call.success, statusCode: call.statusCode,
+      durationMs: call.durationMs, error: call.error, answer: call.answer, policyApplied: call.policyApplied, createdAt: call.createdAt
+    }))
+  }
+}

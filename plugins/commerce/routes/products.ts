@@ -1,22 +1,26 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { ProductCreateBodySchema, ProductListQuerySchema, ProductPatchBodySchema, ProductSchema } from '../schemas.ts'
+import multipart from '@fastify/multipart'
+import { MerchantProductListQuerySchema, ProductCreateBodySchema, ProductImageUploadBodySchema, ProductPatchBodySchema, ProductSchema } from '../schemas.ts'
+import { MAX_MEDIA_BYTES, sniffImage } from '../../apps/service.ts'
+import { badRequest } from '../../../server/http-errors.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const onRequest = fastify.requireMerchant
+  await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
 
   fastify.get('/products', {
     onRequest,
     schema: {
       tags: TAGS,
-      operationId: 'listMerchantProducts', summary: 'List your products, newest first',
+      operationId: 'listMerchantProducts', summary: 'List your products, newest first; search by name, filter by status or low stock',
       security: SECURITY,
-      querystring: ProductListQuerySchema,
+      querystring: MerchantProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.listProducts(businessOf(request), request.query))
+  }, async (request) => await fastify.commerce.searchProducts(businessOf(request), request.query))
 
   fastify.post('/products', {
     onRequest,
@@ -51,6 +55,29 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => await fastify.commerce.updateProduct(businessOf(request), request.params.id, request.body))
+
+  fastify.post('/products/:id/image', {
+    onRequest,
+    schema: {
+      tags: TAGS,
+      operationId: 'uploadMerchantProductImage', summary: "Upload a product's picture (replaces the previous one; emits product.updated)",
+      description: 'multipart/form-data with one file: PNG, JPEG or WebP (sniffed from its bytes), at most 1 MB. The product\'s imageUrl becomes /media/products/<id>, served on the API and storefront origins.',
+      security: SECURITY,
+      params: IdParams,
+      consumes: ['multipart/form-data'],
+      body: ProductImageUploadBodySchema,
+      response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 413) }
+    }
+  }, async (request) => {
+    const businessId = businessOf(request)
+    if (!request.isMultipart()) throw badRequest('Send the picture as multipart/form-data')
+    const file = await request.file()
+    if (file === undefined) throw badRequest('No file in the upload')
+    const bytes = await file.toBuffer()
+    const contentType = sniffImage(bytes)
+    if (contentType === null) throw badRequest('The file is not a PNG, JPEG or WebP image')
+    return await fastify.commerce.setProductImage(businessId, request.params.id, contentType, bytes)
+  })
 
   fastify.delete('/products/:id', {
     onRequest,

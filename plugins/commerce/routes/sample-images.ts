@@ -19,7 +19,7 @@ const sampleImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:file', {
     schema: {
       tags: ['storefront'],
-      operationId: 'getSampleImage', security: [], summary: 'A picture of the sample catalogue (demo store and sandboxes)',
+      operationId: 'getSampleImage', security: [], summary: 'A picture of the sample catalogue (demo store and sandboxes)', description: 'Public and immutable pictures the seeded catalogues point at. 404 for an unknown file.',
       params: Type.Object({ file: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: Type.Unknown({ description: 'The SVG image' }), ...errorResponses(404) }
     }

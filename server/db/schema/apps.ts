@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm'
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
-import { APP_CATEGORIES, APP_STATUSES } from '../../../sdk/src/contract/index.ts'
+import { APP_CATEGORIES, APP_STATUSES, DEFAULT_SIGNATURE_SCHEME, SIGNATURE_SCHEMES } from '../../../sdk/src/contract/index.ts'
 export { APP_CATEGORIES }
 export { APP_STATUSES }
 export type AppStatus = typeof APP_STATUSES[number]
@@ -26,6 +26,8 @@ export const apps = pgTable('apps', {
   appUrl: text('app_url'),
   webhookUrl: text('webhook_url'),
   webhookEvents: jsonb('webhook_events').$type<string[]>().notNull().default([]),
+  /** How the app's own webhook deliveries and its hook calls are signed (DESIGN §21). */
+  webhookSignatureScheme: text('webhook_signature_scheme', { enum: SIGNATURE_SCHEMES }).notNull().default(DEFAULT_SIGNATURE_SCHEME),
   iconUrl: text('icon_url'),
   screenshots: jsonb('screenshots').$type<string[]>().notNull().default([]),
   version: text('version').notNull().default('1.0.0'),

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { pgTable, text, timestamp, boolean, integer, index } from 'drizzle-orm/pg-core'
 
 /** Every synchronous hook call, for the developer's hook-call log. */
@@ -18,9 +19,12 @@ export const hookCalls = pgTable('hook_calls', {
   answer: text('answer'),
   /** The manifest hook's failurePolicy at the time of the call. */
   failurePolicy: text('failure_policy', { enum: ['open', 'closed'] }),
+  /** The order a placing checkout's calls belong to (its id is chosen before the hooks run); null for quotes. */
+  orderId: text('order_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('hook_calls_app_created_idx').on(t.appId, t.createdAt),
   index('hook_calls_app_point_created_idx').on(t.appId, t.hookPoint, t.createdAt),
-  index('hook_calls_created_idx').on(t.createdAt)
+  index('hook_calls_created_idx').on(t.createdAt),
+  index('hook_calls_business_order_idx').on(t.businessId, t.orderId).where(sql`order_id is not null`)
 ])

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, integer, boolean, jsonb, index, uniqueIndex, check } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, integer, boolean, jsonb, index, uniqueIndex, check, customType } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES, PAYMENT_STATUSES, PRODUCT_STATUSES, type BlockInstance, type Customer, type OrderItem } from '../../../sdk/src/contract/resources.ts'
 
@@ -81,6 +81,9 @@ export const orders = pgTable('orders', {
   customer: jsonb('customer').$type<Customer>().notNull(),
   address: text('address').notNull().default(''),
   locality: text('locality').notNull().default(''),
+  /** The merchant's promo code the order used (as stored, upper case) and what it took off; part of `discount`. */
+  promoCode: text('promo_code'),
+  promoDiscount: integer('promo_discount').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt()
 }, (t) => [
@@ -88,7 +91,32 @@ export const orders = pgTable('orders', {
   index('orders_business_created_idx').on(t.businessId, t.createdAt, t.id),
   index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt),
   index('orders_business_invoice_idx').on(t.businessId, t.paymentInvoiceId).where(sql`payment_invoice_id is not null`),
-  check('orders_amounts_check', sql`${t.subtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.discount} >= 0 and ${t.amount} >= 0`)
+  check('orders_amounts_check', sql`${t.subtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.discount} >= 0 and ${t.amount} >= 0`),
+  check('orders_promo_discount_check', sql`${t.promoDiscount} >= 0 and ${t.promoDiscount} <= ${t.discount}`)
+])
+
+/** A merchant's promo code: a percentage or a fixed amount off the subtotal, optionally from a minimum subtotal until an expiry. */
+export const promoCodes = pgTable('promo_codes', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  /** Stored upper case, so a code is unique per business whatever case a shopper types. */
+  code: text('code').notNull(),
+  percentOff: integer('percent_off'),
+  /** Minor units. */
+  amountOff: integer('amount_off'),
+  minSubtotal: integer('min_subtotal'),
+  active: boolean('active').notNull().default(true),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
+}, (t) => [
+  uniqueIndex('promo_codes_business_code_idx').on(t.businessId, t.code),
+  index('promo_codes_business_created_idx').on(t.businessId, t.createdAt, t.id),
+  // exactly one kind of discount
+  check('promo_codes_kind_check', sql`(${t.percentOff} is null) <> (${t.amountOff} is null)`),
+  check('promo_codes_percent_check', sql`${t.percentOff} is null or ${t.percentOff} between 1 and 100`),
+  check('promo_codes_amount_check', sql`${t.amountOff} is null or ${t.amountOff} > 0`),
+  check('promo_codes_min_subtotal_check', sql`${t.minSubtotal} is null or ${t.minSubtotal} >= 0`)
 ])
 
 export const reviews = pgTable('reviews', {
@@ -118,3 +146,19 @@ export const pages = pgTable('pages', {
   uniqueIndex('pages_business_slug_idx').on(t.businessId, t.slug),
   index('pages_business_created_idx').on(t.businessId, t.createdAt, t.id)
 ])
+
+const bytea = customType<{ data: Buffer, driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => Buffer.isBuffer(value) ? value : Buffer.from(value)
+})
+
+/** A product's uploaded picture (one per product), in the database so every process can serve it. */
+export const productImages = pgTable('product_images', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  productId: text('product_id').notNull().references(() => products.id, { onDelete: 'cascade' }),
+  contentType: text('content_type').notNull(),
+  size: integer('size').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt()
+}, (t) => [index('product_images_product_idx').on(t.productId)])

@@ -1,6 +1,7 @@
 import { pgTable, text, timestamp, boolean, jsonb, index, integer, uniqueIndex } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { DELIVERY_STATUSES } from '../../../sdk/src/contract/resources.ts'
+import { DEFAULT_SIGNATURE_SCHEME, SIGNATURE_SCHEMES } from '../../../sdk/src/contract/events.ts'
 
 /** Webhook registrations of an installation: the app's own (from webhookUrl) and any made through POST /webhooks. */
 export const webhooks = pgTable('webhooks', {
@@ -16,6 +17,8 @@ export const webhooks = pgTable('webhooks', {
   isActive: boolean('is_active').notNull().default(true),
   /** Created at install from the app's webhookUrl and webhookEvents. */
   isAppWebhook: boolean('is_app_webhook').notNull().default(false),
+  /** How its deliveries are signed; the app's own registration follows apps.webhook_signature_scheme instead. */
+  signatureScheme: text('signature_scheme', { enum: SIGNATURE_SCHEMES }).notNull().default(DEFAULT_SIGNATURE_SCHEME),
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
   disabledReason: text('disabled_reason'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

@@ -39,7 +39,7 @@ t.test('App API reviews, pages, business and dashboard', async (t) => {
     t.same((await call(app, installed, 'GET', `/app-api/reviews/stats?productId=${foreignProduct.id}`)).json(),
       { averageRating: 0, totalReviews: 0, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 } })
     t.equal((await call(app, installed, 'GET', '/app-api/reviews/stats?productId=')).statusCode, 400)
-    t.equal((await call(app, installed, 'GET', '/app-api/reviews/stats?page=1')).statusCode, 400)
+    t.equal((await call(app, installed, 'GET', '/app-api/reviews/stats?page=1')).statusCode, 200, 'an unknown query parameter is ignored, on every operation alike')
   })
 
   t.test('GET /app-api/pages and /app-api/pages/:slug', async (t) => {
@@ -86,7 +86,7 @@ t.test('App API reviews, pages, business and dashboard', async (t) => {
     t.ok(body.topProducts.length > 0 && body.topProducts.length <= 5)
     const period = (await call(app, installed, 'GET', `/app-api/analytics/dashboard?from=${body.to}&to=${body.to}`)).json()
     t.match(period, { from: body.to, to: body.to, daily: [{ date: body.to }] })
-    for (const query of ['from=2025-02-30', 'from=yesterday', 'from=2025-05-02&to=2025-05-01', 'from=2020-01-01&to=2025-01-01', 'other=1']) {
+    for (const query of ['from=2025-02-30', 'from=yesterday', 'from=2025-05-02&to=2025-05-01', 'from=2020-01-01&to=2025-01-01']) {
       t.equal((await call(app, installed, 'GET', `/app-api/analytics/dashboard?${query}`)).statusCode, 400, query)
     }
     const merchant = await registerUser(app, 'MERCHANT')

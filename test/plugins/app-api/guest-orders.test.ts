@@ -63,9 +63,16 @@ t.test('POST /app-api/orders (guest order)', async (t) => {
   })
 
   t.test('not enough stock is 409 with what is available', async (t) => {
-    const response = await post(body({ items: [{ productId: pizza.id, quantity: 1000 }] }))
+    const tiramisu = products.find((p) => p.name === 'Tiramisu')!
+    const response = await post(body({ items: [{ productId: tiramisu.id, quantity: tiramisu.stock + 1 }] }))
     t.equal(response.statusCode, 409)
-    t.match(response.json(), { error: 'Conflict', productId: pizza.id, available: Number })
+    t.match(response.json(), { error: 'Conflict', productId: tiramisu.id, available: tiramisu.stock })
+  })
+
+  t.test('a line above MAX_LINE_QUANTITY (default 20) is 400, even split over two lines', async (t) => {
+    const response = await post(body({ items: [{ productId: pizza.id, quantity: 15 }, { productId: pizza.id, quantity: 6 }] }))
+    t.equal(response.statusCode, 400)
+    t.match(response.json(), { statusCode: 400, error: 'Bad Request', message: /At most 20 of one product/, productId: pizza.id, maxLineQuantity: 20 })
   })
 
   t.test('bad bodies are 400, never 500', async (t) => {

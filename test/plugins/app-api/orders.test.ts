@@ -9,7 +9,7 @@ import { NO_RATE_LIMIT, call, checkPagination, eventsOf, firstOf, installApp, ty
 
 const STATUSES = Object.keys(ORDER_TRANSITIONS) as OrderStatus[]
 const ORDER_KEYS = ['address', 'amount', 'createdAt', 'currency', 'customer', 'deliveryFee', 'deliveryMethod', 'discount', 'id', 'isGuest',
-  'items', 'orderNumber', 'paymentMethod', 'paymentStatus', 'status', 'subtotal', 'updatedAt']
+  'items', 'orderNumber', 'paymentMethod', 'paymentStatus', 'promoCode', 'promoDiscount', 'status', 'subtotal', 'updatedAt']
 
 t.test('App API orders', async (t) => {
   const app = await build(t, NO_RATE_LIMIT)

@@ -33,7 +33,8 @@ t.test('checkout.create_payment', async (t) => {
     const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
     t.equal(placed.statusCode, 201)
     const { order, payment } = placed.json()
-    t.same(payment, { paymentUrl: `https://pay.example.com/i/${order.id}`, qrCode: 'QR-DATA', invoiceId: `inv-${order.id}`, expiresAt })
+    t.match(payment, { paymentUrl: `https://pay.example.com/i/${order.id}`, qrCode: 'QR-DATA', invoiceId: `inv-${order.id}`, expiresAt, qrImage: /^data:image\/svg\+xml;base64,/ })
+    t.same(Object.keys(payment).sort(), ['expiresAt', 'invoiceId', 'paymentUrl', 'qrCode', 'qrImage'], 'the app\'s answer, and its qrCode drawn for the shop page')
     t.match(order, { paymentMethod: method, paymentStatus: 'PENDING', amount: 2700 + 300 })
 
     const request = provider.calls.find((c) => c.path === '/base/pay')!

@@ -39,7 +39,7 @@ t.test('merchant orders', async (t) => {
     t.equal(response.statusCode, 200)
     const body = response.json()
     t.same(Object.keys(body).sort(), ['address', 'amount', 'createdAt', 'currency', 'customer', 'deliveryFee', 'deliveryMethod', 'discount', 'id', 'isGuest',
-      'items', 'orderNumber', 'paymentMethod', 'paymentStatus', 'status', 'subtotal', 'updatedAt'])
+      'items', 'orderNumber', 'paymentMethod', 'paymentStatus', 'promoCode', 'promoDiscount', 'status', 'subtotal', 'updatedAt'])
     t.match(body, {
       orderNumber: '1001', status: 'PENDING', items: [{ productId: product.id, name: 'Pizza', quantity: 2, unitPrice: 1000, total: 2000 }],
       subtotal: 2000, deliveryFee: 0, discount: 0, amount: 2000, currency: 'USD', customer: { name: 'Ana', phone: '', email: '' }, isGuest: true

@@ -33,12 +33,14 @@ t.test('GET|PUT /merchant/installations/:id/embeds', async (t) => {
     t.same((await app.inject({ url, headers: merchant.auth })).json(), response.json(), 'persisted')
   })
 
-  t.test('400 for unknown embeds and bad settings, listing each', async (t) => {
+  t.test('400 for unknown embeds and bad settings, listing each embed (its first settings problem)', async (t) => {
     const response = await putEmbeds(app, merchant, shop.installed.installationId, {
       popup: { enabled: true }, chat: { enabled: true, settings: { greeting: 5, size: 'xl' } }
     })
     t.equal(response.statusCode, 400)
-    t.match(response.json().problems, [/\/embeds\/popup: "popup" is not an active embed/, /\/embeds\/chat\/settings: unknown property "size"/, /\/embeds\/chat\/settings\/greeting: must be string/])
+    t.match(response.json().problems, [/\/embeds\/popup: "popup" is not an active embed/, /\/embeds\/chat\/settings: unknown property "size"/])
+    const typed = await putEmbeds(app, merchant, shop.installed.installationId, { chat: { enabled: true, settings: { greeting: 5 } } })
+    t.match(typed.json().problems, [/\/embeds\/chat\/settings\/greeting: must be string/])
     t.equal((await putEmbeds(app, merchant, shop.installed.installationId, { chat: { enabled: 'yes' } })).statusCode, 400)
     t.equal((await app.inject({ method: 'PUT', url, headers: merchant.auth, payload: {} })).statusCode, 400)
   })

@@ -43,7 +43,7 @@ t.test('GET /merchant/installations lists an approved install the app has not fi
   t.same(await list(), [], 'nothing before consent')
   const consent = await app.inject({
     method: 'POST', url: '/oauth/authorize', headers: merchant.auth,
-    payload: { client_id: created.clientId, redirect_uri: created.redirectUrl, decision: 'approve' }
+    payload: { client_id: created.clientId, redirect_uri: created.redirectUrl, response_type: 'code', decision: 'approve' }
   })
   t.equal(consent.statusCode, 200)
   t.match(await list(), [{
@@ -66,7 +66,7 @@ t.test('GET /merchant/installations lists an approved install the app has not fi
   t.match(after[0], { status: 'ACTIVE', installationId: installed.installationId, app: { appUrl: 'https://app.example.com/install' } })
 
   // an installed app asked again (an update) stays ACTIVE only
-  await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: created.clientId, redirect_uri: created.redirectUrl, decision: 'approve' } })
+  await app.inject({ method: 'POST', url: '/oauth/authorize', headers: merchant.auth, payload: { client_id: created.clientId, redirect_uri: created.redirectUrl, response_type: 'code', decision: 'approve' } })
   t.same((await list()).map((item: { status: string }) => item.status), ['ACTIVE'])
 })
 

@@ -66,13 +66,12 @@ t.test('while the LISTEN connection is down tokens are checked in the database',
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200)
   t.equal(app.tokenCache.size, 1)
   await dropListenConnections(app.database, app.config.databaseUrl as string, INSTALLATION_CHANNEL)
-  const deadline = Date.now() + 5000
-  await until(async () => app.tokenCache.size, (size) => size === 0, deadline - Date.now())
+  await until(async () => app.tokenCache.size, (size) => size === 0)
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'the token still works')
   t.equal(app.tokenCache.size, 0, 'but is not cached while revocations cannot arrive')
   const cached = await until(async () => {
     await app.inject({ url: '/app-api/business', headers: auth })
     return app.tokenCache.size
-  }, (size) => size === 1, deadline - Date.now())
+  }, (size) => size === 1)
   t.equal(cached, 1, 'cached again once listening again')
 })

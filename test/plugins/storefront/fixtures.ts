@@ -39,9 +39,12 @@ export const analyticsScript = (scriptUrl = 'https://cdn.analytics.example/tag.j
   defaultConfig: { siteId: 'default' }
 })
 
+/** A page with this title; `home` exists from the start (every business gets one), so it is renamed instead. */
 export async function createPage (app: App, merchant: Session, slug: string, title: string, isPublished = true) {
-  const response = await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { slug, title, isPublished } })
-  if (response.statusCode !== 201) throw new Error(`create page failed: ${response.statusCode} ${response.body}`)
+  const response = slug === 'home'
+    ? await app.inject({ method: 'PATCH', url: '/merchant/pages/home', headers: merchant.auth, payload: { title, isPublished } })
+    : await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { slug, title, isPublished } })
+  if (response.statusCode !== (slug === 'home' ? 200 : 201)) throw new Error(`create page failed: ${response.statusCode} ${response.body}`)
   return response.json()
 }
 

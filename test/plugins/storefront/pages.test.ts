@@ -57,10 +57,11 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
 
     t.match(html, '<a class="brand" href="/store/' + slug + '">Bakery &lt;b&gt;&quot;Bread&quot;&lt;/b&gt;</a>')
     t.match(html, '<h1>Welcome &amp; &quot;hello&quot;</h1>')
-    t.match(html, `<a href="/store/${slug}/about">About &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a><a href="/store/${slug}/home" aria-current="page">`, 'nav of published pages in creation order')
+    // home came with the business, before about
+    t.match(html, `<a href="/store/${slug}/home" aria-current="page">Welcome &amp; &quot;hello&quot;</a><a href="/store/${slug}/about">About &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a>`, 'nav of published pages in creation order')
     t.notMatch(html, /draft/i, 'no unpublished page and no hidden products')
     t.notMatch(html, 'Hidden')
-    t.match(html, '<h3>&lt;img src=x onerror=alert(1)&gt;</h3>')
+    t.match(html, '">&lt;img src=x onerror=alert(1)&gt;</a></h3>', 'the product name, escaped, links to its page')
     t.match(html, 'Crusty &quot;sourdough&quot;')
     t.match(html, '$12.50')
   })
@@ -135,6 +136,8 @@ t.test('a store without pages shows its products; assets are served', async (t) 
   const app = await build(t)
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Empty Shop' })
   const slug = await businessSlug(app, merchant)
+  // every business starts with a home page: without it, the store still shows its products
+  t.equal((await app.inject({ method: 'DELETE', url: '/merchant/pages/home', headers: merchant.auth })).statusCode, 204)
   const response = await app.storefront.inject({ url: `/store/${slug}` })
   t.equal(response.statusCode, 200)
   t.match(response.body, '<h1>Empty Shop</h1>')

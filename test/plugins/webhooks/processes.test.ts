@@ -46,7 +46,7 @@ t.test('SIGKILL with deliveries pending: after a restart every event arrives, du
   await call(base, 'POST', `/review/apps/${created.app.id}/approve`, {}, { authorization: `Bearer ${reviewer.token}` })
   const merchant = await call(base, 'POST', '/auth/register', { email: `m-${process.pid}@example.com`, password: 'correct-horse', name: 'M', role: 'MERCHANT', businessName: 'Crash shop' })
   const merchantAuth = { authorization: `Bearer ${merchant.token}` }
-  const { redirectTo } = await call(base, 'POST', '/oauth/authorize', { client_id: created.app.clientId, redirect_uri: redirectUrl, decision: 'approve' }, merchantAuth)
+  const { redirectTo } = await call(base, 'POST', '/oauth/authorize', { client_id: created.app.clientId, redirect_uri: redirectUrl, response_type: 'code', decision: 'approve' }, merchantAuth)
   const code = new URL(redirectTo).searchParams.get('code')
   await call(base, 'POST', '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: redirectUrl },
     { authorization: 'Basic ' + Buffer.from(`${created.app.clientId}:${created.clientSecret}`).toString('base64') })
@@ -61,7 +61,7 @@ t.test('SIGKILL with deliveries pending: after a restart every event arrives, du
 
   child = await start(env)
   const delivered = () => new Set(sink.received.slice(before).map((r) => JSON.parse(r.body).data.id as string))
-  await until(async () => delivered().size, (n) => n >= products.length, 60_000)
+  await until(async () => delivered().size, (n) => n >= products.length)
   t.same([...delivered()].sort(), [...products].sort(), 'every product.created delivered after the restart')
   const idsByProduct = new Map<string, Set<string>>()
   for (const r of sink.received) {
@@ -93,7 +93,7 @@ t.test('two processes on one PostgreSQL: each delivery attempted once per retry 
   await sink.waitFor(orders * 3, 30_000)
   // every delivery settled and both processes idle: no attempt can still be on its way
   const pending = async () => (await first.database.executeSql("select count(*)::int as n from webhook_deliveries where status = 'PENDING'")).rows[0].n as number
-  t.equal(await until(pending, (n) => n === 0, 10_000), 0, 'no delivery left pending')
+  t.equal(await until(pending, (n) => n === 0), 0, 'no delivery left pending')
   await Promise.all([first.webhookDelivery.idle(), second.webhookDelivery.idle()])
   t.equal(seen.size, orders, 'one delivery per event')
   t.ok([...seen.values()].every((n) => n === 3), `each delivery attempted 3 times: ${[...seen.values()].join(',')}`)

@@ -4,6 +4,7 @@ import { useLocation } from 'preact-iso'
 import { iconFor } from '../named-icon/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
+import type { MerchantBusiness } from '../../lib/commerce-types.ts'
 import { isInstalled, type InstallationItem, type InstalledApp, type PendingInstallation } from '../../lib/admin-types.ts'
 import styles from './style.module.css'
 
@@ -34,6 +35,9 @@ export interface ShellData {
   pending: PendingInstallation[]
   reload: () => void
   storefrontUrl: string | null
+  /** The business profile (currency, name), null while it loads. */
+  business: MerchantBusiness | null
+  reloadBusiness: () => void
 }
 
 interface ShellProps { children: (installs: InstalledApp[], reload: () => void, data: ShellData) => ComponentChildren }
@@ -51,7 +55,7 @@ export function AdminShell ({ children }: ShellProps) {
   const canAdmin = role === 'MERCHANT' || role === 'DEVELOPER'
   const items = useResource<{ data: InstallationItem[] }>(canAdmin ? 'admin-installations' : null, () => api.get('/merchant/installations'))
   // the server names the storefront origin: the SPA never builds storefront URLs itself (DESIGN §14)
-  const business = useResource<{ storefrontUrl: string, name: string }>(canAdmin ? 'merchant-business' : null, () => api.get('/merchant/business'))
+  const business = useResource<MerchantBusiness>(canAdmin ? 'merchant-business' : null, () => api.get('/merchant/business'))
 
   useEffect(() => { if (session === null) route(`/login?next=${encodeURIComponent(url)}`, true) }, [session])
   useEffect(() => { setMenuOpen(false) }, [url])
@@ -61,8 +65,9 @@ export function AdminShell ({ children }: ShellProps) {
   const all = items.data?.data ?? []
   const installs = all.filter(isInstalled)
   const pending = all.filter((item): item is PendingInstallation => !isInstalled(item))
+  const path = url.split('?')[0]
   const link = (href: string, label: string, exact = true) => (
-    <a href={href} aria-current={(exact ? url === href : url === href || url.startsWith(`${href}/`)) ? 'page' : undefined}>{label}</a>
+    <a href={href} aria-current={(exact ? path === href : path === href || path.startsWith(`${href}/`)) ? 'page' : undefined}>{label}</a>
   )
   return (
     <div class={styles.shell}>
@@ -73,8 +78,13 @@ export function AdminShell ({ children }: ShellProps) {
         </button>
       </div>
       <nav id='admin-nav' class={`${styles.sidebar} ${menuOpen ? styles.open : ''}`} aria-label='Admin'>
-        {link('/admin', 'Installed apps')}
+        {link('/admin', 'Home')}
+        {link('/admin/orders', 'Orders', false)}
+        {link('/admin/products', 'Products', false)}
+        {link('/admin/reviews', 'Reviews')}
         {link('/admin/pages', 'Pages', false)}
+        {link('/admin/apps', 'Installed apps')}
+        {link('/admin/settings', 'Settings')}
         {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {installs.filter((install) => install.adminPages.length > 0).map((install) => (
           <div key={install.installationId}>
@@ -95,7 +105,10 @@ export function AdminShell ({ children }: ShellProps) {
         {items.error !== null && <div class='error' role='alert'>{items.error}</div>}
         {items.loading && items.data === null
           ? <p class='muted' aria-busy='true'>Loading…</p>
-          : children(installs, items.reload, { installs, pending, reload: items.reload, storefrontUrl: business.data?.storefrontUrl ?? null })}
+          : children(installs, items.reload, {
+            installs, pending, reload: items.reload, storefrontUrl: business.data?.storefrontUrl ?? null,
+            business: business.data, reloadBusiness: business.reload
+          })}
       </div>
     </div>
   )

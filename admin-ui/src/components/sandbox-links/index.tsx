@@ -12,7 +12,7 @@ export function SandboxLinks () {
   return (
     <nav class={`panel ${styles.links}`} aria-label='Your sandbox' data-testid='sandbox-links'>
       <strong>Your sandbox{business.data !== null ? `: ${business.data.name}` : ''}</strong>
-      <a href='/admin'>Installed apps</a>
+      <a href='/admin/apps'>Installed apps</a>
       <a href='/admin/pages'>Pages &amp; theme editor</a>
       {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>Store ↗</a>}
     </nav>

@@ -15,10 +15,10 @@ function Reconsent ({ install, onDone }: { install: InstalledApp, onDone: () => 
     // in place (spec, DESIGN §16): the app's token gains the scopes; no code, no redirect, no new token
     if (await action.run(() => api.post(`/merchant/installations/${install.installationId}/consent`)) === null) return
     onDone()
-    route(`/admin?${new URLSearchParams({ approved: install.app.name })}`)
+    route(`/admin/apps?${new URLSearchParams({ approved: install.app.name })}`)
   }
   if (!install.needsReConsent) {
-    return <section class='panel'><h1>Nothing to approve</h1><p>{install.app.name} has every permission it asks for. <a href='/admin'>Back to installed apps</a></p></section>
+    return <section class='panel'><h1>Nothing to approve</h1><p>{install.app.name} has every permission it asks for. <a href='/admin/apps'>Back to installed apps</a></p></section>
   }
   return (
     <ConsentView
@@ -29,7 +29,7 @@ function Reconsent ({ install, onDone }: { install: InstalledApp, onDone: () => 
     >
       <ErrorMessage message={action.error} />
       <div class={styles.actions}>
-        <a class='button secondary' href='/admin'>Keep current access</a>
+        <a class='button secondary' href='/admin/apps'>Keep current access</a>
         <button disabled={action.busy} onClick={() => { void approve() }}>Approve new permissions</button>
       </div>
     </ConsentView>
@@ -44,7 +44,7 @@ export default function AdminConsent () {
       {(installs, reload) => {
         const install = installs.find((i) => i.installationId === params.installationId)
         return install === undefined
-          ? <section class='panel'><h1>App not found</h1><p>This app is not installed. <a href='/admin'>Back to installed apps</a></p></section>
+          ? <section class='panel'><h1>App not found</h1><p>This app is not installed. <a href='/admin/apps'>Back to installed apps</a></p></section>
           : <Reconsent install={install} onDone={reload} />
       }}
     </AdminShell>

@@ -7,6 +7,7 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
 import type { SettingsSchema } from '../../lib/admin-types.ts'
+import { PREVIEW_SANDBOX } from '../../lib/preview-sandbox.ts'
 import styles from './style.module.css'
 
 interface Embed {
@@ -104,7 +105,7 @@ export default function AdminEmbeds () {
                   <h2>Preview</h2>
                   {/* the storefront's own origin, no session: the page as customers see it */}
                   {/* a new frame per version: a frame whose src changes adds a history entry, and Back would step back inside it */}
-                  <iframe key={version} class={styles.frame} title='Store preview' src={`${storefrontUrl}?v=${version}`} />
+                  <iframe key={version} class={styles.frame} title='Store preview' src={`${storefrontUrl}?v=${version}`} sandbox={PREVIEW_SANDBOX} />
                 </div>
               )}
             </div>

@@ -1,96 +1,97 @@
-import { useState } from 'preact/hooks'
-import { useLocation } from 'preact-iso'
-import { AdminShell, AppGlyph, openHref } from '../../components/admin-shell/index.tsx'
+import { AdminShell } from '../../components/admin-shell/index.tsx'
+import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
-import { useAction } from '../../lib/use-action.ts'
-import { describeScope } from '../../lib/types.ts'
-import type { InstalledApp, PendingInstallation } from '../../lib/admin-types.ts'
-import { ErrorMessage } from '../../components/states/index.tsx'
+import { useResource } from '../../lib/use-resource.ts'
+import { formatMoney } from '../../lib/money.ts'
+import { describeScope, type Envelope } from '../../lib/types.ts'
+import type { Dashboard, MerchantBusiness, Product } from '../../lib/commerce-types.ts'
+import type { InstalledApp } from '../../lib/admin-types.ts'
 import styles from './style.module.css'
 
-function OpenLink ({ install }: { install: InstalledApp }) {
-  const open = openHref(install)
-  if (open === null) return null
-  return open.external
-    ? <a class='button' href={open.href} target='_blank' rel='noopener noreferrer'>Open ↗</a>
-    : <a class='button' href={open.href}>Open</a>
-}
-
-function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onChanged: (notice: string) => void }) {
+function Figures ({ business }: { business: MerchantBusiness }) {
   const { api } = useSession()
-  const action = useAction()
-  const uninstall = async () => {
-    if (!window.confirm(`Uninstall ${install.app.name}? Its blocks leave your pages, its embeds and hooks stop, and it will be asked to erase your data in 48 hours.`)) return
-    if (await action.run(() => api.delete(`/merchant/installations/${install.installationId}`)) !== null) onChanged(`${install.app.name} was uninstalled`)
-  }
+  // one request for 30 days: today is its last day (the business's time zone decides the days)
+  const dashboard = useResource<Dashboard>('merchant-dashboard', () => api.get('/merchant/analytics/dashboard'))
+  if (dashboard.data === null) return dashboard.loading ? <Loading what='Loading sales' /> : <ErrorMessage message={dashboard.error} />
+  const today = dashboard.data.daily.at(-1) ?? { orders: 0, revenue: 0 }
+  const money = (minor: number) => formatMoney(minor, business.currency)
+  const cards: Array<[string, string, string]> = [
+    ['Orders today', String(today.orders), 'orders-today'],
+    ['Sales today', money(today.revenue), 'sales-today'],
+    ['Orders, 30 days', String(dashboard.data.orderCount), 'orders-30'],
+    ['Sales, 30 days', money(dashboard.data.revenue), 'sales-30']
+  ]
   return (
-    <div class={`panel ${styles.card}`} data-testid={`installed-${install.app.slug}`}>
-      <AppGlyph app={install.app} />
-      <div class={styles.main}>
-        <p class={styles.name}>{install.app.name}{install.isTestInstall && <span class={styles.test}>test install</span>}</p>
-        <ul class={styles.scopes} aria-label='What it can do'>
-          {install.grantedScopes.length === 0 ? <li>Nothing yet</li> : install.grantedScopes.map((s) => <li key={s}>{describeScope(s)}</li>)}
-        </ul>
-        <ErrorMessage message={action.error} />
-      </div>
-      <div class={styles.actions}>
-        <OpenLink install={install} />
-        <a class='button secondary' href={`/admin/apps/${install.installationId}/embeds`}>Embeds</a>
-        {install.hasSettings && <a class='button secondary' href={`/admin/apps/${install.installationId}/settings`}>Settings</a>}
-        <button class='danger' disabled={action.busy} onClick={() => { void uninstall() }}>Uninstall</button>
-      </div>
-      {install.needsReConsent && (
-        <div class={styles.consent} role='status'>
-          <span><strong>{install.app.name}</strong> asks for new permissions: {install.pendingScopes.map(describeScope).join('; ')}. Until you approve, it keeps only what it had.</span>
-          <a class='button' href={`/admin/apps/${install.installationId}/consent`}>Review permissions</a>
-        </div>
-      )}
-    </div>
+    <>
+      <dl class={styles.figures} data-testid='figures'>
+        {cards.map(([label, value, id]) => (
+          <div key={id} class='panel' data-testid={id}><dt>{label}</dt><dd>{value}</dd></div>
+        ))}
+      </dl>
+      <p class='muted'>Cancelled orders are left out. <a href='/admin/orders'>All orders</a></p>
+    </>
   )
 }
 
-/** An install the merchant approved that the app has not finished: said plainly (DESIGN §16). */
-function PendingCard ({ item }: { item: PendingInstallation }) {
-  const expired = item.status === 'EXPIRED'
+function LowStock () {
+  const { api } = useSession()
+  const low = useResource<Envelope<Product>>('merchant-low-stock', () => api.get('/merchant/products?lowStock=true&limit=10'))
   return (
-    <div class={`panel ${styles.card} ${styles.pending}`} data-testid={`pending-${item.app.slug}`}>
-      <AppGlyph app={item.app} />
-      <div class={styles.main}>
-        <p class={styles.name}>{item.app.name} <span class={expired ? styles.expired : styles.finishing}>{expired ? 'Install did not finish' : 'Finishing install…'}</span></p>
-        <p class='muted'>
-          {expired
-            ? 'You approved this app, but it never completed the install. Nothing was installed; start again from its listing.'
-            : 'You approved this app; it is completing the install on its side. This takes a moment.'}
-        </p>
-      </div>
-      <div class={styles.actions}>
-        {expired && <a class='button secondary' href={`/apps/${item.app.slug}`}>Go to listing</a>}
-      </div>
-    </div>
+    <section aria-labelledby='low-stock'>
+      <h2 id='low-stock'>Low stock</h2>
+      <ErrorMessage message={low.error} />
+      {low.data === null
+        ? low.loading && <Loading what='Loading stock' />
+        : low.data.data.length === 0
+          ? <Empty>Every product has more than its low-stock threshold.</Empty>
+          : (
+            <ul class={`panel ${styles.list}`} data-testid='low-stock'>
+              {low.data.data.map((product) => (
+                <li key={product.id}>
+                  <a href={`/admin/products/${product.id}`}>{product.name}</a>
+                  <span class={product.stock === 0 ? styles.out : styles.low}>{product.stock === 0 ? 'Out of stock' : `${product.stock} left`}</span>
+                </li>
+              ))}
+              {low.data.total > low.data.data.length && <li><a href='/admin/products?lowStock=true'>All {low.data.total} low-stock products</a></li>}
+            </ul>
+            )}
+    </section>
   )
 }
 
-/** /admin: the merchant's installed apps, installs being finished, re-consent prompts, settings and uninstall. */
+function ReConsent ({ installs }: { installs: InstalledApp[] }) {
+  const asking = installs.filter((install) => install.needsReConsent)
+  return (
+    <section aria-labelledby='reconsent'>
+      <h2 id='reconsent'>Apps asking for new permissions</h2>
+      {asking.length === 0
+        ? <Empty>No app is waiting for you. <a href='/admin/apps'>Installed apps</a></Empty>
+        : (
+          <ul class={`panel ${styles.list}`} data-testid='reconsent'>
+            {asking.map((install) => (
+              <li key={install.installationId}>
+                <span><strong>{install.app.name}</strong> asks for: {install.pendingScopes.map(describeScope).join('; ')}</span>
+                <a class='button' href={`/admin/apps/${install.installationId}/consent`}>Review permissions</a>
+              </li>
+            ))}
+          </ul>
+          )}
+    </section>
+  )
+}
+
+/** /admin: the merchant's home: today's and 30 days' orders and sales, low stock, apps asking for permissions. */
 export default function AdminHome () {
-  const { query } = useLocation()
-  // the re-consent screen comes back here saying what it did
-  const [notice, setNotice] = useState<string | null>(query.approved !== undefined ? `${query.approved} now has the new permissions` : null)
   return (
     <AdminShell>
-      {(installs, reload, { pending }) => (
+      {(installs, _reload, { business }) => (
         <section>
-          <h1>Installed apps</h1>
-          {notice !== null && <p class={styles.notice} role='status'>{notice}</p>}
-          {installs.length === 0 && pending.length === 0
-            ? <p class='panel'>No apps installed yet. Browse the <a href='/'>marketplace</a>.</p>
-            : (
-              <div class={styles.list}>
-                {pending.map((item) => <PendingCard key={item.appId} item={item} />)}
-                {installs.map((install) => (
-                  <InstalledAppCard key={install.installationId} install={install} onChanged={(text) => { setNotice(text); reload() }} />
-                ))}
-              </div>
-              )}
+          <h1>{business === null ? 'Home' : business.name}</h1>
+          {business === null ? <Loading /> : <Figures business={business} />}
+          <div class={styles.columns}>
+            <LowStock />
+            <ReConsent installs={installs} />
+          </div>
         </section>
       )}
     </AdminShell>

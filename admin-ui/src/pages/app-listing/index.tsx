@@ -29,7 +29,7 @@ function InstallBox ({ listing }: { listing: MarketplaceApp }) {
       <div class={styles.install} data-testid='install-box'>
         <p><strong>Installed</strong></p>
         {open === null
-          ? <a class='button secondary' href='/admin'>Manage in admin</a>
+          ? <a class='button secondary' href='/admin/apps'>Manage in admin</a>
           : <a class='button' href={open.href} {...(open.external ? { target: '_blank', rel: 'noopener noreferrer' } : {})}>Open</a>}
       </div>
     )

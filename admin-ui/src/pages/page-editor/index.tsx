@@ -12,6 +12,7 @@ import { categoryLabel } from '../../lib/format.ts'
 import { moveItem, newBlockId, type AvailableBlock, type BlockInstance, type Page } from '../../lib/pages.ts'
 import { PageDetails } from './page-details.tsx'
 import { useLeaveGuard } from './use-leave-guard.ts'
+import { PREVIEW_SANDBOX } from '../../lib/preview-sandbox.ts'
 import styles from './style.module.css'
 
 const keyOf = (block: { installationId: string, blockType: string }) => `${block.installationId}/${block.blockType}`
@@ -157,7 +158,7 @@ function Preview ({ url, frame, error, generation }: {
       <ErrorMessage message={error} />
       {url === null && error === null && <Loading what='Loading the preview' />}
       {/* a new frame per URL: changing a frame's src adds a history entry, and Back would go back in the frame */}
-      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} />}
+      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} sandbox={PREVIEW_SANDBOX} />}
     </div>
   )
 }

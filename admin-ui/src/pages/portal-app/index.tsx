@@ -15,6 +15,7 @@ import { MediaSection } from './media-section.tsx'
 import { AnalyticsSection } from './analytics-section.tsx'
 import { DeliveriesSection } from './deliveries-section.tsx'
 import { HookCallsSection } from './hook-calls-section.tsx'
+import { ChecksSection } from './checks-section.tsx'
 import styles from './style.module.css'
 
 /** What a section gets: the app as last loaded, and a way to ask for a fresh copy after a write. */
@@ -24,6 +25,8 @@ const TABS = [
   { id: 'settings', label: 'Settings', Section: SettingsSection },
   { id: 'credentials', label: 'Credentials', Section: CredentialsSection },
   { id: 'manifest', label: 'Manifest', Section: ManifestSection },
+  // the app checks (DESIGN §18): what a reviewer will see first
+  { id: 'checks', label: 'Checks', Section: ChecksSection },
   { id: 'review', label: 'Review', Section: ReviewSection },
   { id: 'test', label: 'Test install', Section: TestInstallSection },
   { id: 'media', label: 'Media', Section: MediaSection },

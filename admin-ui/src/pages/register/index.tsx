@@ -26,7 +26,7 @@ export default function Register () {
         <label>Name<input name='name' required maxLength={100} /></label>
         {role === 'MERCHANT' && <label>Business name<input name='businessName' required maxLength={100} /></label>}
         <label>Email<input name='email' type='email' autocomplete='email' required /></label>
-        <label>Password (8 characters or more)<input name='password' type='password' autocomplete='new-password' minLength={8} required /></label>
+        <label>Password (10 characters or more, not a common one)<input name='password' type='password' autocomplete='new-password' minLength={10} required /></label>
         <button type='submit' disabled={busy}>{busy ? 'Creating…' : 'Create account'}</button>
       </form>
       <p class='muted'>Have an account? <a href='/login'>Log in</a></p>
