@@ -4,6 +4,15 @@ import { join, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
 
+/** The placeholder of a per-store storefront host (`https://{store}.shops.example`). */
+export const STORE_PLACEHOLDER = '{store}'
+
+/**
+ * The storefront's default: a host per store under `localhost` (DESIGN §21), which browsers and curl
+ * resolve to loopback, so no two stores' pages share an origin even in development.
+ */
+export const defaultStorefrontUrl = (port: number): string => `http://${STORE_PLACEHOLDER}.localhost:${port}`
+
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')])
 const Port = Type.Integer({ minimum: 0, maximum: 65535 })
 const PositiveInt = Type.Integer({ minimum: 1 })
@@ -197,7 +206,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')
   // PORT=0 makes the storefront's port ephemeral too (DESIGN §14)
   const storefrontPort = env.STOREFRONT_PORT ?? (port === 0 ? 0 : port + 1)
-  const storefrontUrl = storefrontOrigin(env.STOREFRONT_URL ?? `http://localhost:${storefrontPort}`)
+  const storefrontUrl = storefrontOrigin(env.STOREFRONT_URL ?? defaultStorefrontUrl(storefrontPort))
   return {
     port,
     host: env.HOST ?? DEFAULTS.HOST,

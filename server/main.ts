@@ -70,6 +70,7 @@ console.log([
   `  API docs   ${baseUrl}/docs`,
   `  API        ${baseUrl}`,
   `  Storefront ${storefrontUrl}`,
+  ...(app.origins.perStoreHosts ? [`  Store API  ${app.origins.storefrontBareUrl}/store/<store>/api   every store's customer API, on the bare host`] : []),
   ...(reference === null ? [] : [`  Reference app ${reference.reference.urls.appUrl}   examples/reference-app, installed on the demo store`]),
   ...(logins === null
     ? []

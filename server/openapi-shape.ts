@@ -70,11 +70,17 @@ function sameSchema (a: Json, b: Json): boolean {
   return JSON.stringify(restA) === JSON.stringify(restB)
 }
 
-/** STOREFRONT_URL as an OpenAPI server: a `{store}` host template becomes a server variable. */
-export function storefrontServer (storefrontUrl: string): Json {
-  const description = 'STOREFRONT_URL: the storefront origin, where the customer API answers'
-  if (!storefrontUrl.includes('{store}')) return { url: storefrontUrl, description }
-  return { url: storefrontUrl, description, variables: { store: { default: 'demo-store', description: "The store's slug (its own host)" } } }
+/**
+ * STOREFRONT_URL as OpenAPI servers. A `{store}` host template gives two: the bare host first (every
+ * store's customer API answers there, and any client resolves it), then the store's own host with a
+ * server variable (what the store's pages call).
+ */
+export function storefrontServers (storefrontUrl: string): Json[] {
+  if (!storefrontUrl.includes('{store}')) return [{ url: storefrontUrl, description: 'STOREFRONT_URL: the storefront origin, where the customer API answers' }]
+  return [
+    { url: storefrontUrl.replace('{store}.', ''), description: "The storefront's bare host (STOREFRONT_URL without its {store} label): every store's customer API answers here" },
+    { url: storefrontUrl, description: "STOREFRONT_URL: the store's own host, which answers its pages and its customer API", variables: { store: { default: 'demo-store', description: "The store's slug (its own host)" } } }
+  ]
 }
 
 /**
@@ -113,8 +119,8 @@ export function shapeDocument (document: Json, options: { storefrontUrl?: string
   const paths = visit(document.paths, null) as Json
   // the customer API answers on the storefront's origin; the API origin answers it with a 308
   if (options.storefrontUrl !== undefined) {
-    const server = storefrontServer(options.storefrontUrl)
-    for (const [path, item] of Object.entries<Json>(paths ?? {})) if (path.startsWith('/store/')) paths[path] = { servers: [server], ...item }
+    const servers = storefrontServers(options.storefrontUrl)
+    for (const [path, item] of Object.entries<Json>(paths ?? {})) if (path.startsWith('/store/')) paths[path] = { servers, ...item }
   }
   for (const [name, schema] of Object.entries(components)) components[name] = visit(schema, name)
   const sorted = Object.fromEntries(Object.entries(components).sort(([a], [b]) => a.localeCompare(b)))

@@ -1,7 +1,6 @@
-import type { Config } from './config.ts'
+import { defaultStorefrontUrl, STORE_PLACEHOLDER, type Config } from './config.ts'
 
-/** The placeholder of a per-store storefront host (`https://{store}.shops.example`). */
-export const STORE_PLACEHOLDER = '{store}'
+export { STORE_PLACEHOLDER }
 
 /** These three name the same machine: one host when comparing origins (DESIGN §14). */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]'])
@@ -14,15 +13,27 @@ function keyOf (url: URL): OriginKey {
   return { protocol: url.protocol, host: LOOPBACK.has(host) ? 'localhost' : host, port: url.port === '' ? DEFAULT_PORT[url.protocol] ?? '' : url.port }
 }
 
-/** An origin, or a host template whose leading `{store}` label stands for any one DNS label. */
-function matches (candidate: OriginKey, origin: string): boolean {
+const LABEL = /^[a-z0-9-]+$/
+
+/**
+ * The `{store}` label of `candidate` under a host template (`null`: the host is not one of the
+ * template's), or for a plain origin `''` when it is that origin.
+ */
+function labelOf (candidate: OriginKey, origin: string): string | null {
   const template = origin.includes(STORE_PLACEHOLDER)
   const key = keyOf(new URL(template ? origin.replace(STORE_PLACEHOLDER, 'x') : origin))
-  if (candidate.protocol !== key.protocol || candidate.port !== key.port) return false
-  if (!template) return candidate.host === key.host
+  if (candidate.protocol !== key.protocol || candidate.port !== key.port) return null
+  if (!template) return candidate.host === key.host ? '' : null
   const suffix = key.host.slice(1)
-  return candidate.host.endsWith(suffix) && /^[a-z0-9-]+$/.test(candidate.host.slice(0, -suffix.length))
+  const label = candidate.host.endsWith(suffix) ? candidate.host.slice(0, -suffix.length) : ''
+  return LABEL.test(label) ? label : null
 }
+
+/** An origin, or a host template whose leading `{store}` label stands for any one DNS label. */
+const matches = (candidate: OriginKey, origin: string): boolean => labelOf(candidate, origin) !== null
+
+/** A template's host without its `{store}` label (`http://{store}.localhost:3001` → `http://localhost:3001`). */
+const bareOf = (template: string): string => template.replace(`${STORE_PLACEHOLDER}.`, '')
 
 /**
  * The platform's three origins (DESIGN §14): the API (`BASE_URL`), the admin SPA (`ADMIN_URL`) and the
@@ -40,6 +51,27 @@ export function createOrigins (config: Pick<Config, 'baseUrl' | 'adminUrl' | 'st
     /** The storefront origin or host template, without a trailing slash. */
     get storefrontUrl () { return storefrontUrl },
     get perStoreHosts () { return storefrontUrl.includes(STORE_PLACEHOLDER) },
+    /**
+     * The storefront's bare host, without a store label (`http://localhost:3001` for the default
+     * `http://{store}.localhost:3001`): it answers every store's customer API, for API clients that
+     * cannot resolve a store's host, and sends pages to the store's own host (DESIGN §21).
+     */
+    get storefrontBareUrl () { return bareOf(storefrontUrl) },
+    /**
+     * Which store a storefront request's host names: its `{store}` label under a template, `null` for
+     * a host that names no store (the bare host, another name of it, or any host without a template).
+     */
+    storeOfHost (host: string): string | null {
+      if (!storefrontUrl.includes(STORE_PLACEHOLDER)) return null
+      let url: URL
+      try {
+        url = new URL(`${new URL(storefrontUrl.replace(STORE_PLACEHOLDER, 'x')).protocol}//${host}`)
+      } catch {
+        return null
+      }
+      const label = labelOf(keyOf(url), storefrontUrl)
+      return label === null || label === '' ? null : label
+    },
     /** The origin that serves one store (its host, with a template). */
     storefrontOrigin (businessSlug: string): string {
       return storefrontUrl.replace(STORE_PLACEHOLDER, businessSlug)
@@ -61,13 +93,16 @@ export function createOrigins (config: Pick<Config, 'baseUrl' | 'adminUrl' | 'st
         return false
       }
       const candidate = keyOf(url)
-      return [baseUrl, adminUrl, storefrontUrl].some((origin) => matches(candidate, origin))
+      return [baseUrl, adminUrl, storefrontUrl, bareOf(storefrontUrl)].some((origin) => matches(candidate, origin))
     },
-    /** With `PORT=0`: the URLs derived from the ports take the ports the process really listens on. */
+    /**
+     * With `PORT=0`: the URLs derived from the ports take the ports the process really listens on. A
+     * derived storefront keeps its per-store hosts under `localhost` (`{store}.127.0.0.1` is no host).
+     */
     listening (ports: { api: number, storefront: number }, host = 'localhost'): void {
       if (config.urlsFromPorts.base) baseUrl = `http://${host}:${ports.api}`
       if (config.urlsFromPorts.admin) adminUrl = baseUrl
-      if (config.urlsFromPorts.storefront) storefrontUrl = `http://${host}:${ports.storefront}`
+      if (config.urlsFromPorts.storefront) storefrontUrl = defaultStorefrontUrl(ports.storefront)
     }
   }
 }

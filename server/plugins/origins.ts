@@ -47,16 +47,30 @@ export default fp(async function originsPlugin (fastify) {
       await fastify.ready()
       // loaded on first use, as fastify does: the process that listens never needs it
       const { default: inject } = await import('light-my-request')
-      return await inject(handler, options)
+      return await inject(handler, asOnStoreHost(typeof options === 'string' ? { url: options } : options))
     }
   })
 
-  /** With per-store hosts, a store is served only on its own host, so stores never share an origin. */
+  /** An injected request without a Host reaches a store's page as a browser would: on the store's own host. */
+  function asOnStoreHost (options: InjectOptions): InjectOptions {
+    const headers = (options.headers ?? {}) as Record<string, unknown>
+    const url = typeof options.url === 'string' ? options.url : options.path
+    const slug = typeof url === 'string' ? url.split('?')[0].split('/')[2] ?? '' : ''
+    if (!origins.perStoreHosts || headers.host !== undefined || !STORE_SLUG.test(slug)) return options
+    return { ...options, headers: { ...headers, host: new URL(origins.storefrontOrigin(slug)).host } }
+  }
+
+  /**
+   * With per-store hosts a store's pages are served only on its own host, so stores never share an
+   * origin: another store's host, and the bare host, get a 308 to it. The bare host still answers
+   * the customer API (`/store/:slug/api/...`) for clients that cannot resolve a store's host (DESIGN §21).
+   */
   async function toStoreHost (request: FastifyRequest, reply: FastifyReply, path: string) {
-    const slug = path.split('/')[2] ?? ''
+    const [, , slug = '', section] = path.split('/')
     if (!origins.perStoreHosts || !STORE_SLUG.test(slug)) return
-    const expected = new URL(origins.storefrontOrigin(slug))
-    if (request.host.toLowerCase() !== expected.host) return await reply.redirect(`${expected.origin}${request.url}`, 308)
+    const store = origins.storeOfHost(request.host)
+    if (store === slug || (store === null && section === 'api')) return
+    return await reply.redirect(`${origins.storefrontOrigin(slug)}${request.url}`, 308)
   }
 
   fastify.addHook('onRequest', async (request, reply) => {

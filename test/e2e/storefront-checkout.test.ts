@@ -68,7 +68,7 @@ t.test('a customer buys on the storefront: product, cart, checkout with the apps
   const { installed } = await installHookApp(app, developer, merchant, provider.url, hooks, ['read_orders', 'write_payments', 'write_shipping', 'write_discounts'])
   const appName = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data[0].app.name as string
   const loaf = await createProduct(app, merchant, { name: 'Country Loaf', price: 650, stock: 40, description: 'Slow-rising sourdough, baked every morning.' })
-  const storeUrl = `${app.origins.storefrontUrl}/store/${slug}`
+  const storeUrl = app.origins.storeUrl(slug)
   const browser = await launch(t)
 
   for (const width of [1280, 390]) {

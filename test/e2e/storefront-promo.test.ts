@@ -39,7 +39,7 @@ t.test('a customer applies the merchant\'s promo code at checkout, beside the ap
     const created = await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload })
     t.equal(created.statusCode, 201)
   }
-  const storeUrl = `${app.origins.storefrontUrl}/store/${slug}`
+  const storeUrl = app.origins.storeUrl(slug)
   const browser = await launch(t)
 
   for (const width of [1280, 390]) {

@@ -65,9 +65,9 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
 
   const app = await build(t, { env: { ...REVIEWER_ENV, ADMIN_URL: adminOrigin } })
   await listen(app)
-  storeOrigin = app.origins.storefrontUrl
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Rosa’s Bakery' })
   const slug = await businessSlug(app, merchant)
+  storeOrigin = app.origins.storefrontOrigin(slug)
   const shop = await installApp(app, merchant, {
     blocks: [{ blockType: 'hero', name: 'Hero', renderUrl: `${appOrigin}/block`, settingsSchema: { type: 'object', properties: { headline: { type: 'string' } } }, defaultConfig: { headline: 'Hello' } }],
     embeds: [

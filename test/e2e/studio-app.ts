@@ -20,10 +20,15 @@ export interface StudioApp {
 
 const html = (body: string) => `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head><body style="font-family:system-ui;margin:0;padding:12px">${body}</body></html>`
 
-/** The block: shows its headline in its colour; INIT and UPDATE only from the storefront (its parent's origin). */
-const BLOCK = (storefrontOrigin: string) => html(`<h2 id="headline" style="margin:0">…</h2><p id="kind"></p><span id="updates">0</span>
+/**
+ * The block: shows its headline in its colour; INIT and UPDATE only from a store (its parent's origin,
+ * which the storefront's referrer policy gives, and which must be one of the storefront's hosts).
+ */
+const BLOCK = (storefrontSource: string) => html(`<h2 id="headline" style="margin:0">…</h2><p id="kind"></p><span id="updates">0</span>
 <script>
-const origin = ${JSON.stringify(storefrontOrigin)}
+const stores = new RegExp('^' + ${JSON.stringify(storefrontSource)}.replace(/[.]/g, '\\.').replace('*', '[a-z0-9-]+') + '$')
+const origin = new URL(document.referrer).origin
+if (!stores.test(origin)) throw new Error('not framed by a store: ' + origin)
 const params = new URLSearchParams(location.search)
 document.getElementById('kind').textContent = params.get('kind') || ''
 let updates = 0
@@ -64,7 +69,7 @@ post({ type: 'service:ready' })
 post({ type: 'service:resize', height: document.body.scrollHeight })
 </script>`)
 
-export async function startStudioApp (t: Test, platform: { base: string, storefrontOrigin: string }): Promise<StudioApp> {
+export async function startStudioApp (t: Test, platform: { base: string, storefrontSource: string }): Promise<StudioApp> {
   const states = new Map<string, { verifier: string, businessId: string }>()
   const studio: StudioApp = { origin: '', client: null, tokens: new Map(), server: createServer() }
   studio.server.on('request', (request, response) => {
@@ -102,7 +107,7 @@ export async function startStudioApp (t: Test, platform: { base: string, storefr
         studio.tokens.set(businessId, { accessToken, businessName: name })
         return page(200, html(`<h1 id="installed">Installed for ${name.replace(/</g, '&lt;')}</h1><p>Business ${businessId === pending.businessId ? 'matches' : 'differs'}</p>`))
       }
-      if (url.pathname === '/block') return page(200, BLOCK(platform.storefrontOrigin))
+      if (url.pathname === '/block') return page(200, BLOCK(platform.storefrontSource))
       if (url.pathname === '/widget') return page(200, WIDGET)
       if (url.pathname.startsWith('/admin/')) return page(200, ADMIN_PAGE(new URL(platform.base).origin))
       page(404, 'not found')

@@ -13,8 +13,7 @@ async function noSideScroll (t: Test, page: Page, where: string): Promise<void> 
 t.test('a merchant installs from the listing, edits a page in the theme editor, switches embeds, re-consents and opens an admin page', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const base = await listen(app)
-  const storefrontOrigin = new URL(app.origins.storefrontUrl).origin
-  const studio = await startStudioApp(t, { base, storefrontOrigin })
+  const studio = await startStudioApp(t, { base, storefrontSource: app.origins.storefrontSource })
 
   const developer = await registerUser(app, 'DEVELOPER')
   const redirectUrl = `${studio.origin}/callback`
@@ -325,7 +324,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
 t.test('an install the app has not finished, and an admin page that never sends service:ready', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const base = await listen(app)
-  const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
+  const studio = await startStudioApp(t, { base, storefrontSource: app.origins.storefrontSource })
   const developer = await registerUser(app, 'DEVELOPER')
   const { app: created, clientSecret } = await createApp(app, developer, { scopes: ['read_business'], redirectUrl: `${studio.origin}/callback` })
   studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }
@@ -358,7 +357,7 @@ t.test('an install the app has not finished, and an admin page that never sends 
 t.test('a developer previews their block on their sandbox, as merchants will see it', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const base = await listen(app)
-  const studio = await startStudioApp(t, { base, storefrontOrigin: new URL(app.origins.storefrontUrl).origin })
+  const studio = await startStudioApp(t, { base, storefrontSource: app.origins.storefrontSource })
   const email = uniqueEmail('dev')
   const registered = (await app.inject({ method: 'POST', url: '/auth/register', payload: { email, password: 'correct-horse', name: 'Dana', role: 'DEVELOPER' } })).json()
   const developer = { auth: { authorization: `Bearer ${registered.token as string}` } }

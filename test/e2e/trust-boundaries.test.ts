@@ -46,8 +46,6 @@ const ATTACK = (who: string, admin: string, report: string) => `(async () => {
 t.test('a hostile app cannot read or ride the merchant session from the storefront', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
   const base = await listen(app)
-  const storefront = app.origins.storefrontUrl
-  t.not(new URL(base).origin, new URL(storefront).origin, 'two origins')
 
   const captures: any[] = []
   const hostile = createServer((request, response) => {
@@ -71,6 +69,8 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   // An approved app with the three kinds of storefront code; the merchant enables and places them.
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Target Shop' })
   const slug = await businessSlug(app, merchant)
+  const storefront = app.origins.storefrontOrigin(slug)
+  t.not(new URL(base).origin, new URL(storefront).origin, 'two origins')
   const shop = await installApp(app, merchant, {
     embeds: [
       { embedType: 'tag', name: 'Tag', kind: 'GLOBAL_SCRIPT', position: 'body_end', scriptUrl: `${hostileOrigin}/embed.js` },

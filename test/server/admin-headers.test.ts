@@ -19,7 +19,7 @@ t.test('every SPA answer carries the admin headers', async (t) => {
       t.same(csp['default-src'], ["'self'"])
       t.same(csp['script-src'], ["'self'"])
       t.same(csp['frame-ancestors'], ["'none'"])
-      t.same(csp['frame-src'], ['http://localhost:3001'], 'no app installed: only the storefront (editor preview)')
+      t.same(csp['frame-src'], ['http://*.localhost:3001'], 'no app installed: only the storefront (editor preview)')
     }
   })
 
@@ -47,9 +47,9 @@ t.test('every SPA answer carries the admin headers', async (t) => {
     const created = (await app.inject({ method: 'POST', url: '/developer/apps', headers: developer.auth, payload: { name: 'Other', slug: `other-${Date.now()}`, description: 'Another app here.', category: 'analytics', scopes: ['read_business'], redirectUrl: 'https://other.example/cb' } })).json()
     await app.inject({ method: 'PUT', url: `/developer/apps/${created.app.id}/manifest`, headers: developer.auth, payload: { manifest: { adminPages: [{ pageId: 'p', title: 'P', renderUrl: 'https://not-installed.example/p' }] } } })
     let csp = cspOf((await app.inject({ url: '/admin' })).headers['content-security-policy'])
-    t.same(csp['frame-src'], ['http://localhost:3001', 'https://reports.example.com'])
+    t.same(csp['frame-src'], ['http://*.localhost:3001', 'https://reports.example.com'])
     await app.inject({ method: 'DELETE', url: `/merchant/installations/${shop.installed.installationId}`, headers: merchant.auth })
     csp = cspOf((await app.inject({ url: '/admin' })).headers['content-security-policy'])
-    t.same(csp['frame-src'], ['http://localhost:3001'], 'uninstalled: gone at the next page load')
+    t.same(csp['frame-src'], ['http://*.localhost:3001'], 'uninstalled: gone at the next page load')
   })
 })

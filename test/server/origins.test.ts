@@ -7,14 +7,19 @@ const config = (env: Record<string, string>) => loadConfig({ LOG_LEVEL: 'silent'
 
 t.test('the three origins and their default ports', async (t) => {
   const defaults = config({})
-  t.same([defaults.baseUrl, defaults.adminUrl, defaults.storefrontUrl, defaults.storefrontPort], ['http://localhost:3000', 'http://localhost:3000', 'http://localhost:3001', 3001])
+  t.same([defaults.baseUrl, defaults.adminUrl, defaults.storefrontUrl, defaults.storefrontPort], ['http://localhost:3000', 'http://localhost:3000', 'http://{store}.localhost:3001', 3001],
+    'each store on a host of its own under localhost by default (DESIGN §21)')
   const moved = config({ PORT: '8080' })
-  t.same([moved.storefrontPort, moved.storefrontUrl], [8081, 'http://localhost:8081'], 'STOREFRONT_PORT defaults to PORT + 1')
+  t.same([moved.storefrontPort, moved.storefrontUrl], [8081, 'http://{store}.localhost:8081'], 'STOREFRONT_PORT defaults to PORT + 1')
   const ephemeral = config({ PORT: '0' })
   t.equal(ephemeral.storefrontPort, 0, 'PORT=0: the storefront port is ephemeral too')
   const origins = createOrigins(ephemeral)
-  origins.listening({ api: 41000, storefront: 41001 })
-  t.same([origins.baseUrl, origins.adminUrl, origins.storefrontUrl], ['http://localhost:41000', 'http://localhost:41000', 'http://localhost:41001'], 'the real ports once listening')
+  origins.listening({ api: 41000, storefront: 41001 }, '127.0.0.1')
+  t.same([origins.baseUrl, origins.adminUrl, origins.storefrontUrl, origins.storefrontBareUrl], ['http://127.0.0.1:41000', 'http://127.0.0.1:41000', 'http://{store}.localhost:41001', 'http://localhost:41001'],
+    'the real ports once listening; store hosts stay under localhost')
+  t.equal(origins.storeUrl('rosa'), 'http://rosa.localhost:41001/store/rosa')
+  t.same(['rosa.localhost:41001', 'ROSA.localhost:41001', 'localhost:41001', '127.0.0.1:41001', 'rosa.localhost:41002', 'a.b.localhost:41001', 'bad host'].map((host) => origins.storeOfHost(host)),
+    ['rosa', 'rosa', null, null, null, null, null], 'storeOfHost names the store of a store host only')
   const fixed = createOrigins(config({ PORT: '0', BASE_URL: 'https://api.example', STOREFRONT_URL: 'https://{store}.shops.example/' }))
   fixed.listening({ api: 41000, storefront: 41001 })
   t.same([fixed.baseUrl, fixed.adminUrl, fixed.storefrontUrl], ['https://api.example', 'https://api.example', 'https://{store}.shops.example'], 'configured URLs stay')
@@ -28,16 +33,16 @@ t.test('the three origins and their default ports', async (t) => {
 t.test('isPlatformOrigin compares scheme, host and port; the loopback names are one host', async (t) => {
   const origins = createOrigins(config({ BASE_URL: 'http://localhost:3000', ADMIN_URL: 'https://admin.example', STOREFRONT_URL: 'https://{store}.shops.example' }))
   for (const url of ['http://localhost:3000/x', 'http://127.0.0.1:3000/cb', 'http://[::1]:3000', 'http://LOCALHOST:3000', 'https://admin.example/a', 'https://admin.example:443/',
-    'https://rosa.shops.example/embed.js', 'https://other-store.shops.example']) {
+    'https://rosa.shops.example/embed.js', 'https://other-store.shops.example', 'https://shops.example']) {
     t.ok(origins.isPlatformOrigin(url), `${url} is the platform`)
   }
-  for (const url of ['http://localhost:3002', 'https://localhost:3000', 'http://admin.example', 'https://app.example', 'https://a.b.shops.example', 'https://shops.example', 'not a url']) {
+  for (const url of ['http://localhost:3002', 'https://localhost:3000', 'http://admin.example', 'https://app.example', 'https://a.b.shops.example', 'not a url']) {
     t.notOk(origins.isPlatformOrigin(url), `${url} is not`)
   }
 })
 
-t.test('GET /store/... on the admin/API origin', async (t) => {
-  const app = await build(t)
+t.test('GET /store/... on the admin/API origin, with one storefront origin for every store', async (t) => {
+  const app = await build(t, { env: { STOREFRONT_URL: 'http://localhost:3001' } })
   const merchant = await registerUser(app, 'MERCHANT')
   const business = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   t.equal(business.storefrontUrl, `http://localhost:3001/store/${business.slug}`, 'GET /merchant/business names the storefront')
@@ -83,5 +88,30 @@ t.test('per-store hosts: the template names the redirect target and each store k
 })
 
 t.test('testConfig keeps its defaults', async (t) => {
-  t.equal(testConfig().storefrontUrl, 'http://localhost:3001')
+  t.equal(testConfig().storefrontUrl, 'http://{store}.localhost:3001')
+})
+
+t.test('by default every store has its own host; the bare host answers the customer API and sends pages on', async (t) => {
+  const app = await build(t)
+  const merchant = await registerUser(app, 'MERCHANT')
+  const { slug, storefrontUrl } = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
+  t.equal(storefrontUrl, `http://${slug}.localhost:3001/store/${slug}`, 'GET /merchant/business names the store on its own host')
+  const own = { host: `${slug}.localhost:3001` }
+  t.equal((await app.storefront.inject({ url: `/store/${slug}`, headers: own })).statusCode, 200, 'the store on its host')
+  t.equal((await app.storefront.inject({ url: `/store/${slug}/api/products`, headers: own })).statusCode, 200, 'and its customer API')
+  for (const host of ['localhost:3001', '127.0.0.1:3001']) {
+    const page = await app.storefront.inject({ url: `/store/${slug}/about?x=1`, headers: { host } })
+    t.equal(page.statusCode, 308, `a page on the bare host ${host} moves to the store's host`)
+    t.equal(page.headers.location, `http://${slug}.localhost:3001/store/${slug}/about?x=1`)
+    const api = await app.storefront.inject({ url: `/store/${slug}/api/products`, headers: { host } })
+    t.equal(api.statusCode, 200, `the customer API answers on the bare host ${host}`)
+  }
+  const other = await app.storefront.inject({ url: `/store/${slug}/api/products`, headers: { host: 'someone-else.localhost:3001' } })
+  t.equal(other.statusCode, 308, "another store's host serves neither its pages nor its API")
+  t.equal(other.headers.location, `http://${slug}.localhost:3001/store/${slug}/api/products`)
+  const fromApi = await app.inject({ url: `/store/${slug}` })
+  t.equal(fromApi.headers.location, `http://${slug}.localhost:3001/store/${slug}`, 'the admin/API origin sends a store to its host')
+  t.equal((await app.storefront.inject({ url: `/store/${slug}` })).statusCode, 200, 'an injected request without a Host is on the store\'s host')
+  t.ok(app.origins.isPlatformOrigin('http://localhost:3001/hook'), 'the bare host is the platform: no app URL may point at it')
+  t.ok(app.origins.isPlatformOrigin(`http://${slug}.localhost:3001/x`))
 })
