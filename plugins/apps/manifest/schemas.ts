@@ -1,6 +1,6 @@
-import { Type, type Static } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 
-import { HOOK_POINTS, HOOK_SCOPES, UrlField, type HookPoint } from '../../../sdk/src/contract/index.ts'
+import { HOOK_POINTS, HOOK_SCOPES, HookPointSchema, StringEnum, UrlField, type HookPoint } from '../../../sdk/src/contract/index.ts'
 
 export { HOOK_POINTS, HOOK_SCOPES, type HookPoint }
 
@@ -25,25 +25,58 @@ export const BlockSchema = Type.Object({
   defaultConfig: Type.Optional(JsonObject)
 }, { title: 'ManifestBlock', additionalProperties: false })
 
-export const EmbedSchema = Type.Object({
+/** Where each kind of embed may go; a GLOBAL_SCRIPT needs a scriptUrl, a FLOATING_WIDGET a renderUrl. */
+export const EMBED_POSITIONS = { GLOBAL_SCRIPT: ['head', 'body_end'], FLOATING_WIDGET: ['bottom_right', 'bottom_left'] } as const
+type EmbedKind = keyof typeof EMBED_POSITIONS
+const EMBED_KINDS = Object.keys(EMBED_POSITIONS) as EmbedKind[]
+const EMBED_URL: Record<EmbedKind, 'scriptUrl' | 'renderUrl'> = { GLOBAL_SCRIPT: 'scriptUrl', FLOATING_WIDGET: 'renderUrl' }
+
+/**
+ * The manifest's parts in two forms from one list of fields: the published one (enums, and the rules
+ * between fields as `if`/`then`, so the document says what the server refuses) and the structural one
+ * that validateManifest checks first, with plain strings, so that it words those problems itself.
+ */
+const embedFields = <K extends TSchema, P extends TSchema>(kind: K, position: P) => ({
   embedType: Key,
   name: Name,
   description: Type.Optional(Text),
-  kind: Type.String({ description: 'GLOBAL_SCRIPT or FLOATING_WIDGET' }),
-  position: Type.String({ description: 'head or body_end (GLOBAL_SCRIPT); bottom_right or bottom_left (FLOATING_WIDGET)' }),
+  kind,
+  position,
   scriptUrl: Type.Optional(Url),
   renderUrl: Type.Optional(Url),
   settingsSchema: Type.Optional(JsonObject),
   defaultConfig: Type.Optional(JsonObject)
-}, { title: 'ManifestEmbed', additionalProperties: false })
-
-export const HookSchema = Type.Object({
-  hookPoint: Type.String({ description: `One of ${HOOK_POINTS.join(', ')}` }),
+})
+const hookFields = <H extends TSchema>(hookPoint: H) => ({
+  hookPoint,
   url: Type.String({ minLength: 1, maxLength: 512, description: "Path appended to the app's webhook URL" }),
   timeout: Type.Optional(Type.Integer({ minimum: 100, maximum: HOOK_DEFAULTS.maxTimeout, description: 'Milliseconds, default 5000' })),
   priority: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Lower runs first, default 100' })),
   failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'order.validate only: closed blocks the order when the hook fails' }))
-}, { title: 'ManifestHook', additionalProperties: false })
+})
+
+const kindRules = (kind: EmbedKind) => ({ properties: { position: { enum: [...EMBED_POSITIONS[kind]] } }, required: [EMBED_URL[kind]] })
+
+export const EmbedSchema = Type.Object(embedFields(
+  StringEnum(EMBED_KINDS),
+  // the positions a kind allows are in its `then` below (one enum per kind: serializers cannot merge two)
+  Type.String({ description: 'head or body_end (GLOBAL_SCRIPT); bottom_right or bottom_left (FLOATING_WIDGET)' })
+), {
+  title: 'ManifestEmbed',
+  additionalProperties: false,
+  // two kinds: one if/then/else (serializers build each branch, where an allOf of two would merge two enums)
+  if: { properties: { kind: { const: 'GLOBAL_SCRIPT' } } },
+  then: kindRules('GLOBAL_SCRIPT'),
+  else: kindRules('FLOATING_WIDGET')
+})
+
+export const HookSchema = Type.Object(hookFields(HookPointSchema), {
+  title: 'ManifestHook',
+  additionalProperties: false,
+  // the hook point's scope must be among the app's scopes: a rule across two documents, checked in code
+  if: { properties: { hookPoint: { not: { const: 'order.validate' } } }, required: ['hookPoint'] },
+  then: { not: { required: ['failurePolicy'] } }
+})
 
 export const AdminPageSchema = Type.Object({
   pageId: Key,
@@ -52,13 +85,21 @@ export const AdminPageSchema = Type.Object({
   renderUrl: Url
 }, { title: 'ManifestAdminPage', additionalProperties: false })
 
-export const ManifestSchema = Type.Object({
+const manifestFields = <E extends TSchema, H extends TSchema>(embed: E, hook: H) => ({
   settingsSchema: Type.Optional(JsonObject),
   blocks: Type.Optional(Type.Array(BlockSchema, { maxItems: MANIFEST_LIMITS.blocks })),
-  embeds: Type.Optional(Type.Array(EmbedSchema, { maxItems: MANIFEST_LIMITS.embeds })),
-  hooks: Type.Optional(Type.Array(HookSchema, { maxItems: MANIFEST_LIMITS.hooks })),
+  embeds: Type.Optional(Type.Array(embed, { maxItems: MANIFEST_LIMITS.embeds })),
+  hooks: Type.Optional(Type.Array(hook, { maxItems: MANIFEST_LIMITS.hooks })),
   adminPages: Type.Optional(Type.Array(AdminPageSchema, { maxItems: MANIFEST_LIMITS.adminPages }))
-}, { additionalProperties: false, title: 'Manifest' })
+})
+
+export const ManifestSchema = Type.Object(manifestFields(EmbedSchema, HookSchema), { additionalProperties: false, title: 'Manifest' })
+
+/** What validateManifest checks first: the manifest's structure, with the enums and rules above left to its own words. */
+export const ManifestStructureSchema = Type.Object(manifestFields(
+  Type.Object(embedFields(Type.String(), Type.String()), { additionalProperties: false }),
+  Type.Object(hookFields(Type.String()), { additionalProperties: false })
+), { additionalProperties: false })
 export type Manifest = Static<typeof ManifestSchema>
 
 export const ExtensionRefSchema = Type.Object({ kind: Type.String(), key: Type.String() })

@@ -3,19 +3,15 @@ import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { RE2JS } from 're2js'
 import { addFormats, findString } from '../../../server/validation.ts'
 import { MAX_SETTING_VALUES, schemaLimitProblem, tooManyValues } from './schema-limits.ts'
-import { ManifestSchema, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
+import { ManifestStructureSchema, EMBED_POSITIONS, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
 export interface Problem { path: string, message: string }
 
-const EMBED_POSITIONS: Record<string, readonly string[]> = {
-  GLOBAL_SCRIPT: ['head', 'body_end'],
-  FLOATING_WIDGET: ['bottom_right', 'bottom_left']
-}
 const SETTING_TYPES = ['string', 'number', 'integer', 'boolean']
 
 /** Ajv that checks the manifest's structure, reporting every error. */
 const structure = new Ajv({ allErrors: true, strict: false })
-const checkStructure = structure.compile(ManifestSchema)
+const checkStructure = structure.compile(ManifestStructureSchema)
 
 /** Longest string a setting may hold: settings are configuration, and matching stays cheap. */
 export const MAX_SETTING_LENGTH = 10_000
@@ -197,7 +193,8 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
   problems.push(...duplicates(manifest.embeds, (e) => e.embedType, '/embeds', 'embedType'))
   for (const [i, embed] of (manifest.embeds ?? []).entries()) {
     const path = `/embeds/${i}`
-    const positions = EMBED_POSITIONS[embed.kind]
+    // the manifest is only known to be structurally sound here: kind and position may be any string
+    const positions = (EMBED_POSITIONS as Record<string, readonly string[] | undefined>)[embed.kind]
     if (positions === undefined) {
       problems.push({ path: `${path}/kind`, message: 'must be GLOBAL_SCRIPT or FLOATING_WIDGET' })
     } else if (!positions.includes(embed.position)) {
