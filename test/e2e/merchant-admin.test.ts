@@ -65,11 +65,21 @@ t.test('merchant admin in Chromium', async (t) => {
   await page.getByTestId(`installed-${created.slug}`).waitFor()
   t.match(await page.getByRole('status').innerText(), /Insights asks for new permissions: See your site pages/)
   await screenshot(page, 'admin-reconsent')
-  await page.getByRole('link', { name: 'Review permissions' }).click()
+  // the home lists it too, and leads to the same consent view
+  await page.goto(`${base}/admin`)
+  const asking = page.getByTestId('reconsent')
+  await asking.waitFor()
+  t.match(await asking.innerText(), /Insights asks for: See your site pages/, 'the home lists the app asking for new permissions')
+  await screenshot(page, 'admin-home-reconsent')
+  await asking.getByRole('link', { name: 'Review permissions' }).click()
   await page.getByRole('button', { name: 'Approve new permissions' }).click()
   await page.getByText('Insights now has the new permissions').waitFor()
   const after = (await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data[0]
   t.match(after, { needsReConsent: false, grantedScopes: ['read_business', 'read_pages'] }, 'consent recorded')
+  await page.goto(`${base}/admin`)
+  await page.getByText('No app is waiting for you.').waitFor()
+  t.equal(await page.getByTestId('reconsent').count(), 0, 'the home no longer lists it')
+  await page.goto(`${base}/admin/apps`)
 
   await page.getByTestId(`installed-${created.slug}`).getByRole('link', { name: 'Settings' }).click()
   await page.getByLabel('Max items').waitFor()

@@ -91,6 +91,10 @@ t.test('the merchant\'s store end to end: register, stock a product, a customer 
       await store.goto(app.origins.storefrontOrigin(business.slug as string) + `/store/${business.slug as string}`)
       await store.getByRole('link', { name: 'Olive Bread' }).first().click()
       await store.getByRole('heading', { level: 1, name: 'Olive Bread' }).waitFor()
+      const picture = store.locator('img.shop-product-image')
+      await picture.waitFor()
+      t.ok(await picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 48), 'the product page shows the uploaded picture')
+      t.match(await picture.getAttribute('src'), /\/media\/products\//, 'served from the platform\'s product media')
 
       // 5. a customer: 3 in the cart, DELIVERY, the app's fee and discount with its reason
       await store.getByLabel('Quantity', { exact: true }).fill('3')

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -31,8 +31,14 @@ t.test('npm pack builds the SDK, and the tarball installs and runs in a fresh pr
   const scratch = await mkdtemp(join(tmpdir(), 'sdk-pack-'))
   t.teardown(() => rm(scratch, { recursive: true, force: true }))
 
+  // packed from a copy of the package, so that prepack's clean and build never touch the sdk/dist that other
+  // test files read meanwhile; the copy finds tsc and the types through the repository's node_modules
+  const copy = join(scratch, 'workspace', 'sdk')
+  await mkdir(copy, { recursive: true })
+  for (const entry of ['src', 'package.json', 'tsconfig.json', 'README.md', 'LICENSE']) await cp(join(SDK, entry), join(copy, entry), { recursive: true })
+  await symlink(join(ROOT, 'node_modules'), join(scratch, 'workspace', 'node_modules'), 'dir')
   // prepack builds: the tarball holds dist, README and LICENSE, and no source maps into a src/ it lacks
-  const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: SDK, env: plainEnv(), maxBuffer: 16 * 1024 * 1024 })
+  const { stdout: packed } = await run('npm', ['pack', '--json', '--pack-destination', scratch], { cwd: copy, env: plainEnv(), maxBuffer: 16 * 1024 * 1024 })
   const [info] = JSON.parse(packed) as Array<{ filename: string, files: Array<{ path: string }> }>
   const files = info.files.map((file) => file.path)
   for (const expected of ['package.json', 'README.md', 'LICENSE', 'dist/index.js', 'dist/index.d.ts', 'dist/browser.js', 'dist/browser.d.ts']) {
