@@ -161,7 +161,8 @@ export function createAppAnalyticsService (db: Db, onError: (error: unknown) => 
       environment,
       totalInstalls: Number(totals?.total ?? 0),
       activeInstalls: Number(totals?.active ?? 0),
-      webhookSuccessRate: succeeded + failed === 0 ? null : Math.round((succeeded / (succeeded + failed)) * 10_000) / 10_000,
+      // a percentage, 0–100, as the spec says, to two decimals
+      webhookSuccessRate: succeeded + failed === 0 ? null : Math.round((succeeded / (succeeded + failed)) * 10_000) / 100,
       averageWebhookLatencyMs: attempts === 0 ? null : Math.round(total('attempts.duration_ms') / attempts),
       installTrend: dates.map((date) => ({ date, installs: value('installs', date), uninstalls: value('uninstalls', date) })),
       webhookDeliveries: dates.map((date) => ({ date, succeeded: value('deliveries.succeeded', date), failed: value('deliveries.failed', date) })),

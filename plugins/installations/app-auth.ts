@@ -20,7 +20,8 @@ declare module 'fastify' {
   }
 }
 
-const TOKEN_PATTERN = /^Bearer\s+(fbat_[A-Za-z0-9_-]{20,200})$/
+/** The scheme's name is case-insensitive (RFC 6750 §2.1, RFC 9110 §11.1): `bearer`, as /oauth/token's token_type says, works. */
+const TOKEN_PATTERN = /^[Bb][Ee][Aa][Rr][Ee][Rr]\s+(fbat_[A-Za-z0-9_-]{20,200})$/
 
 /** Bearer-token authentication for apps; the database is consulted only on a cache miss. */
 export default fp(async function appAuth (fastify) {

@@ -20,9 +20,14 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
   // one real server on 127.0.0.1 for the app: its webhook fails the first delivery (500 with a body) and then succeeds;
   // its shipping hook answers in the wrong shape
   let webhookRequests = 0
+  let refuseNext = false
   const server = await receiver(t, (request) => {
     if (request.url === '/hooks/rates') return { status: 200, headers: { 'content-type': 'application/json' }, body: '{"price":12}' }
     webhookRequests++
+    if (refuseNext) {
+      refuseNext = false
+      return { status: 500, body: 'not today' }
+    }
     return webhookRequests === 1 ? { status: 500, body: 'receiver down: try again later' } : { status: 200, body: 'received' }
   })
   const webhookHits = () => server.received.filter((r) => r.headers['x-service-event-id'] !== undefined)
@@ -132,13 +137,20 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
 
   await t.test('send a test event, then replay since an hour ago: the announced count is queued', async (t) => {
     const registration = page.getByTestId('registration').first()
+    // a failed test event is an error, never a green notice
+    refuseNext = true
     await registration.getByRole('button', { name: 'Send test event' }).click()
-    await registration.getByText(/Test event delivered: HTTP 200/).waitFor()
+    const failed = registration.getByRole('alert').filter({ hasText: /Test event failed: HTTP 500/ })
+    await failed.waitFor()
+    t.equal(await registration.getByRole('status').filter({ hasText: /Test event/ }).count(), 0, 'the failure is not shown as a success notice')
+    await screenshot(page, 'console-test-event-failed')
+    await registration.getByRole('button', { name: 'Send test event' }).click()
+    await registration.getByRole('status').filter({ hasText: /Test event delivered: HTTP 200/ }).waitFor()
     await registration.getByRole('button', { name: 'Replay since…' }).click()
     await registration.getByLabel('Since').fill(localInput(new Date(Date.now() - 3600_000)))
     await registration.getByRole('button', { name: 'Count' }).click()
     const count = Number(await registration.getByTestId('replay-count').innerText())
-    t.equal(count, 2, 'the order and the test event')
+    t.equal(count, 3, 'the order and the two test events (the refused one and the delivered one)')
     await screenshot(page, 'console-replay-confirm')
     const before = webhookHits().length
     await registration.getByRole('button', { name: `Replay ${count}` }).click()

@@ -33,7 +33,7 @@ export const AppAnalyticsSchema = Type.Object({
   environment: StringEnum(ANALYTICS_ENVIRONMENTS),
   totalInstalls: Type.Integer({ description: 'Installations ever made (live: test installs excluded)' }),
   activeInstalls: Type.Integer(),
-  webhookSuccessRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: 'Succeeded / finished deliveries of the period; null without any' }),
+  webhookSuccessRate: Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()], { description: 'Succeeded deliveries as a percentage (0–100, two decimals) of the finished deliveries of the period; null without any' }),
   averageWebhookLatencyMs: Type.Union([Type.Integer(), Type.Null()], { description: 'Mean attempt duration of the period; null without any' }),
   installTrend: Series({ installs: 'Installs that day', uninstalls: 'Uninstalls that day' }),
   webhookDeliveries: Series({ succeeded: 'Deliveries that succeeded that day', failed: 'Deliveries that failed for good that day' }),

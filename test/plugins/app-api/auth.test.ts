@@ -41,6 +41,14 @@ t.test('App API authentication and scopes', async (t) => {
     }
   })
 
+  t.test('the scheme name is case-insensitive (RFC 6750): bearer, as /oauth/token names it, works', async (t) => {
+    for (const scheme of ['bearer', 'BEARER', 'BeArEr']) {
+      const response = await app.inject({ url: '/app-api/business', headers: { authorization: `${scheme} ${full.token}` } })
+      t.equal(response.statusCode, 200, scheme)
+    }
+    t.equal((await app.inject({ url: '/app-api/business', headers: { authorization: `Bearerx ${full.token}` } })).statusCode, 401, 'another scheme is not')
+  })
+
   t.test('every route answers 403 naming its scope when the token lacks it', async (t) => {
     const scopes = [...new Set(ROUTES.map((route) => route.scope))]
     for (const scope of scopes) {

@@ -66,7 +66,7 @@ t.test('GET /developer/apps/:appId/analytics (counters backfilled from known log
   const response = await app.inject({ method: 'GET', url: `/developer/apps/${installed.appId}/analytics`, headers: installed.developer.auth })
   t.equal(response.statusCode, 200)
   const body = response.json()
-  t.match(body, { totalInstalls: 3, activeInstalls: 2, webhookSuccessRate: 0.75, averageWebhookLatencyMs: 200 })
+  t.match(body, { totalInstalls: 3, activeInstalls: 2, webhookSuccessRate: 75, averageWebhookLatencyMs: 200 })
   t.equal(body.installTrend.length, 30)
   t.equal(body.webhookDeliveries.length, 30)
   const date = (n: number) => day(n).toISOString().slice(0, 10)

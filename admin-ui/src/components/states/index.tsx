@@ -27,6 +27,8 @@ export function ErrorMessage ({ message, problems = [] }: { message: string | nu
   )
 }
 
-export function Notice ({ children }: { children: ComponentChildren }) {
+/** A short outcome: green when it went well, the error style (and an alert) when it did not. */
+export function Notice ({ children, tone = 'ok' }: { children: ComponentChildren, tone?: 'ok' | 'error' }) {
+  if (tone === 'error') return <div class='error' role='alert'>{children}</div>
   return <div class={styles.notice} role='status'>{children}</div>
 }

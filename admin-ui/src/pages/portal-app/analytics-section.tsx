@@ -59,7 +59,7 @@ export function AnalyticsSection ({ app }: SectionProps) {
             <div class={styles.figures}>
               <Figure label='Total installs' value={String(a.totalInstalls)} testId='total-installs' />
               <Figure label='Active installs' value={String(a.activeInstalls)} testId='active-installs' />
-              <Figure label='Webhook success rate' value={a.webhookSuccessRate === null ? '—' : `${(a.webhookSuccessRate * 100).toFixed(1)} %`} testId='success-rate' />
+              <Figure label='Webhook success rate' value={a.webhookSuccessRate === null ? '—' : `${a.webhookSuccessRate.toFixed(1)} %`} testId='success-rate' />
               <Figure label='Average latency' value={a.averageWebhookLatencyMs === null ? '—' : `${a.averageWebhookLatencyMs} ms`} testId='latency' />
             </div>
             <div class={styles.charts}>

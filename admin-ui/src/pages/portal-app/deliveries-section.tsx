@@ -27,7 +27,7 @@ export function LiveIndicator ({ state }: { state: string }) {
 function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: ConsoleWebhook, onChanged: () => void }) {
   const { api } = useSession()
   const action = useAction()
-  const [result, setResult] = useState<string | null>(null)
+  const [result, setResult] = useState<{ text: string, failed: boolean } | null>(null)
   const [replaying, setReplaying] = useState(false)
   const [since, setSince] = useState('')
   const [status, setStatus] = useState('')
@@ -38,7 +38,10 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
   async function test () {
     setResult(null)
     const outcome = await action.run(() => api.post<WebhookTestResult>(`${base}/test`))
-    if (outcome !== null) setResult(outcome.success ? `Test event delivered: HTTP ${outcome.statusCode} in ${outcome.durationMs} ms` : `Test event failed: ${outcome.error ?? 'no answer'}`)
+    if (outcome === null) return onChanged()
+    setResult(outcome.success
+      ? { text: `Test event delivered: HTTP ${outcome.statusCode} in ${outcome.durationMs} ms`, failed: false }
+      : { text: `Test event failed: ${outcome.error ?? 'no answer'}`, failed: true })
     onChanged()
   }
   async function reEnable () {
@@ -53,7 +56,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
     if (done === null) return
     setPreview(null)
     setReplaying(false)
-    setResult(`Queued ${done.queued} ${done.queued === 1 ? 'delivery' : 'deliveries'}${done.remaining > 0 ? `; ${done.remaining} more from ${formatDate(done.nextSince)}` : ''}`)
+    setResult({ text: `Queued ${done.queued} ${done.queued === 1 ? 'delivery' : 'deliveries'}${done.remaining > 0 ? `; ${done.remaining} more from ${formatDate(done.nextSince)}` : ''}`, failed: false })
     onChanged()
   }
 
@@ -96,7 +99,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
         </div>
       )}
       <ErrorMessage message={action.error} />
-      {result !== null && <Notice>{result}</Notice>}
+      {result !== null && <Notice tone={result.failed ? 'error' : 'ok'}>{result.text}</Notice>}
     </div>
   )
 }
