@@ -79,7 +79,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   t.ok(images.length >= 4, `the store shows pictures (${images.length})`)
   for (const image of images) {
     t.ok(image.loaded, `${image.src} is drawn`)
-    t.equal((await fetch(image.src)).status, 200, `${image.src} answers 200`)
+    t.equal((await fetch(image.src.replace(storeOrigin, storeApi))).status, 200, `${image.src} answers 200`)
   }
   t.ok([...imageStatuses.values()].every((status) => status === 200), `every image the page loaded answered 200 (${imageStatuses.size})`)
   await shot(store, 'store')

@@ -116,12 +116,12 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   t.notMatch(leaked, token.split('.')[1], 'not even its claims')
   for (const loot of captures) {
     t.test(`what the ${loot.who} captured`, async (t) => {
-      t.same(loot.localStorage, {}, 'its own localStorage: empty')
-      t.same(loot.sessionStorage, {}, 'sessionStorage: empty')
+      // a third-party frame's own storage is empty, or (Chromium ≥ 156 in a fresh context, for some frames) refused outright
+      const emptyOrBlocked = (value: unknown) => value === 'blocked: SecurityError' || (typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+      t.ok(emptyOrBlocked(loot.localStorage), `its own localStorage: ${JSON.stringify(loot.localStorage)}`)
+      t.ok(emptyOrBlocked(loot.sessionStorage), `sessionStorage: ${JSON.stringify(loot.sessionStorage)}`)
       t.equal(loot.cookie, '', 'no cookie')
-      for (const key of ['parentStorage', 'topStorage']) {
-        t.ok(loot[key] === 'blocked: SecurityError' || (typeof loot[key] === 'object' && Object.keys(loot[key]).length === 0), `${key}: ${JSON.stringify(loot[key])}`)
-      }
+      for (const key of ['parentStorage', 'topStorage']) t.ok(emptyOrBlocked(loot[key]), `${key}: ${JSON.stringify(loot[key])}`)
       for (const key of ['readBusiness', 'renameBusiness', 'addProduct', 'logout']) {
         t.ok(/^blocked|^401 /.test(String(loot[key])), `${key} refused: ${String(loot[key]).slice(0, 60)}`)
       }

@@ -102,7 +102,7 @@ free delivery from a threshold, a test wallet at checkout and an admin page.</p>
         title: 'Installed',
         body: `<main><section class="card" role="status" data-installed="${escapeHtml(token.business_id)}"><h1>Installed</h1>
 <p>The reference app is installed. Place its “Reviews highlights” block on a page in the theme editor, and turn on its loyalty widget.</p>
-<p><a class="button" href="${escapeHtml(context.urls.adminUrl)}/admin">Back to your admin</a></p></section></main>`
+<p><a class="button" href="${escapeHtml(context.urls.adminUrl)}/admin/apps">Back to your admin</a></p></section></main>`
       }))
   })
 }
