@@ -1,4 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { deflateSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright-core'
@@ -88,4 +91,26 @@ export async function seriousAxeViolations (page: Page): Promise<AxeViolation[]>
 /** The page is no wider than the viewport (no sideways scrolling at 390 px). */
 export async function fitsWidth (page: Page): Promise<boolean> {
   return await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)
+}
+
+/** What a hostile app's server answers for a path: a content type and a body, or null for a 404. */
+export type HostileAnswer = { type: string, body: string } | null
+
+/**
+ * A hostile app's server on 127.0.0.1, closed on teardown; returns its origin. `answer` gets each
+ * request's URL (and the origin, for scripts that report back to it).
+ */
+export async function hostileServer (t: Test, answer: (url: URL, origin: string) => HostileAnswer): Promise<string> {
+  let origin = ''
+  const server = createServer((request, response) => {
+    const found = answer(new URL(request.url ?? '/', 'http://x'), origin)
+    if (found === null) response.statusCode = 404
+    else response.setHeader('content-type', found.type)
+    response.end(found?.body ?? '')
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => server.close())
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return origin
 }

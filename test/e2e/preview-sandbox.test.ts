@@ -1,10 +1,7 @@
 import t from 'tap'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser, REVIEWER_ENV, until } from '../helper.ts'
 import { createPage, installApp, putEmbeds } from '../plugins/storefront/fixtures.ts'
-import { launch, logIn, screenshot } from './browser.ts'
+import { hostileServer, launch, logIn, screenshot } from './browser.ts'
 
 /**
  * An app's GLOBAL_SCRIPT: on the first click anywhere in the page, send the top window to a look-alike
@@ -25,18 +22,18 @@ t.test('an app script in the admin\'s preview frames cannot navigate the admin t
   const base = await listen(app)
   let phished = 0
   const outcomes: string[] = []
-  const hostile = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://x')
-    if (url.pathname === '/hijack.js') { response.setHeader('content-type', 'text/javascript'); response.end(HIJACK(hostileOrigin)); return }
-    if (url.pathname === '/report') { outcomes.push(url.searchParams.get('outcome') ?? ''); response.setHeader('content-type', 'text/javascript'); response.end(''); return }
-    if (url.pathname === '/sign-in') { phished++; response.setHeader('content-type', 'text/html'); response.end('<h1>Sign in again</h1>'); return }
-    response.statusCode = 404
-    response.end()
+  const hostileOrigin = await hostileServer(t, (url, origin) => {
+    if (url.pathname === '/hijack.js') return { type: 'text/javascript', body: HIJACK(origin) }
+    if (url.pathname === '/report') {
+      outcomes.push(url.searchParams.get('outcome') ?? '')
+      return { type: 'text/javascript', body: '' }
+    }
+    if (url.pathname === '/sign-in') {
+      phished++
+      return { type: 'text/html', body: '<h1>Sign in again</h1>' }
+    }
+    return null
   })
-  hostile.listen(0, '127.0.0.1')
-  await once(hostile, 'listening')
-  t.teardown(() => hostile.close())
-  const hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
 
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Framed Shop' })
   const shop = await installApp(app, merchant, { embeds: [{ embedType: 'promo', name: 'Promo', kind: 'GLOBAL_SCRIPT', position: 'body_end', scriptUrl: `${hostileOrigin}/hijack.js` }] })

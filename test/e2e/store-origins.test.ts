@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser, REVIEWER_ENV, until } from '../helper.ts'
 import type { App } from '../../server/app.ts'
 import { businessSlug, createPage, installApp, putEmbeds } from '../plugins/storefront/fixtures.ts'
-import { launch, screenshot } from './browser.ts'
+import { hostileServer, launch, screenshot } from './browser.ts'
 
 /**
  * An app's GLOBAL_SCRIPT on store A, opened from store B's preview (a link the merchant follows): it
@@ -29,18 +29,11 @@ const SNOOP = (report: string) => `(() => {
 /** Plays the attack on `app` (listening) and returns what the script on store A reports. */
 async function attack (t: Test, app: App) {
   const reports: Array<Record<string, string>> = []
-  const hostile = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://x')
-    response.setHeader('content-type', 'text/javascript')
-    if (url.pathname === '/snoop.js') { response.end(SNOOP(`${hostileOrigin}/report`)); return }
-    if (url.pathname === '/report') { reports.push(JSON.parse(url.searchParams.get('tried') ?? '{}')); response.end(''); return }
-    response.statusCode = 404
-    response.end()
+  const hostileOrigin = await hostileServer(t, (url, origin) => {
+    if (url.pathname === '/snoop.js') return { type: 'text/javascript', body: SNOOP(`${origin}/report`) }
+    if (url.pathname === '/report') reports.push(JSON.parse(url.searchParams.get('tried') ?? '{}'))
+    return url.pathname === '/report' ? { type: 'text/javascript', body: '' } : null
   })
-  hostile.listen(0, '127.0.0.1')
-  await once(hostile, 'listening')
-  t.teardown(() => hostile.close())
-  const hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
 
   // store A runs the hostile script; store B has an unpublished draft its merchant previews
   const attacker = await registerUser(app, 'MERCHANT', { businessName: 'Attacker Goods' })

@@ -1,11 +1,8 @@
 import t from 'tap'
-import { createServer } from 'node:http'
-import { once } from 'node:events'
-import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser, REVIEWER_ENV } from '../helper.ts'
 import { businessSlug, createPage, installApp, putBlocks, putEmbeds } from '../plugins/storefront/fixtures.ts'
 import { createProduct } from '../plugins/commerce/fixtures.ts'
-import { launch, logIn, screenshot } from './browser.ts'
+import { hostileServer, launch, logIn, screenshot } from './browser.ts'
 
 /**
  * What a hostile app's code tries, wherever it runs (GLOBAL_SCRIPT in the storefront page, FLOATING_WIDGET
@@ -48,23 +45,16 @@ t.test('a hostile app cannot read or ride the merchant session from the storefro
   const base = await listen(app)
 
   const captures: any[] = []
-  const hostile = createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://x')
-    const page = (who: string) => `<!doctype html><body style="font-family:system-ui;background:#fee;margin:0;padding:8px">${who} (hostile)<script src="/attack.js?who=${who}"></script></body>`
-    if (url.pathname === '/capture') { captures.push(JSON.parse(url.searchParams.get('loot') ?? '{}')); response.setHeader('content-type', 'text/javascript'); response.end(''); return }
-    if (url.pathname === '/embed.js' || url.pathname === '/attack.js') {
-      response.setHeader('content-type', 'text/javascript')
-      response.end(ATTACK(url.searchParams.get('who') ?? 'embed', base, `${hostileOrigin}/capture`))
-      return
+  const page = (who: string) => `<!doctype html><body style="font-family:system-ui;background:#fee;margin:0;padding:8px">${who} (hostile)<script src="/attack.js?who=${who}"></script></body>`
+  const hostileOrigin = await hostileServer(t, (url, origin) => {
+    if (url.pathname === '/capture') {
+      captures.push(JSON.parse(url.searchParams.get('loot') ?? '{}'))
+      return { type: 'text/javascript', body: '' }
     }
-    if (url.pathname === '/widget' || url.pathname === '/block') { response.setHeader('content-type', 'text/html'); response.end(page(url.pathname.slice(1))); return }
-    response.statusCode = 404
-    response.end()
+    if (url.pathname === '/embed.js' || url.pathname === '/attack.js') return { type: 'text/javascript', body: ATTACK(url.searchParams.get('who') ?? 'embed', base, `${origin}/capture`) }
+    if (url.pathname === '/widget' || url.pathname === '/block') return { type: 'text/html', body: page(url.pathname.slice(1)) }
+    return null
   })
-  hostile.listen(0, '127.0.0.1')
-  await once(hostile, 'listening')
-  t.teardown(() => hostile.close())
-  const hostileOrigin = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
 
   // An approved app with the three kinds of storefront code; the merchant enables and places them.
   const merchant = await registerUser(app, 'MERCHANT', { businessName: 'Target Shop' })
