@@ -81,7 +81,7 @@ try {
     await json(app, 'PUT', `/developer/apps/${created.app.id as string}/manifest`, developer.auth, { manifest: { hooks: [{ hookPoint, url }] } })
     await json(app, 'POST', `/developer/apps/${created.app.id as string}/submit`, developer.auth)
     await json(app, 'POST', `/review/apps/${created.app.id as string}/approve`, reviewer, {})
-    const consent = await json(app, 'POST', '/oauth/authorize', hooked.merchant.auth, { client_id: created.app.clientId, redirect_uri: 'https://app.example.com/cb', decision: 'approve' })
+    const consent = await json(app, 'POST', '/oauth/authorize', hooked.merchant.auth, { response_type: 'code', client_id: created.app.clientId, redirect_uri: 'https://app.example.com/cb', decision: 'approve' })
     const code = new URL(consent.redirectTo as string).searchParams.get('code')
     await app.inject({
       method: 'POST', url: '/oauth/token',

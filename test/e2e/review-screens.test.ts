@@ -57,6 +57,7 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     await reviewer.goto(`${base}/reviewer`)
     await reviewer.getByRole('link', { name: /Parcel Pal/ }).click()
     await reviewer.getByTestId('review-app').waitFor()
+    await reviewer.getByLabel('Notes for the developer').fill('Thanks for the explanation: approved.')
     await reviewer.getByRole('button', { name: 'Approve' }).click()
     await reviewer.waitForURL(/\/reviewer\?done=approved/)
     t.match(await reviewer.getByRole('status').innerText(), /Parcel Pal was approved and published/)
@@ -73,6 +74,19 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     await dev.getByRole('link', { name: /Parcel Pal/ }).click()
     await dev.getByTestId('app-listing').waitFor()
     t.match(await dev.getByTestId('approved-scopes').innerText(), /See your orders[\s\S]*Set delivery fees at checkout/)
+  })
+
+  await t.test('an approved app edited again shows the approval note as such, not as changes asked for', async (t) => {
+    const edited = await app.inject({ method: 'PATCH', url: `/developer/apps/${created.id}`, headers: developer.auth, payload: { scopes: ['read_orders', 'write_shipping', 'read_business'] } })
+    t.equal(edited.statusCode, 200)
+    t.equal(edited.json().status, 'DRAFT', 'asking for a new scope starts a new version to review')
+    await dev.goto(`${base}/portal/apps/${created.id}/review`)
+    const notes = dev.getByTestId('review-notes')
+    await notes.waitFor()
+    t.match(await notes.innerText(), /note when approving:[\s\S]*Thanks for the explanation: approved\./)
+    t.notMatch(await notes.innerText(), /asked for changes/, 'not called a request for changes')
+    t.ok(await dev.getByRole('button', { name: 'Submit for review' }).isVisible(), 'the button submits, it does not "resubmit"')
+    await screenshot(dev, 'portal-review-approved-then-edited')
   })
 
   await t.test('a developer is told the queue is for reviewers', async (t) => {

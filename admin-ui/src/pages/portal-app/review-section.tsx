@@ -16,6 +16,9 @@ export function ReviewSection ({ app, reload }: SectionProps) {
   // keyed on updatedAt so a submit (or any write) shows its new history entry
   const versions = useResource<Envelope<AppVersion>>(`${versionsPath}#${app.updatedAt}`, () => api.get(versionsPath))
 
+  // the notes belong to the last decision: a rejection asks for changes, an approval's note does not
+  const lastDecision = versions.data?.data.find((v) => v.kind === 'APPROVED' || v.kind === 'REJECTED')
+
   async function submit () {
     const updated = await action.run(() => api.post<DeveloperApp>(`/developer/apps/${app.id}/submit`))
     if (updated !== null) reload()
@@ -26,15 +29,16 @@ export function ReviewSection ({ app, reload }: SectionProps) {
       <h2>Review</h2>
       {app.status === 'PENDING_REVIEW' && <Notice>Submitted: a reviewer will approve it or ask for changes. The app cannot be edited until then.</Notice>}
       {app.status === 'APPROVED' && <p>Approved{app.isPublished ? ' and published in the marketplace' : ''}. Approved scopes: {app.approvedScopes.map((s) => <code key={s} class={styles.token}>{s}</code>)}</p>}
-      {app.status === 'DRAFT' && app.reviewNotes !== null && (
+      {app.status === 'DRAFT' && app.reviewNotes !== null && lastDecision !== undefined && (
         <div data-testid='review-notes'>
-          <strong>The reviewer asked for changes:</strong>
-          <div class={styles.notes}>{app.reviewNotes}</div>
+          <strong>{lastDecision.kind === 'REJECTED' ? 'The reviewer asked for changes:' : 'The reviewer’s note when approving:'}</strong>
+          <div class={lastDecision.kind === 'REJECTED' ? styles.notes : `${styles.notes} ${styles.approval}`}>{app.reviewNotes}</div>
+          {lastDecision.kind === 'APPROVED' && <p class='muted'>Your edits since then go live once a reviewer approves them again.</p>}
         </div>
       )}
       {app.status === 'DRAFT' && (
         <div class={styles.row}>
-          <button type='button' disabled={action.busy} onClick={() => { void submit() }}>{action.busy ? 'Submitting…' : app.reviewNotes !== null ? 'Resubmit for review' : 'Submit for review'}</button>
+          <button type='button' disabled={action.busy} onClick={() => { void submit() }}>{action.busy ? 'Submitting…' : lastDecision?.kind === 'REJECTED' ? 'Resubmit for review' : 'Submit for review'}</button>
           <span class='muted'>Reviewers check the settings, scopes and manifest.</span>
         </div>
       )}
