@@ -1,4 +1,7 @@
 import t, { type Test } from 'tap'
+import { createServer } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, uniqueEmail } from '../helper.ts'
 import { launch, screenshot } from './browser.ts'
@@ -328,8 +331,12 @@ t.test('an install the app has not finished, and an admin page that never sends 
   const developer = await registerUser(app, 'DEVELOPER')
   const { app: created, clientSecret } = await createApp(app, developer, { scopes: ['read_business'], redirectUrl: `${studio.origin}/callback` })
   studio.client = { clientId: created.clientId, clientSecret, redirectUrl: `${studio.origin}/callback`, scope: 'read_business' }
-  // a page on an origin that answers but never speaks the bridge
-  const manifest = { adminPages: [{ pageId: 'silent', title: 'Silent', renderUrl: `${studio.origin}/widget` }] }
+  // a page on an origin that answers but never speaks the bridge, and one whose server never answers
+  const stuck = createServer(() => {}).listen(0, '127.0.0.1')
+  await once(stuck, 'listening')
+  t.teardown(() => { stuck.closeAllConnections(); stuck.close() })
+  const stuckOrigin = `http://127.0.0.1:${(stuck.address() as AddressInfo).port}`
+  const manifest = { adminPages: [{ pageId: 'silent', title: 'Silent', renderUrl: `${studio.origin}/widget` }, { pageId: 'stuck', title: 'Stuck', renderUrl: `${stuckOrigin}/admin` }] }
   t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: developer.auth, payload: { manifest } })).statusCode, 200)
   const merchant = await registerUser(app, 'MERCHANT')
   await publishApp(app, developer, created.id)
@@ -347,9 +354,17 @@ t.test('an install the app has not finished, and an admin page that never sends 
   t.match(await page.getByTestId(`pending-${slow.slug as string}`).innerText(), /Slow Starter\s+Finishing install…/, 'shown at once, said plainly')
   await screenshot(page, 'studio-admin-finishing-install')
 
+  // loaded without service:ready: shown, not reported as down (DESIGN §21: only load and service:init are the spec's)
   await page.goto(`${base}/admin/apps/${installed.installationId}/pages/silent`)
+  await page.frameLocator('iframe[title="Silent"]').locator('body').waitFor()
+  await page.getByTestId('page-loading').waitFor({ state: 'detached' })
+  t.equal(await page.getByTestId('page-error').count(), 0, 'a page that loads is not reported as down')
+  await screenshot(page, 'studio-admin-page-silent')
+
+  // never loaded: the error state after READY_TIMEOUT_MS (5 s; the bound below only ends a hang)
+  await page.goto(`${base}/admin/apps/${installed.installationId}/pages/stuck`)
   await page.getByTestId('page-loading').waitFor()
-  await page.getByTestId('page-error').waitFor({ timeout: 8000 })
+  await page.getByTestId('page-error').waitFor({ timeout: 30_000 })
   t.match(await page.getByTestId('page-error').innerText(), /did not answer/)
   await screenshot(page, 'studio-admin-page-error')
 })

@@ -13,7 +13,10 @@ import styles from './style.module.css'
 
 /** The spec's sandbox for admin pages: exactly these four grants. */
 export const ADMIN_PAGE_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
-/** No service:ready within this long → the error state (DESIGN §14). */
+/**
+ * Neither service:ready nor the frame's load within this long → the error state (DESIGN §14). A page
+ * that loads but never sends service:ready follows only the spec (service:init) and is not down (§21).
+ */
 export const READY_TIMEOUT_MS = 5000
 const TOAST_MS = 6000
 
@@ -109,7 +112,10 @@ function AdminFrame ({ page, business, install }: { page: AdminPageLink, busines
         title={page.title}
         src={adminPageSrc(page, business)}
         sandbox={ADMIN_PAGE_SANDBOX}
-        onLoad={() => { void init().catch(() => {}) }}
+        onLoad={() => {
+          setState((current) => current === 'loading' ? 'ready' : current)
+          void init().catch(() => {})
+        }}
         style={{ height: `${height ?? Math.max(MIN_ADMIN_HEIGHT, 560)}px` }}
       />
     </div>
