@@ -14,6 +14,7 @@ import jsonDepth from './plugins/json-depth.ts'
 import noStore from './plugins/no-store.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
+import metricsPlugin from './plugins/metrics.ts'
 import liveEventsPlugin from './plugins/live-events.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
@@ -107,6 +108,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  await app.register(metricsPlugin)
   await app.register(inputGuard)
   await app.register(jsonDepth)
   await app.register(noStore)

@@ -47,6 +47,7 @@ export const EnvSchema = Type.Object({
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(PositiveInt),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token for GET /metrics from other hosts (loopback needs none)' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })
 export type Env = Static<typeof EnvSchema>
@@ -110,7 +111,7 @@ function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 /** Never echoed in an error: the start-up line lands in logs. */
-const SECRETS = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'REVIEWER_PASSWORD'])
+const SECRETS = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'REVIEWER_PASSWORD', 'METRICS_TOKEN'])
 
 /** Validates the environment; throws ConfigError with one line naming the variable. */
 export function parseEnv (source: NodeJS.ProcessEnv): Env {
@@ -262,6 +263,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULTS.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULTS.HTTP_KEEP_ALIVE_TIMEOUT_MS
     },
+    /** GET /metrics answers loopback, and other hosts that send this as a bearer token (null: loopback only). */
+    metricsToken: env.METRICS_TOKEN ?? null as string | null,
     logLevel: env.LOG_LEVEL ?? DEFAULTS.LOG_LEVEL as string
   }
 }

@@ -91,6 +91,8 @@ export function createHookRunner (deps: {
   db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
   /** After calls were logged (analytics counters, the console's live tail); must not throw. */
   onLogged?: (calls: LoggedCall[]) => void
+  /** After each call, as it returns (metrics); must not throw. */
+  onCalled?: (hookPoint: HookPoint, result: HookResult<HookPoint>) => void
 }) {
   const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
@@ -147,6 +149,12 @@ export function createHookRunner (deps: {
   }
 
   async function call<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
+    const result = await callOnce(hook, businessId, hookPoint, data)
+    deps.onCalled?.(hookPoint, result as HookResult<HookPoint>)
+    return result
+  }
+
+  async function callOnce<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timestamp = new Date()

@@ -42,6 +42,8 @@ export interface Database extends SqlExecutor {
    */
   listen: (channel: string, onMessage: (payload: string) => void, events?: ListenEvents) => Promise<() => Promise<void>>
   notify: (channel: string, payload: string) => Promise<void>
+  /** PostgreSQL only: the query pool's connections (the LISTEN pool apart), for the metrics. */
+  poolStats?: () => { size: number, inUse: number, idle: number, waiting: number }
   /** PGlite only: the whole data directory as a tarball, loadable with `loadDataDir` (test templates, inspection). */
   dumpDataDir?: () => Promise<Blob>
 }
@@ -147,7 +149,8 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
       if (!pool.ended) await pool.end()
     },
     listen: listener.listen,
-    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) }
+    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
+    poolStats: () => ({ size: poolSize, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount })
   }
   return database
 }
