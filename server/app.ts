@@ -15,6 +15,8 @@ import noStore from './plugins/no-store.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
 import metricsPlugin from './plugins/metrics.ts'
+import tracingPlugin from './plugins/tracing.ts'
+import type { Telemetry } from './telemetry-start.ts'
 import liveEventsPlugin from './plugins/live-events.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
@@ -66,6 +68,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** Replaces DNS and the address classifier of the outbound URL policy (tests: no DNS, loopback only). */
   outbound?: Partial<Pick<OutboundPolicy, 'resolve' | 'classify'>>
+  /** OpenTelemetry, when main.ts started it (OTEL_EXPORTER_OTLP_ENDPOINT): a span per request, trace ids in the request logs. */
+  telemetry?: Telemetry | null
 }
 
 /** Letters, digits and `._:-`, at most 128: a tracing id, never log or header injection. */
@@ -103,7 +107,8 @@ export async function buildApp (options: BuildOptions) {
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
   if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
 
-  // infrastructure
+  // infrastructure; the request spans first, so that every hook and route is inside them
+  if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
   await app.register(configPlugin, { config })
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })

@@ -47,6 +47,8 @@ export const EnvSchema = Type.Object({
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(PositiveInt),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'OTLP/HTTP collector; set, the process sends traces (server/telemetry-start.ts reads it)' })),
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token for GET /metrics from other hosts (loopback needs none)' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })

@@ -10,6 +10,7 @@ import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
+import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 
@@ -149,7 +150,13 @@ export function createHookRunner (deps: {
   }
 
   async function call<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
-    const result = await callOnce(hook, businessId, hookPoint, data)
+    // a span in the checkout's trace; the HTTP request (undici's instrumentation) is its child
+    const result = await inSpan(`hook call ${hookPoint}`, { kind: SpanKind.CLIENT, attributes: { 'hook.point': hookPoint, 'app.id': hook.appId } }, async (span) => {
+      const answered = await callOnce(hook, businessId, hookPoint, data)
+      if (answered.statusCode !== null) span.setAttribute('http.response.status_code', answered.statusCode)
+      if (!answered.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: answered.error })
+      return answered
+    })
     deps.onCalled?.(hookPoint, result as HookResult<HookPoint>)
     return result
   }
