@@ -82,7 +82,9 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
-  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
+  const database = options.database ?? await openDatabase({
+    databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize
+  })
   if (ownsDatabase) await database.migrate()
 
   const { requestTimeout, keepAliveTimeout, ...http } = listenerTimeouts(config)

@@ -19,6 +19,7 @@ export const EnvSchema = Type.Object({
   EXAMPLE_APP_PORT: Type.Optional(Port),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_LISTEN_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'Direct PostgreSQL connection for LISTEN and the migration lock when DATABASE_URL is a pooler' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
@@ -217,6 +218,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     },
     dataDir,
     databaseUrl: databaseUrl as string | null,
+    /** A direct connection (not through a transaction pooler) for LISTEN and the migration lock; DATABASE_URL when unset. */
+    databaseListenUrl: env.DATABASE_LISTEN_URL ?? databaseUrl as string | null,
     /** PostgreSQL connections per process (PGlite has one). */
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
     redisUrl: env.REDIS_URL ?? null as string | null,

@@ -12,6 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
+import { keepsSessions } from './rows.ts'
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */
@@ -51,6 +52,12 @@ export interface Database extends SqlExecutor {
 export interface DatabaseOptions {
   /** postgres://… for a server; otherwise embedded PGlite. */
   databaseUrl: string | null
+  /**
+   * A direct connection to the same database for what needs a session of its own: LISTEN and the
+   * migration lock. Behind PgBouncer in transaction mode `databaseUrl` is the pooler and this is the
+   * server itself; unset, `databaseUrl`.
+   */
+  listenUrl?: string | null
   /** PGlite data folder; null keeps it in memory. */
   dataDir: string | null
   /** PGlite only: start from this dumped data directory instead of an empty cluster (skips initdb). */
@@ -114,14 +121,16 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
   return database
 }
 
-async function openPostgres (databaseUrl: string, poolSize: number): Promise<Database> {
+async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'app-platform' })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
+  // a separate listen URL says DATABASE_URL is a transaction pooler, where named statements do not survive
+  if (listenUrl === databaseUrl) keepsSessions(db)
   // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that
-  // all of `poolSize` serves queries
-  const listenPool = new pg.Pool({ connectionString: databaseUrl, max: 32, application_name: 'app-platform-listen' })
+  // all of `poolSize` serves queries, and on the direct connection, since a transaction pooler keeps no session
+  const listenPool = new pg.Pool({ connectionString: listenUrl, max: 32, application_name: 'app-platform-listen' })
   listenPool.on('error', () => {})
   const listener = createPgListener(listenPool)
   const database: Database = {
@@ -132,14 +141,16 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
       return { rows: result.rows, rowCount: result.rowCount }
     },
     migrate: async () => {
-      // Session-level advisory lock on a dedicated connection: concurrent starts wait, then find nothing to do.
-      const lock = await pool.connect()
+      // A session-level advisory lock, so concurrent starts wait and then find nothing to do: the lock and the
+      // migrations on one direct connection (through a transaction pooler, unlock could reach another session)
+      const lock = new pg.Client({ connectionString: listenUrl, application_name: 'app-platform-migrate' })
+      await lock.connect()
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-        await migratePg(db as any, { migrationsFolder: MIGRATIONS_FOLDER })
+        await migratePg(drizzlePg(lock, { schema }), { migrationsFolder: MIGRATIONS_FOLDER })
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
-        lock.release()
+        await lock.end()
       }
     },
     pendingMigrations: async () => journalLength() - await countApplied(database),
@@ -157,7 +168,7 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
 
 export async function openDatabase (options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl !== null
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? await openPostgres(options.databaseUrl, options.listenUrl ?? options.databaseUrl, options.poolSize ?? 10)
     : await openPglite(options.dataDir, options.loadDataDir)
 }
 
