@@ -83,7 +83,8 @@ export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
   const database = options.database ?? await openDatabase({
-    databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize
+    databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize,
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs
   })
   if (ownsDatabase) await database.migrate()
 

@@ -44,6 +44,7 @@ export const EnvSchema = Type.Object({
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   DATABASE_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
+  DATABASE_ACQUIRE_TIMEOUT_MS: Type.Optional(PositiveInt),
   CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
@@ -76,6 +77,7 @@ export const DEFAULTS = {
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
   DATABASE_POOL_SIZE: 10,
+  DATABASE_ACQUIRE_TIMEOUT_MS: 10_000,
   HTTP_REQUEST_TIMEOUT_MS: 30_000,
   HTTP_HEADERS_TIMEOUT_MS: 10_000,
   HTTP_KEEP_ALIVE_TIMEOUT_MS: 5000,
@@ -98,7 +100,7 @@ export class ConfigError extends Error {
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE',
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
   'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
 
@@ -222,6 +224,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     databaseListenUrl: env.DATABASE_LISTEN_URL ?? databaseUrl as string | null,
     /** PostgreSQL connections per process (PGlite has one). */
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
+    /** How long a query waits for a pool connection before the request gets 503 (PostgreSQL). */
+    databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULTS.DATABASE_ACQUIRE_TIMEOUT_MS,
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),

@@ -17,6 +17,8 @@ import { keepsSessions } from './rows.ts'
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */
 const MIGRATION_LOCK_KEY = 72_410_001
+/** Without a setting (scripts, tests that open a database directly): the configuration's default. */
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -63,6 +65,21 @@ export interface DatabaseOptions {
   /** PGlite only: start from this dumped data directory instead of an empty cluster (skips initdb). */
   loadDataDir?: Blob
   poolSize?: number
+  /** PostgreSQL: how long a query waits for a pool connection (or a new one to open) before it fails (isPoolTimeout). */
+  acquireTimeoutMs?: number
+}
+
+/** pg-pool's errors when no connection came within the acquire timeout: the database is busy, not broken. */
+const POOL_TIMEOUT = /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout)$/
+
+/** Whether an error (raw, or wrapped by drizzle as `cause`) is a pool acquire timeout: the request gets 503. */
+export function isPoolTimeout (error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof Error && POOL_TIMEOUT.test(current.message)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
 }
 
 function journalLength (): number {
@@ -121,8 +138,9 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
   return database
 }
 
-async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'app-platform' })
+async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number): Promise<Database> {
+  // a query that cannot get a connection in time fails (503) instead of queueing without end behind a busy pool
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'app-platform' })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
@@ -168,7 +186,8 @@ async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: n
 
 export async function openDatabase (options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl !== null
-    ? await openPostgres(options.databaseUrl, options.listenUrl ?? options.databaseUrl, options.poolSize ?? 10)
+    ? await openPostgres(options.databaseUrl, options.listenUrl ?? options.databaseUrl, options.poolSize ?? 10,
+      options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
     : await openPglite(options.dataDir, options.loadDataDir)
 }
 
