@@ -53,7 +53,8 @@ t.test('GET /metrics: requests by route pattern, deliveries, hook calls, queues,
   await registerWebhook(app, installed, target.url)
   // App API traffic: one answered, the next refused by the rate limit
   for (let i = 0; i < 2; i++) await app.inject({ url: '/app-api/products?page=1', headers: installed.auth })
-  await app.inject({ url: '/no/such/route/4711' })
+  // an unknown URL under an API root (elsewhere a GET is the SPA's page, once the admin UI is built)
+  await app.inject({ url: '/auth/no-such-route-4711' })
   await placeOrder(app, installed.businessId)
   await target.waitFor(1)
   await app.webhookDelivery.idle()
@@ -76,7 +77,7 @@ t.test('GET /metrics: requests by route pattern, deliveries, hook calls, queues,
   t.equal(sample(text, 'http_request_duration_seconds_bucket', { ...products, le: '+Inf' }), 1)
   t.equal(sample(text, 'rate_limit_refusals_total', { route: '/app-api/products' }), 1, 'the refusal')
   t.equal(sample(text, 'http_requests_total', { route: '(unmatched)', status_class: '4xx' }), 1, 'an unknown URL shares one label')
-  t.notMatch(text, /4711/, 'never the raw URL')
+  t.notMatch(text, /no-such-route/, 'never the raw URL')
 
   t.equal(sample(text, 'webhook_delivery_attempts_total', { outcome: 'succeeded' }), 1, 'the delivery, by outcome')
   t.equal(sample(text, 'webhook_delivery_attempt_duration_seconds_count', { outcome: 'succeeded' }), 1, 'and its latency')
