@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
-import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson } from './stats.ts'
+import { aim, describeMachine, formatSpread, percentile, printAims, ROUNDS, spread, writeJson } from './stats.ts'
 
 /**
  * Hook overhead: the storefront checkout quote with three instant hooks (shipping rates, discounts,
@@ -13,8 +13,6 @@ import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJso
  */
 const QUOTES = Number(process.env.BENCH_QUOTES ?? 300)
 const REVIEWER = { email: 'bench-reviewer@example.com', password: 'bench-password' }
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]
 
 async function json (app: App, method: 'GET' | 'POST' | 'PUT', url: string, auth: string | null, payload?: unknown) {
   // the storefront's customer API answers on its own listener (DESIGN §14)

@@ -65,9 +65,13 @@ async function bareServer (bodies: Record<string, unknown>) {
  */
 const RATE_LIMIT_PER_MINUTE = '100000000'
 
+/** BENCH_UNNAMED_STATEMENTS=true: measure as behind a transaction pooler, with unnamed statements (docs/decisions.md). */
+const UNNAMED_STATEMENTS = process.env.BENCH_UNNAMED_STATEMENTS === 'true'
 const configFor = (databaseUrl: string | null, cacheMb?: number) => loadConfig({
   LOG_LEVEL: 'silent', DEMO_SEED: 'false', RATE_LIMIT_PER_MINUTE,
   ...(databaseUrl === null ? {} : { DATABASE_URL: databaseUrl }),
+  // a LISTEN URL of its own says DATABASE_URL is a transaction pooler: queries then run as unnamed statements
+  ...(databaseUrl === null || !UNNAMED_STATEMENTS ? {} : { DATABASE_LISTEN_URL: `${databaseUrl}?application_name=bench-listen` }),
   ...(cacheMb === undefined ? {} : { APP_API_CACHE_MB: String(cacheMb) })
 }, { inMemory: true })
 

@@ -16,14 +16,29 @@ export function median (values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 
+/** The value at `fraction` (0–1) of an ascending list; NaN for an empty one (a run where nothing arrived). */
+export function percentile (sorted: number[], fraction: number): number {
+  if (sorted.length === 0) return Number.NaN
+  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))]
+}
+
+/** A figure with `digits` decimals, or `none` for a run that measured nothing (NaN). */
+export function figure (value: number, digits = 0, unit = ''): string {
+  return Number.isFinite(value) ? `${value.toFixed(digits)}${unit}` : 'none'
+}
+
 export interface Spread { median: number, min: number, max: number, values: number[] }
 
+/** The rounds' median and range; rounds that measured nothing (NaN) are left out, and none at all gives NaN. */
 export function spread (values: number[]): Spread {
-  return { median: median(values), min: Math.min(...values), max: Math.max(...values), values }
+  const measured = values.filter((value) => Number.isFinite(value))
+  if (measured.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN, values }
+  return { median: median(measured), min: Math.min(...measured), max: Math.max(...measured), values: measured }
 }
 
 /** "42.1 (39.0–44.3)": a median and its range over the rounds. */
 export function formatSpread (s: Spread, digits = 0, unit = ''): string {
+  if (!Number.isFinite(s.median)) return 'none'
   const f = (n: number) => n.toFixed(digits)
   return s.values.length === 1 ? `${f(s.median)}${unit}` : `${f(s.median)}${unit} (${f(s.min)}–${f(s.max)})`
 }

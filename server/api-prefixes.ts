@@ -44,6 +44,7 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   { path: PREFIX.media, devProxy: true },
   { path: '/health', devProxy: false },
   { path: '/ready', devProxy: false },
+  { path: '/metrics', devProxy: false },
   { path: '/openapi.json', devProxy: false }
 ]
 

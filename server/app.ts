@@ -14,6 +14,9 @@ import jsonDepth from './plugins/json-depth.ts'
 import noStore from './plugins/no-store.ts'
 import inputGuard, { frameworkErrors, MAX_PARAM_LENGTH } from './plugins/input-guard.ts'
 import jobsPlugin from './plugins/jobs.ts'
+import metricsPlugin from './plugins/metrics.ts'
+import tracingPlugin from './plugins/tracing.ts'
+import type { Telemetry } from './telemetry-start.ts'
 import liveEventsPlugin from './plugins/live-events.ts'
 import swaggerPlugin from './plugins/swagger.ts'
 import spaPlugin from './plugins/spa.ts'
@@ -65,6 +68,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger']
   /** Replaces DNS and the address classifier of the outbound URL policy (tests: no DNS, loopback only). */
   outbound?: Partial<Pick<OutboundPolicy, 'resolve' | 'classify'>>
+  /** OpenTelemetry, when main.ts started it (OTEL_EXPORTER_OTLP_ENDPOINT): a span per request, trace ids in the request logs. */
+  telemetry?: Telemetry | null
 }
 
 /** Letters, digits and `._:-`, at most 128: a tracing id, never log or header injection. */
@@ -77,7 +82,10 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
-  const database = options.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize })
+  const database = options.database ?? await openDatabase({
+    databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize,
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs
+  })
   if (ownsDatabase) await database.migrate()
 
   const { requestTimeout, keepAliveTimeout, ...http } = listenerTimeouts(config)
@@ -102,11 +110,13 @@ export async function buildApp (options: BuildOptions) {
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
   if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
 
-  // infrastructure
+  // infrastructure; the request spans first, so that every hook and route is inside them
+  if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
   await app.register(configPlugin, { config })
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  await app.register(metricsPlugin)
   await app.register(inputGuard)
   await app.register(jsonDepth)
   await app.register(noStore)

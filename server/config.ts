@@ -28,6 +28,7 @@ export const EnvSchema = Type.Object({
   EXAMPLE_APP_PORT: Type.Optional(Port),
   DATA_DIR: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_LISTEN_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'Direct PostgreSQL connection for LISTEN and the migration lock when DATABASE_URL is a pooler' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
@@ -52,10 +53,14 @@ export const EnvSchema = Type.Object({
   DELIVERY_LOG_RETENTION_DAYS: Type.Optional(PositiveInt),
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   DATABASE_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
+  DATABASE_ACQUIRE_TIMEOUT_MS: Type.Optional(PositiveInt),
   CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(PositiveInt),
+  OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', description: 'OTLP/HTTP collector; set, the process sends traces (server/telemetry-start.ts reads it)' })),
+  OTEL_SERVICE_NAME: Type.Optional(Type.String({ minLength: 1 })),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token for GET /metrics from other hosts (loopback needs none)' })),
   LOG_LEVEL: Type.Optional(Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l))))
 })
 export type Env = Static<typeof EnvSchema>
@@ -81,6 +86,7 @@ export const DEFAULTS = {
   DELIVERY_LOG_RETENTION_DAYS: 30,
   APP_API_CACHE_MB: 32,
   DATABASE_POOL_SIZE: 10,
+  DATABASE_ACQUIRE_TIMEOUT_MS: 10_000,
   HTTP_REQUEST_TIMEOUT_MS: 30_000,
   HTTP_HEADERS_TIMEOUT_MS: 10_000,
   HTTP_KEEP_ALIVE_TIMEOUT_MS: 5000,
@@ -103,7 +109,7 @@ export class ConfigError extends Error {
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE',
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
   'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
 
@@ -119,7 +125,7 @@ function pick (source: NodeJS.ProcessEnv): Record<string, unknown> {
 }
 
 /** Never echoed in an error: the start-up line lands in logs. */
-const SECRETS = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'REVIEWER_PASSWORD'])
+const SECRETS = new Set(['JWT_SECRET', 'ENCRYPTION_KEY', 'REVIEWER_PASSWORD', 'METRICS_TOKEN'])
 
 /** Validates the environment; throws ConfigError with one line naming the variable. */
 export function parseEnv (source: NodeJS.ProcessEnv): Env {
@@ -223,8 +229,12 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     },
     dataDir,
     databaseUrl: databaseUrl as string | null,
+    /** A direct connection (not through a transaction pooler) for LISTEN and the migration lock; DATABASE_URL when unset. */
+    databaseListenUrl: env.DATABASE_LISTEN_URL ?? databaseUrl as string | null,
     /** PostgreSQL connections per process (PGlite has one). */
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
+    /** How long a query waits for a pool connection before the request gets 503 (PostgreSQL). */
+    databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULTS.DATABASE_ACQUIRE_TIMEOUT_MS,
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),
@@ -271,6 +281,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS ?? DEFAULTS.HTTP_HEADERS_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? DEFAULTS.HTTP_KEEP_ALIVE_TIMEOUT_MS
     },
+    /** GET /metrics answers loopback, and other hosts that send this as a bearer token (null: loopback only). */
+    metricsToken: env.METRICS_TOKEN ?? null as string | null,
     logLevel: env.LOG_LEVEL ?? DEFAULTS.LOG_LEVEL as string
   }
 }

@@ -3,6 +3,7 @@ import type { Executor, Tx } from './db/client.ts'
 import { newId } from './db/ids.ts'
 import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import type { EventName } from '../sdk/src/contract/index.ts'
+import { currentTraceParent } from './telemetry.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
 export { SCOPES, EVENT_SCOPES, EVENT_NAMES, type Scope, type EventName } from '../sdk/src/contract/index.ts'
@@ -26,8 +27,8 @@ export async function emitEvent (executor: Executor, input: NewEvent): Promise<s
   const id = newId('evt')
   // the row and the wake-up in one round trip
   await executor.execute(sql`with written as (
-      insert into outbox_events (id, business_id, event, data, installation_id)
-      values (${id}, ${input.businessId}, ${input.event}, ${JSON.stringify(input.data)}::jsonb, ${input.installationId ?? null})
+      insert into outbox_events (id, business_id, event, data, installation_id, trace_parent)
+      values (${id}, ${input.businessId}, ${input.event}, ${JSON.stringify(input.data)}::jsonb, ${input.installationId ?? null}, ${currentTraceParent()})
       returning business_id
     )
     select pg_notify(${OUTBOX_CHANNEL}, business_id) from written`)
@@ -49,7 +50,7 @@ export const outboxDispatch = {
    * LOCKED so that concurrent dispatchers take disjoint batches; erasures aimed at one installation
    * are left to takeErasures.
    */
-  free: (limit: number): SQL => sql`select seq, id, business_id, installation_id, event, data, created_at, lease_until is not null as retaken
+  free: (limit: number): SQL => sql`select seq, id, business_id, installation_id, event, data, created_at, trace_parent, lease_until is not null as retaken
     from outbox_events
     where dispatched_at is null and (lease_until is null or lease_until < now()) and not (event = ${DATA_ERASURE} and installation_id is not null)
     order by seq limit ${limit} for update skip locked`,

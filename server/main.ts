@@ -1,3 +1,5 @@
+// first: the tracing instrumentations must be in place before pg and undici load
+import { activeTelemetry } from './telemetry-start.ts'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
@@ -24,7 +26,8 @@ try {
 }
 
 await ensureUiBuilt()
-const app = await buildApp({ config, logger: loggerOptions(config.logLevel) })
+const telemetry = activeTelemetry()
+const app = await buildApp({ config, logger: loggerOptions(config.logLevel), telemetry })
 const refusal = await demoAccountRefusal(app)
 if (refusal !== null) {
   console.error(refusal)
@@ -43,6 +46,7 @@ closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
   const storefrontClosed = new Promise((resolve) => storefront.close(resolve))
   storefront.closeIdleConnections()
   await Promise.all([app.close(), storefrontClosed, reference?.close()])
+  await telemetry?.shutdown()
 })
 
 const seeded = demo ? await seedDemo(app) !== null : false

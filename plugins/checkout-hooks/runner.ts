@@ -10,6 +10,7 @@ import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
+import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 
@@ -91,6 +92,8 @@ export function createHookRunner (deps: {
   db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
   /** After calls were logged (analytics counters, the console's live tail); must not throw. */
   onLogged?: (calls: LoggedCall[]) => void
+  /** After each call, as it returns (metrics); must not throw. */
+  onCalled?: (hookPoint: HookPoint, result: HookResult<HookPoint>) => void
 }) {
   const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
@@ -147,6 +150,18 @@ export function createHookRunner (deps: {
   }
 
   async function call<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
+    // a span in the checkout's trace; the HTTP request (undici's instrumentation) is its child
+    const result = await inSpan(`hook call ${hookPoint}`, { kind: SpanKind.CLIENT, attributes: { 'hook.point': hookPoint, 'app.id': hook.appId } }, async (span) => {
+      const answered = await callOnce(hook, businessId, hookPoint, data)
+      if (answered.statusCode !== null) span.setAttribute('http.response.status_code', answered.statusCode)
+      if (!answered.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: answered.error })
+      return answered
+    })
+    deps.onCalled?.(hookPoint, result as HookResult<HookPoint>)
+    return result
+  }
+
+  async function callOnce<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timestamp = new Date()

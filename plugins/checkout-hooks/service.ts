@@ -29,6 +29,7 @@ export default fp(async function checkoutHooksService (fastify) {
     db: fastify.db,
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
+    onCalled: (hookPoint, result) => { fastify.metrics.hookCall(hookPoint, result.ok, result.durationMs) },
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
     onLogged: (calls) => {
       fastify.appAnalytics.recordHookCalls(calls)
@@ -51,4 +52,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics'] })

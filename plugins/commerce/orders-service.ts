@@ -34,8 +34,8 @@ export async function listOrders (executor: Executor, businessId: string, query:
   return { data: rows.map((row) => serializeOrder(row)), total, page, limit }
 }
 
-const orderById = (executor: Executor) => preparedOnce(executor, 'order_by_id', () => executor.select().from(orders)
-  .where(and(eq(orders.businessId, sql.placeholder('businessId')), eq(orders.id, sql.placeholder('id')))).limit(1).prepare('order_by_id'))
+const orderById = (executor: Executor) => preparedOnce(executor, 'order_by_id', (name) => executor.select().from(orders)
+  .where(and(eq(orders.businessId, sql.placeholder('businessId')), eq(orders.id, sql.placeholder('id')))).limit(1).prepare(name))
 
 /** The order row of this business, optionally locked (select … for update) for the caller's transaction. */
 export async function findOrderRow (executor: Executor, businessId: string, id: string, lock = false): Promise<OrderRow> {

@@ -33,6 +33,9 @@ export const PRUNE_JOB = 'webhooks.prune'
 /** Daily, at a quiet minute. */
 const PRUNE_CRON = '17 3 * * *'
 
+/** A recorded attempt's delivery status, as the metrics name its outcome (PENDING after an attempt: a retry is scheduled). */
+const ATTEMPT_OUTCOME = { SUCCEEDED: 'succeeded', FAILED: 'failed', PENDING: 'retrying' } as const
+
 function createWebhookDelivery (fastify: FastifyInstance) {
   const { config } = fastify
   const sender = createSender({ timeoutMs: config.webhookTimeoutMs, outbound: fastify.outbound })
@@ -48,6 +51,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
     onWriteError: onError,
     onAttempt: (outcome) => {
+      if (outcome.counts) fastify.metrics.webhookAttempt(ATTEMPT_OUTCOME[outcome.status], outcome.durationMs)
       fastify.appAnalytics.recordAttempt(outcome)
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
@@ -207,4 +211,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics'] })

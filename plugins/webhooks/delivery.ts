@@ -6,6 +6,7 @@ import { newId } from '../../server/db/ids.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { outboxDispatch } from '../../server/events.ts'
+import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Sender, SendResult } from './sender.ts'
@@ -65,6 +66,8 @@ export interface Claimed {
   attempts: number
   cycleAttempts: number
   occurredAt: Date
+  /** The `traceparent` of the request that wrote the event (tracing on): the attempt's span joins its trace. */
+  traceParent?: string | null
   url: string | null
   secretEncrypted: string | null
   isActive: boolean | null
@@ -104,7 +107,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         update webhook_deliveries d set attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
           locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
-        returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at
+        returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at, d.trace_parent
       )
       select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url,
         -- the app's own webhook (and data erasure, sent to the app's webhookUrl) is signed as the app chose
@@ -122,6 +125,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       attempts: Number(row.attempts),
       cycleAttempts: Number(row.cycle_attempts),
       occurredAt: new Date(row.occurred_at),
+      traceParent: row.trace_parent ?? null,
       url: row.url ?? null,
       secretEncrypted: row.secret_encrypted ?? null,
       isActive: row.is_active ?? null,
@@ -193,9 +197,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
 
   /** The fresh delivery's row, as its first attempt left it. */
   const freshDelivery = (claimed: Claimed, eventId: string) => sql`insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id,
-      event_id, event, data, occurred_at, attempts, cycle_attempts, next_attempt_at, locked_until)
+      event_id, event, data, occurred_at, attempts, cycle_attempts, next_attempt_at, locked_until, trace_parent)
     select ${claimed.id}, ${claimed.webhookId}, ${claimed.installationId}, ${claimed.appId}, ${claimed.businessId}, e.id, e.event, e.data, e.created_at,
-      1, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond'
+      1, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond', e.trace_parent
     from outbox_events e where e.id = ${eventId}
     on conflict do nothing`
 
@@ -225,9 +229,9 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       ),
       inserted as (
         insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id, event_id, event, data, occurred_at,
-          status, attempts, cycle_attempts, last_status_code, last_duration_ms, completed_at)
+          status, attempts, cycle_attempts, last_status_code, last_duration_ms, completed_at, trace_parent)
         select v.delivery_id, v.webhook_id, v.installation_id, v.app_id, v.business_id, e.id, e.event, e.data, e.created_at,
-          'SUCCEEDED', 1, 1, v.status_code, v.duration_ms, now()
+          'SUCCEEDED', 1, 1, v.status_code, v.duration_ms, now(), e.trace_parent
         from v join outbox_events e on e.id = v.fresh
         on conflict do nothing
         returning webhook_id
@@ -361,9 +365,25 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   }
 
   async function attemptOnce (item: AttemptItem, options: AttemptOptions): Promise<SendResult | null> {
-    const retry = options.retry ?? true
     const claimed = item.claimed ?? await claim(item)
     if (claimed === null) return null
+    // a span in the trace of the request that wrote the event (a root span when it had none)
+    return await inSpan(`webhook attempt ${claimed.event}`, {
+      parent: claimed.traceParent ?? null,
+      kind: SpanKind.PRODUCER,
+      attributes: { 'webhook.event': claimed.event, 'webhook.delivery_id': claimed.id, 'webhook.attempt': claimed.attempts, 'app.id': claimed.appId }
+    }, async (span) => {
+      const result = await sendAndRecord(item, claimed, options)
+      if (result !== null) {
+        if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode)
+        if (!result.success) span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? 'failed' })
+      }
+      return result
+    })
+  }
+
+  async function sendAndRecord (item: AttemptItem, claimed: Claimed, options: AttemptOptions): Promise<SendResult | null> {
+    const retry = options.retry ?? true
     // business.data_erasure goes to the app's current webhookUrl, whatever the registration's state
     const erasure = claimed.event === DATA_ERASURE
     const url = erasure ? claimed.appWebhookUrl ?? claimed.url : claimed.url

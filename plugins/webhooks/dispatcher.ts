@@ -37,6 +37,7 @@ function delivery (event: OutboxRow, target: Target, leaseUntil: ReturnType<type
     event: event.event,
     data: event.data,
     occurredAt: event.createdAt,
+    traceParent: event.traceParent,
     attempts: 1,
     cycleAttempts: 1,
     nextAttemptAt: sql`now()` as unknown as Date,
@@ -56,6 +57,7 @@ function claimedOf (row: NewDelivery, target: Target): Claimed {
     attempts: 1,
     cycleAttempts: 1,
     occurredAt: row.occurredAt as Date,
+    traceParent: row.traceParent ?? null,
     url: target.url,
     secretEncrypted: target.secretEncrypted,
     isActive: target.isActive,
@@ -95,7 +97,7 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
 interface FanOut {
   events: number
   erasures: boolean
-  occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string }> | null
+  occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string, traceParent: string | null }> | null
   deliveries: Array<{
     eventId: string, webhookId: string, installationId: string, appId: string, businessId: string,
     url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme
@@ -134,7 +136,7 @@ function fanOutStatement (limit: number, leaseMs: number) {
     select
       (select count(*)::int from taken) as events,
       ${outboxDispatch.erasuresWaiting()} as erasures,
-      (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at))
+      (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at, 'traceParent', t.trace_parent))
         from taken t where t.id in (select event_id from targets)) as occurrences,
       (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
           'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url,
@@ -174,7 +176,7 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     const id = deliveryId(d.eventId, d.webhookId)
     const claimed: Claimed = {
       id, webhookId: d.webhookId, appId: d.appId, installationId: d.installationId, businessId: d.businessId,
-      event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt,
+      event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt, traceParent: occurrences[d.eventId].traceParent,
       url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl, signatureScheme: d.signatureScheme
     }
     return { id, claimed, fresh: d.eventId }

@@ -7,6 +7,7 @@ import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { badRequest, conflict, insufficientScope, notFound } from '../../server/http-errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
+import { currentTraceParent } from '../../server/telemetry.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import fp from 'fastify-plugin'
 import { bindExecutor } from '../../server/db/bind.ts'
@@ -350,7 +351,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     await db.insert(webhookDeliveries).values({
       id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
       eventId: null, event: 'webhook.test', data: { webhookId: webhook.id, message: 'This is a test delivery from the platform.' },
-      nextAttemptAt: sql`now()` as unknown as Date, lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date
+      nextAttemptAt: sql`now()` as unknown as Date, lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
+      traceParent: currentTraceParent()
     })
     const result = await deps.delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })
     if (result === null) throw conflict('The test delivery could not be sent')

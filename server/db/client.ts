@@ -12,10 +12,13 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
+import { keepsSessions } from './rows.ts'
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */
 const MIGRATION_LOCK_KEY = 72_410_001
+/** Without a setting (scripts, tests that open a database directly): the configuration's default. */
+const DEFAULT_ACQUIRE_TIMEOUT_MS = 10_000
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0]
@@ -42,6 +45,8 @@ export interface Database extends SqlExecutor {
    */
   listen: (channel: string, onMessage: (payload: string) => void, events?: ListenEvents) => Promise<() => Promise<void>>
   notify: (channel: string, payload: string) => Promise<void>
+  /** PostgreSQL only: the query pool's connections (the LISTEN pool apart), for the metrics. */
+  poolStats?: () => { size: number, inUse: number, idle: number, waiting: number }
   /** PGlite only: the whole data directory as a tarball, loadable with `loadDataDir` (test templates, inspection). */
   dumpDataDir?: () => Promise<Blob>
 }
@@ -49,11 +54,32 @@ export interface Database extends SqlExecutor {
 export interface DatabaseOptions {
   /** postgres://… for a server; otherwise embedded PGlite. */
   databaseUrl: string | null
+  /**
+   * A direct connection to the same database for what needs a session of its own: LISTEN and the
+   * migration lock. Behind PgBouncer in transaction mode `databaseUrl` is the pooler and this is the
+   * server itself; unset, `databaseUrl`.
+   */
+  listenUrl?: string | null
   /** PGlite data folder; null keeps it in memory. */
   dataDir: string | null
   /** PGlite only: start from this dumped data directory instead of an empty cluster (skips initdb). */
   loadDataDir?: Blob
   poolSize?: number
+  /** PostgreSQL: how long a query waits for a pool connection (or a new one to open) before it fails (isPoolTimeout). */
+  acquireTimeoutMs?: number
+}
+
+/** pg-pool's errors when no connection came within the acquire timeout: the database is busy, not broken. */
+const POOL_TIMEOUT = /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout)$/
+
+/** Whether an error (raw, or wrapped by drizzle as `cause`) is a pool acquire timeout: the request gets 503. */
+export function isPoolTimeout (error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    if (current instanceof Error && POOL_TIMEOUT.test(current.message)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
 }
 
 function journalLength (): number {
@@ -112,14 +138,17 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
   return database
 }
 
-async function openPostgres (databaseUrl: string, poolSize: number): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, application_name: 'app-platform' })
+async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number): Promise<Database> {
+  // a query that cannot get a connection in time fails (503) instead of queueing without end behind a busy pool
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'app-platform' })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
+  // a separate listen URL says DATABASE_URL is a transaction pooler, where named statements do not survive
+  if (listenUrl === databaseUrl) keepsSessions(db)
   // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that
-  // all of `poolSize` serves queries
-  const listenPool = new pg.Pool({ connectionString: databaseUrl, max: 32, application_name: 'app-platform-listen' })
+  // all of `poolSize` serves queries, and on the direct connection, since a transaction pooler keeps no session
+  const listenPool = new pg.Pool({ connectionString: listenUrl, max: 32, application_name: 'app-platform-listen' })
   listenPool.on('error', () => {})
   const listener = createPgListener(listenPool)
   const database: Database = {
@@ -130,14 +159,16 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
       return { rows: result.rows, rowCount: result.rowCount }
     },
     migrate: async () => {
-      // Session-level advisory lock on a dedicated connection: concurrent starts wait, then find nothing to do.
-      const lock = await pool.connect()
+      // A session-level advisory lock, so concurrent starts wait and then find nothing to do: the lock and the
+      // migrations on one direct connection (through a transaction pooler, unlock could reach another session)
+      const lock = new pg.Client({ connectionString: listenUrl, application_name: 'app-platform-migrate' })
+      await lock.connect()
       try {
         await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
-        await migratePg(db as any, { migrationsFolder: MIGRATIONS_FOLDER })
+        await migratePg(drizzlePg(lock, { schema }), { migrationsFolder: MIGRATIONS_FOLDER })
       } finally {
         await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
-        lock.release()
+        await lock.end()
       }
     },
     pendingMigrations: async () => journalLength() - await countApplied(database),
@@ -147,14 +178,16 @@ async function openPostgres (databaseUrl: string, poolSize: number): Promise<Dat
       if (!pool.ended) await pool.end()
     },
     listen: listener.listen,
-    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) }
+    notify: async (channel, payload) => { await pool.query('select pg_notify($1, $2)', [channel, payload]) },
+    poolStats: () => ({ size: poolSize, inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount })
   }
   return database
 }
 
 export async function openDatabase (options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl !== null
-    ? await openPostgres(options.databaseUrl, options.poolSize ?? 10)
+    ? await openPostgres(options.databaseUrl, options.listenUrl ?? options.databaseUrl, options.poolSize ?? 10,
+      options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
     : await openPglite(options.dataDir, options.loadDataDir)
 }
 

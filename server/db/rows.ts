@@ -12,16 +12,34 @@ export async function rows<T> (executor: Executor, query: SQL<T>): Promise<T[]> 
 }
 
 /**
- * A statement built and prepared once per executor under `name` (a unique name per SQL text): on
- * PostgreSQL it is parsed and planned once per connection instead of once per request. Transactions
- * are executors of their own and build theirs again.
+ * drizzle's `prepare()` without a statement name: node-postgres then sends an unnamed statement, which
+ * PgBouncer's transaction mode passes through (a named one exists on one server connection only, and the
+ * next transaction may get another: "prepared statement does not exist").
+ */
+const UNNAMED = undefined as unknown as string
+
+/**
+ * The databases whose connections are the server's own (server/db/client.ts registers them): named
+ * statements are parsed and planned once per connection there. Anything else (a transaction pooler in
+ * front, a transaction's executor, PGlite) gets unnamed ones.
+ */
+const sessionsKept = new WeakSet<object>()
+export function keepsSessions (db: Executor): void { sessionsKept.add(db) }
+
+/** The name to give drizzle's `prepare()` on this executor: `name` where sessions are kept, else none. */
+export const statementName = (executor: Executor, name: string): string => sessionsKept.has(executor) ? name : UNNAMED
+
+/**
+ * A statement built and prepared once per executor under `name` (a unique name per SQL text), so a
+ * request pays for its parameters only; named where the connections are the server's own (statementName).
+ * Transactions are executors of their own and build theirs again.
  */
 const preparedStatements = new WeakMap<Executor, Map<string, unknown>>()
-export function preparedOnce<T> (executor: Executor, name: string, build: () => T): T {
+export function preparedOnce<T> (executor: Executor, name: string, build: (name: string) => T): T {
   let statements = preparedStatements.get(executor)
   if (statements === undefined) preparedStatements.set(executor, statements = new Map())
   let statement = statements.get(name) as T | undefined
-  if (statement === undefined) statements.set(name, statement = build())
+  if (statement === undefined) statements.set(name, statement = build(statementName(executor, name)))
   return statement
 }
 
@@ -55,18 +73,18 @@ type BusinessTable = PgTable & { businessId: PgColumn, createdAt: PgColumn, id: 
 
 /**
  * One page of a business's rows of `table`, newest first (ties by id), with the list's total, in one
- * round trip (totalOver): a statement prepared once per executor under `name`, or `<name>_by_<filter>`
- * when one more column narrows the list.
+ * round trip (totalOver): a query built once per executor under `name`, or `<name>_by_<filter>` when
+ * one more column narrows the list (preparedOnce).
  */
 export async function businessPage<T extends BusinessTable> (executor: Executor, table: T, name: string, businessId: string,
   window: { limit: number, offset: number }, filter?: { name: string, column: PgColumn, value: unknown }): Promise<{ rows: Array<T['$inferSelect']>, total: number }> {
   const statement = filter === undefined ? name : `${name}_by_${filter.name}`
-  const query = preparedOnce(executor, statement, () => {
+  const query = preparedOnce(executor, statement, (prepared) => {
     const filters: SQL[] = [eq(table.businessId, sql.placeholder('businessId'))]
     if (filter !== undefined) filters.push(eq(filter.column, sql.placeholder('filter')))
     return executor.select({ row: table, total: totalOver() }).from(table as PgTable).where(and(...filters))
       .orderBy(desc(table.createdAt), asc(table.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-      .prepare(statement)
+      .prepare(prepared)
   }) as unknown as { execute: (params: Record<string, unknown>) => Promise<Array<{ row: T['$inferSelect'], total: number }>> }
   const page = await query.execute({ businessId, filter: filter?.value, limit: window.limit, offset: window.offset })
   const total = await pageTotal(page, window.offset, async () => await countRows(executor, table,

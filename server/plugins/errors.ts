@@ -1,6 +1,10 @@
 import fp from 'fastify-plugin'
 import type { FastifyError } from 'fastify'
 import { HttpError, errorBody } from '../http-errors.ts'
+import { isPoolTimeout } from '../db/client.ts'
+
+/** Seconds a client is asked to wait after a 503 for a busy database pool. */
+const BUSY_RETRY_AFTER_SECONDS = 1
 
 /**
  * One error format for everything: validation, parser, auth, not found, 5xx.
@@ -14,6 +18,11 @@ export default fp(async function errorsPlugin (fastify) {
     }
     if ((error as FastifyError).validation !== undefined) {
       return reply.code(400).send(errorBody(400, error.message))
+    }
+    if (isPoolTimeout(error)) {
+      request.log.warn({ err: error }, 'no database connection within DATABASE_ACQUIRE_TIMEOUT_MS')
+      reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
+      return reply.code(503).send(errorBody(503, 'The service is busy; retry shortly'))
     }
     const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500
     if (statusCode >= 500) {

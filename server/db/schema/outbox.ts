@@ -20,7 +20,9 @@ export const outboxEvents = pgTable('outbox_events', {
    * then. It is stamped dispatched once every delivery is recorded; a dispatcher that dies leaves the
    * lease to run out, and the next one sends what was not recorded, under the same delivery ids.
    */
-  leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' })
+  leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+  /** The W3C `traceparent` of the request that wrote it, when tracing is on: its webhook attempts join that trace. */
+  traceParent: text('trace_parent')
 }, (t) => [
   index('outbox_pending_idx').on(t.seq).where(sql`dispatched_at is null`),
   index('outbox_business_event_idx').on(t.businessId, t.event, t.createdAt)

@@ -56,7 +56,9 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
   /** When the event happened: the envelope's timestamp, the same on every attempt. */
   occurredAt: timestamp('occurred_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' })
+  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  /** Its event's `traceparent` (outbox_events.trace_parent): retries join the trace of the request too. */
+  traceParent: text('trace_parent')
 }, (t) => [
   uniqueIndex('webhook_deliveries_event_webhook_idx').on(t.eventId, t.webhookId),
   index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
