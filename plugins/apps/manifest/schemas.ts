@@ -55,7 +55,7 @@ const hookFields = <H extends TSchema>(hookPoint: H) => ({
   failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'order.validate only: closed blocks the order when the hook fails' }))
 })
 
-const kindRules = (kind: EmbedKind) => ({ properties: { position: { enum: [...EMBED_POSITIONS[kind]] } }, required: [EMBED_URL[kind]] })
+const kindRules = (kind: EmbedKind) => ({ properties: { position: { enum: [...EMBED_POSITIONS[kind]] }, [EMBED_URL[kind]]: { type: 'string' } }, required: [EMBED_URL[kind]] })
 
 export const EmbedSchema = Type.Object(embedFields(
   StringEnum(EMBED_KINDS),
@@ -75,7 +75,7 @@ export const HookSchema = Type.Object(hookFields(HookPointSchema), {
   additionalProperties: false,
   // the hook point's scope must be among the app's scopes: a rule across two documents, checked in code
   if: { properties: { hookPoint: { not: { const: 'order.validate' } } }, required: ['hookPoint'] },
-  then: { not: { required: ['failurePolicy'] } }
+  then: { not: { properties: { failurePolicy: { type: 'string' } }, required: ['failurePolicy'] } }
 })
 
 export const AdminPageSchema = Type.Object({
