@@ -24,6 +24,7 @@ import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
 import authService from '../plugins/auth/service.ts'
 import authRoutes from '../plugins/auth/index.ts'
+import cliTokenRoutes from '../plugins/auth/cli-token-routes.ts'
 import appsService from '../plugins/apps/service.ts'
 import appsRoutes from '../plugins/apps/routes.ts'
 import manifestRoutes from '../plugins/apps/manifest/routes.ts'
@@ -138,6 +139,7 @@ export async function buildApp (options: BuildOptions) {
   // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)
   await app.register(authRoutes, { prefix: PREFIX.auth })
+  await app.register(cliTokenRoutes, { prefix: PREFIX.developerCliTokens })
   await app.register(appsRoutes, { prefix: PREFIX.developerApps })
   await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
   await app.register(mediaRoutes, { prefix: PREFIX.media })
