@@ -56,6 +56,8 @@ import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
 import appChecksService, { registerScopeUse } from '../plugins/app-checks/service.ts'
 import appChecksRoutes from '../plugins/app-checks/index.ts'
+import relayService from '../plugins/relay/service.ts'
+import relayRoutes from '../plugins/relay/routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -127,6 +129,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(authService)
   await app.register(appsService)
   await app.register(appAnalyticsService)
+  await app.register(relayService)
   await app.register(webhookDelivery)
   await app.register(webhooksService)
   await app.register(installationsService)
@@ -149,6 +152,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
+  await app.register(relayRoutes, { prefix: PREFIX.developerApps })
   await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })
   await app.register(oauthMetadataRoutes, { prefix: PREFIX.wellKnown })

@@ -4,6 +4,7 @@ import { createOutput } from './output.ts'
 import { login, logout, whoami } from './commands/auth.ts'
 import { checkApp, listApps, pullApp, pushApp, submitApp } from './commands/apps.ts'
 import { initApp } from './commands/init.ts'
+import { listen } from './commands/listen.ts'
 
 export const VERSION = '0.1.0'
 /** Exit codes: 0 done, 1 failed (network, platform, refused), 2 usage (unknown command or flag). */
@@ -53,6 +54,11 @@ export function buildProgram (): Command {
   app.command('checks').description('Run the platform\'s app checks against your sandbox install')
     .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
     .action(run((ctx, options: { app?: string, dir: string }) => checkApp(ctx, options)))
+
+  program.command('listen').description('Relay your sandbox install\'s webhook deliveries and hook calls to a local URL, no tunnel needed')
+    .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
+    .requiredOption('--forward-to <url>', 'the local webhook URL, e.g. http://localhost:3002/webhooks (hooks go to it plus their path)')
+    .action(run((ctx, options: { app?: string, dir: string, forwardTo: string }) => listen(ctx, options)))
 
   return program
 }
