@@ -5,6 +5,7 @@ import { login, logout, whoami } from './commands/auth.ts'
 import { checkApp, listApps, pullApp, pushApp, submitApp } from './commands/apps.ts'
 import { initApp } from './commands/init.ts'
 import { listen } from './commands/listen.ts'
+import { logs, trigger } from './commands/events.ts'
 
 export const VERSION = '0.1.0'
 /** Exit codes: 0 done, 1 failed (network, platform, refused), 2 usage (unknown command or flag). */
@@ -59,6 +60,13 @@ export function buildProgram (): Command {
     .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
     .requiredOption('--forward-to <url>', 'the local webhook URL, e.g. http://localhost:3002/webhooks (hooks go to it plus their path)')
     .action(run((ctx, options: { app?: string, dir: string, forwardTo: string }) => listen(ctx, options)))
+
+  program.command('trigger <event>').description('Emit a sample event of the catalogue (e.g. order.created) on your sandbox business')
+    .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
+    .action(run((ctx, event: string, options: { app?: string, dir: string }) => trigger(ctx, event, options)))
+  program.command('logs').description('Tail the console: delivery attempts and hook calls as they happen')
+    .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
+    .action(run((ctx, options: { app?: string, dir: string }) => logs(ctx, options)))
 
   return program
 }

@@ -5,7 +5,8 @@ import { errorResponses } from '../../server/schemas.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { callEvent, HEARTBEAT_MS, type RelayCallRow } from './service.ts'
-import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema } from './schemas.ts'
+import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema, TriggerBodySchema, TriggeredSchema } from './schemas.ts'
+import { TRIGGERABLE_EVENTS } from './samples.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -88,6 +89,21 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     if (!await fastify.relay.answer(app.id, request.params.callId, request.body)) throw notFound('Waiting relayed call')
     return await reply.code(204).send(null)
+  })
+
+  fastify.post('/:appId/trigger', {
+    schema: {
+      tags, security, operationId: 'triggerSampleEvent', summary: 'Emit a sample event on my sandbox business (app-platform trigger)',
+      description: `A sample \`data\` shaped like the platform's own, marked \`sample: true\`, delivered to every webhook subscribed to it on your sandbox (through \`app-platform listen\` while it is connected). Events: ${TRIGGERABLE_EVENTS.join(', ')}.`,
+      params: AppIdParams, body: TriggerBodySchema, response: { 202: TriggeredSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request, reply) => {
+    await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const businessId = request.user.businessId
+    if (businessId === null) throw badRequest('Your account has no sandbox business')
+    const event = TRIGGERABLE_EVENTS.find((name) => name === request.body.event)
+    if (event === undefined) throw badRequest(`Unknown event ${request.body.event}: one of ${TRIGGERABLE_EVENTS.join(', ')}`, { code: 'event_unknown' })
+    return await reply.code(202).send(await fastify.relay.trigger(businessId, event))
   })
 
   fastify.get('/:appId/relay/calls', {

@@ -36,3 +36,14 @@ export const RelayCallEventSchema = Type.Object({
   timeoutMs: Type.Integer(),
   deadlineAt: Type.String({ format: 'date-time' })
 }, { title: 'RelayCallEvent' })
+
+export const TriggerBodySchema = Type.Object({
+  event: Type.String({ minLength: 1, maxLength: 64, description: 'An event of the catalogue, e.g. order.created (not webhook.test or business.data_erasure)' })
+}, { title: 'TriggerBody', additionalProperties: false })
+
+export const TriggeredSchema = Type.Object({
+  event: Type.String(),
+  eventId: Type.String({ description: 'The outbox event: its deliveries show in the console' }),
+  businessId: Type.String({ description: 'Your sandbox business' }),
+  data: Type.Record(Type.String(), Type.Unknown(), { description: 'The sample data sent, marked sample: true' })
+}, { title: 'Triggered' })

@@ -3,6 +3,8 @@ import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import { relayCalls, relaySessions, type RelayAnswerRecord } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
+import { emitEvent, type EventName } from '../../server/events.ts'
+import { sampleData } from './samples.ts'
 
 /** NOTIFY channels: a call for an app's session, an answer for the waiting caller, a session that came or went. */
 export const RELAY_CALL_CHANNEL = 'relay_call'
@@ -175,6 +177,13 @@ export function createRelay (deps: {
       const oldest = rows.length >= KEPT_CALLS ? rows[rows.length - 1] : undefined
       if (oldest !== undefined) await db.delete(relayCalls).where(and(eq(relayCalls.appId, appId), lt(relayCalls.createdAt, oldest.createdAt)))
       return rows
+    },
+
+    /** `app-platform trigger`: a sample of a catalogue event on the sandbox, delivered like a real one (to the listen session if connected). */
+    async trigger (businessId: string, event: EventName) {
+      const data = sampleData(event, new Date(now()))
+      const eventId = await emitEvent(db, { businessId, event, data })
+      return { event, eventId, businessId, data }
     },
 
     async close (): Promise<void> {

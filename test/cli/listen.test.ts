@@ -93,6 +93,24 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
     t.ok(listed.some((call: { kind: string, name: string }) => call.kind === 'hook' && call.name === 'checkout.shipping_rates'))
   })
 
+  t.test('trigger emits a sample event, relayed to the local app; logs tails it', async (t) => {
+    const tail = startCli(['logs', '--app', appId, '--json', '--server', base], { home })
+    t.teardown(() => { tail.child.kill('SIGINT') })
+    t.match(JSON.parse(await tail.line((line) => line.includes('"ready"'))), { ready: true, appId }, 'subscribed before anything is triggered')
+    const unknown = await runCli(['trigger', 'order.exploded', '--app', appId, '--server', base], { home })
+    t.equal(unknown.code, 1)
+    t.match(unknown.stderr, /Unknown event order\.exploded: one of order\.created/)
+    const triggered = await runCli(['trigger', 'order.created', '--app', appId, '--json', '--server', base], { home })
+    t.equal(triggered.code, 0, triggered.stderr)
+    t.match(JSON.parse(triggered.stdout), { event: 'order.created', eventId: /^evt_/, data: { sample: true } })
+    const logged = JSON.parse(await tail.line((line) => line.includes('"order.created"')))
+    t.match(logged, { type: 'delivery', event: 'order.created', statusCode: 200, relayed: true })
+    const delivered = received.find((r) => r.path === '/webhooks' && r.body.includes('"order.created"'))
+    t.ok(delivered, 'the sample reached the local app through the relay')
+    tail.child.kill('SIGINT')
+    t.equal((await tail.exited).code, 0)
+  })
+
   t.test('another business\'s calls are never relayed; another developer cannot listen or answer', async (t) => {
     const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', path: '/x', headers: {}, body: '{}', timeoutMs: 1000 })
     t.equal(elsewhere, null)
