@@ -14,7 +14,8 @@ export function CliTokens () {
   const revoke = useAction()
 
   async function revokeToken (id: string) {
-    if (await revoke.run(() => api.delete(`/developer/cli-tokens/${encodeURIComponent(id)}`)) !== null) tokens.reload()
+    // 204: no body, so the call is mapped to `true` to tell success from run()'s null
+    if (await revoke.run(async () => { await api.delete(`/developer/cli-tokens/${encodeURIComponent(id)}`); return true }) === true) tokens.reload()
   }
 
   return (

@@ -28,7 +28,8 @@ function DeviceApproval () {
   useEffect(() => { if (query.user_code !== undefined && query.user_code !== '') void find(query.user_code) }, [])
 
   async function answer (decision: 'approve' | 'deny') {
-    if (await decide.run(() => api.post('/oauth/device', { user_code: code, decision })) !== null) setDecided(decision)
+    // 204: no body, so the call is mapped to `true` to tell success from run()'s null
+    if (await decide.run(async () => { await api.post('/oauth/device', { user_code: code, decision }); return true }) === true) setDecided(decision)
   }
 
   if (decided !== null) {
