@@ -20,6 +20,12 @@ function templateDir (): string {
   throw new CliError('The app template is missing from this installation of the CLI')
 }
 
+/** The SDK of the repository this CLI was built in, when there is one: the new app depends on it until the SDK is on a registry. */
+function localSdk (): string | null {
+  const dir = fileURLToPath(new URL('../../sdk/', import.meta.url))
+  return existsSync(join(dir, 'package.json')) ? dir.replace(/\/$/, '') : null
+}
+
 interface Definition { listing: Record<string, unknown> & { name: string, slug: string }, extensions: Record<string, unknown> }
 
 function slugFrom (name: string): string {
@@ -55,8 +61,12 @@ export async function initApp (ctx: Context, dir: string, options: { name?: stri
   const template = { ...definition, listing: { ...listing, appUrl: '{{APP_URL}}/', redirectUrl: '{{APP_URL}}/oauth/callback', webhookUrl: '{{APP_URL}}/webhooks' } }
   writeFileSync(join(target, 'app.manifest.json'), `${JSON.stringify(template, null, 2)}\n`)
   const packageFile = join(target, 'package.json')
-  const pkg = JSON.parse(readFileSync(packageFile, 'utf8')) as Record<string, unknown> & { scripts?: Record<string, string> }
-  delete pkg.scripts?.test
+  const pkg = JSON.parse(readFileSync(packageFile, 'utf8')) as Record<string, unknown> & { scripts: Record<string, string>, dependencies: Record<string, string> }
+  delete pkg.scripts.test
+  // .env holds the credentials; Node reads it itself (--env-file), no loader needed
+  pkg.scripts.start = 'node --env-file=.env --conditions=app-platform-source --import tsx src/main.ts'
+  const sdk = localSdk()
+  if (sdk !== null) pkg.dependencies['@app-platform/sdk'] = `file:${sdk}`
   writeFileSync(packageFile, `${JSON.stringify({ ...pkg, name: listing.slug, description: `${name}, an App Platform app` }, null, 2)}\n`)
   writeManifestFile(target, { appId: created.app.id, manifest: definition.extensions })
   const env = [
@@ -78,7 +88,7 @@ export async function initApp (ctx: Context, dir: string, options: { name?: stri
       'Credentials are in .env; the manifest is in app-platform.json. Next:',
       `  cd ${dir} && npm install`,
       '  app-platform app push          # save the manifest on the platform',
-      '  node --env-file=.env --import tsx src/main.ts',
+      '  npm start                      # the app, with .env',
       `  app-platform listen --app ${created.app.id} --forward-to ${appUrl}/webhooks`
     ].join('\n')
   )
