@@ -156,6 +156,7 @@ export function createRelay (deps: {
           set.delete(send)
           if (set.size === 0) streams.delete(appId)
           await db.delete(relaySessions).where(and(eq(relaySessions.appId, appId), eq(relaySessions.sessionId, sessionId)))
+          presence.delete(appId)
           await deps.notify(RELAY_PRESENCE_CHANNEL, appId)
         }
       }

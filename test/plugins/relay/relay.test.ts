@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, createApp, registerUser } from '../../helper.ts'
+import { build, createApp, registerUser, SERVER_URL, testDatabaseUrl } from '../../helper.ts'
 import type { RelayCallRow } from '../../../plugins/relay/service.ts'
 
 const request = (appId: string, businessId: string, timeoutMs: number) => ({
@@ -49,4 +49,17 @@ t.test('the relay', async (t) => {
     t.equal(await app.relay.answer(created.id, resumed?.id ?? '', { status: 200, headers: {}, body: 'late but in time' }), true)
     t.match(await waiting, { answered: true, answer: { body: 'late but in time' } })
   })
+})
+
+t.test('two processes on one PostgreSQL: the stream held by one, the call made and answered by the other', { skip: SERVER_URL === null ? 'PostgreSQL only (DATABASE_URL)' : false }, async (t) => {
+  const databaseUrl = await testDatabaseUrl(t)
+  const streamSide = await build(t, { databaseUrl })
+  const callSide = await build(t, { databaseUrl })
+  const developer = await registerUser(streamSide, 'DEVELOPER')
+  const { app: created } = await createApp(streamSide, developer)
+  const session = await streamSide.relay.connect(created.id, developer.businessId, (row) => {
+    void callSide.relay.answer(created.id, row.id, { status: 200, headers: {}, body: `answered ${row.name}` })
+  })
+  t.teardown(session.disconnect)
+  t.match(await callSide.relay.call(request(created.id, developer.businessId, 10_000)), { answered: true, answer: { body: 'answered checkout.shipping_rates' } })
 })
