@@ -106,6 +106,19 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     t.same(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')), { appId, manifest: saved })
   })
 
+  t.test('app checks runs the platform\'s checks and prints each outcome; app submit sends the app to review', async (t) => {
+    t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })).statusCode, 201)
+    const checks = await cli(['app', 'checks', '--json'], dir)
+    const run = JSON.parse(checks.stdout)
+    t.match(run, { status: /^(PASSED|WARNINGS|FAILED)$/, results: Array })
+    t.ok(run.results.length > 5)
+    t.equal(checks.code, run.status === 'FAILED' ? 1 : 0, 'a failed run fails the command')
+    const submitted = await cli(['app', 'submit', '--json'], dir)
+    t.equal(submitted.code, 0, submitted.stderr)
+    t.match(JSON.parse(submitted.stdout), { appId, status: 'PENDING_REVIEW' })
+    await app.appChecks.idle()
+  })
+
   t.test('another developer\'s app is not found', async (t) => {
     const other = await registerUser(app, 'DEVELOPER')
     const created = await createApp(app, other)
