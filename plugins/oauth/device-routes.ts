@@ -1,6 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import rateLimit from '@fastify/rate-limit'
 import { errorResponses } from '../../server/schemas.ts'
+import { HttpError } from '../../server/http-errors.ts'
+import { rateLimitRedis } from '../../server/redis.ts'
 import { oauthError, oauthErrorHandler } from './errors.ts'
 import { CLI_CLIENT_ID } from './device.ts'
 import { DeviceAuthorizationBodySchema, DeviceAuthorizationSchema, DeviceDecisionBodySchema, DeviceInfoQuery, DeviceInfoSchema, OAuthErrorSchema } from './schemas.ts'
@@ -12,13 +15,30 @@ const DEFAULT_DEVICE_NAME = 'app-platform CLI'
 
 /** RFC 8628 for the developer CLI (DESIGN §19): the device asks, the developer approves at /device, the CLI polls /oauth/token. */
 const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  // public and writing a row per call: limited per client address like sign-in, refused in the RFC 6749 shape
+  await fastify.register(rateLimit, {
+    global: false,
+    max: fastify.config.authThrottle.perAddressPerMinute,
+    timeWindow: 60_000,
+    hook: 'onRequest',
+    keyGenerator: (request) => request.ip,
+    redis: rateLimitRedis(fastify),
+    nameSpace: 'platform-device-limit-',
+    skipOnError: true,
+    errorResponseBuilder: (_request, context) => {
+      const message = `Too many device logins from your address: ${context.max} per minute. Retry in ${context.after}.`
+      return new HttpError(429, message, { error: 'rate_limited', error_description: message })
+    }
+  })
+
   fastify.post('/device_authorization', {
+    config: { rateLimit: {} },
     errorHandler: oauthErrorHandler,
     schema: {
       tags, security: [], operationId: 'startDeviceAuthorization', summary: 'Start a device login (RFC 8628 §3.1): codes for the CLI and the developer',
-      description: 'Public client `app-platform-cli`, no secret. Show `user_code` and `verification_uri` to the developer, then poll POST /oauth/token with grant_type=urn:ietf:params:oauth:grant-type:device_code every `interval` seconds. Another client_id is 401 invalid_client.',
+      description: 'Public client `app-platform-cli`, no secret. Show `user_code` and `verification_uri` to the developer, then poll POST /oauth/token with grant_type=urn:ietf:params:oauth:grant-type:device_code every `interval` seconds. Another client_id is 401 invalid_client; more than AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE from one address is 429 rate_limited.',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: DeviceAuthorizationBodySchema, response: { 200: DeviceAuthorizationSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
+      body: DeviceAuthorizationBodySchema, response: { 200: DeviceAuthorizationSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema, 429: OAuthErrorSchema }
     }
   }, async (request, reply) => {
     const { client_id: clientId, device_name: deviceName } = request.body

@@ -55,6 +55,16 @@ t.test('POST /oauth/device_authorization', async (t) => {
   })
 })
 
+t.test('POST /oauth/device_authorization is limited per client address', async (t) => {
+  const app = await build(t, { env: { AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '2' } })
+  await start(app)
+  await start(app)
+  const refused = await app.inject({ method: 'POST', url: '/oauth/device_authorization', payload: { client_id: 'app-platform-cli' } })
+  t.equal(refused.statusCode, 429)
+  t.match(refused.json(), { error: 'rate_limited', error_description: /2 per minute/ })
+  t.ok(refused.headers['retry-after'])
+})
+
 t.test('POST /oauth/token with the device grant', async (t) => {
   const app = await build(t)
   const developer = await registerUser(app, 'DEVELOPER')
