@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
-import { callEvent, HEARTBEAT_MS, type RelayCallRow } from './service.ts'
+import { callEvent, HEARTBEAT_MS, type RelayCallRow, type RelaySession } from './service.ts'
 import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema, TriggerBodySchema, TriggeredSchema } from './schemas.ts'
 import { TRIGGERABLE_EVENTS } from './samples.ts'
 
@@ -16,7 +16,8 @@ const LISTED_CALLS = 50
 const STREAM_DESCRIPTION = 'Server-sent events for `app-platform listen` (DESIGN §19). While connected, the webhook deliveries and hook calls of the app ' +
   'on your sandbox business come here instead of the network: `event: ready` first, then one `event: call` per call (its `data:` a RelayCallEvent: ' +
   'the signed headers and body to post to your local URL plus `path`); answer each with POST /developer/apps/{appId}/relay/{callId} within ' +
-  '`timeoutMs`, or the call fails as a direct one would. One session per app: a new connection replaces the previous one. A reconnect is sent ' +
+  '`timeoutMs`, or the call fails as a direct one would. One session per app: a new connection replaces the previous one, which gets ' +
+  '`event: replaced` and ends (a client should not reconnect then). A reconnect is sent ' +
   'the calls still awaiting an answer. Production installs are never relayed; without a session, calls go to the network.'
 
 /** /developer/apps/:appId/relay: the listen stream, the answers, and the console's list of relayed calls. */
@@ -46,7 +47,10 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     let ended = false
     const write = (text: string) => { if (!ended && !raw.writableEnded) raw.write(text) }
     const send = (row: RelayCallRow) => write(`event: call\nid: ${row.id}\ndata: ${JSON.stringify(callEvent(row))}\n\n`)
-    const session = await fastify.relay.connect(app.id, businessId, send)
+    let session: RelaySession | null = null
+    // one session per app: a newer listen, in any process, ends this stream
+    session = await fastify.relay.connect(app.id, businessId, send, () => { write('event: replaced\ndata: {}\n\n'); end() })
+    const connected = session
     const sessionJti = request.user.jti
     const timers: NodeJS.Timeout[] = []
     const stopWatching = fastify.onSessionRevoked((jti) => { if (jti === sessionJti) end() })
@@ -56,7 +60,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       for (const timer of timers) clearInterval(timer)
       stopWatching()
       streams.delete(raw)
-      session.disconnect().catch((error: unknown) => request.log.warn({ err: error }, 'relay session left behind'))
+      session?.disconnect().catch((error: unknown) => request.log.warn({ err: error }, 'relay session left behind'))
       if (!raw.writableEnded) raw.end()
     }
     reply.hijack()
@@ -69,11 +73,11 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       'x-accel-buffering': 'no',
       connection: 'keep-alive'
     })
-    write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify({ sessionId: session.sessionId, appId: app.id })}\n\n`)
-    for (const row of session.pending) send(row)
+    write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify({ sessionId: connected.sessionId, appId: app.id })}\n\n`)
+    for (const row of connected.pending) send(row)
     timers.push(setInterval(() => {
       write(': ping\n\n')
-      session.beat().catch((error: unknown) => request.log.warn({ err: error }, 'relay heartbeat failed'))
+      connected.beat().catch((error: unknown) => request.log.warn({ err: error }, 'relay heartbeat failed'))
     }, HEARTBEAT_MS))
     for (const timer of timers) timer.unref()
     request.log.info({ appId: app.id }, 'relay session connected')

@@ -64,7 +64,8 @@ export function createRelay (deps: {
   const now = deps.now ?? Date.now
   const presence = new Map<string, { businessId: string | null, until: number }>()
   const waiting = new Map<string, (answer: RelayAnswerRecord | null) => void>()
-  const streams = new Map<string, Set<(row: RelayCallRow) => void>>()
+  /** This process's streams by app and session: a newer session of the app, here or elsewhere, ends the older ones. */
+  const streams = new Map<string, Map<string, { send: (row: RelayCallRow) => void, replaced: () => void }>>()
   const unlisten: Array<() => Promise<void>> = []
   let started: Promise<void> | null = null
 
@@ -76,7 +77,13 @@ export function createRelay (deps: {
   /** LISTENs on the three channels, once per process, on first use. */
   function start (): Promise<void> {
     started ??= (async () => {
-      unlisten.push(await deps.listen(RELAY_PRESENCE_CHANNEL, (appId) => { presence.delete(appId) }))
+      unlisten.push(await deps.listen(RELAY_PRESENCE_CHANNEL, (payload) => {
+        // `<appId> <sessionId>` when a session connects (older ones end), `<appId>` when one leaves
+        const [appId = '', sessionId] = payload.split(' ')
+        presence.delete(appId)
+        if (sessionId === undefined) return
+        for (const [id, stream] of streams.get(appId) ?? []) if (id !== sessionId) stream.replaced()
+      }))
       unlisten.push(await deps.listen(RELAY_ANSWER_CHANNEL, (callId) => {
         const resolve = waiting.get(callId)
         if (resolve === undefined) return
@@ -86,7 +93,7 @@ export function createRelay (deps: {
         const [appId, callId] = payload.split(' ')
         const subscribers = streams.get(appId ?? '')
         if (subscribers === undefined || callId === undefined) return
-        loadCall(callId).then((row) => { if (row !== null) for (const send of subscribers) send(row) }, deps.onError)
+        loadCall(callId).then((row) => { if (row !== null) for (const stream of subscribers.values()) stream.send(row) }, deps.onError)
       }))
     })()
     return started
@@ -130,17 +137,17 @@ export function createRelay (deps: {
     },
 
     /** A listen stream connects: it becomes the app's session (a newer one replaces it) and gets the calls still waiting. */
-    async connect (appId: string, businessId: string, send: (row: RelayCallRow) => void): Promise<RelaySession> {
+    async connect (appId: string, businessId: string, send: (row: RelayCallRow) => void, replaced: () => void = () => {}): Promise<RelaySession> {
       await start()
       const sessionId = newId('rls')
       const at = new Date(now())
       await db.insert(relaySessions).values({ appId, sessionId, businessId, connectedAt: at, heartbeatAt: at })
         .onConflictDoUpdate({ target: relaySessions.appId, set: { sessionId, businessId, connectedAt: at, heartbeatAt: at } })
-      let set = streams.get(appId)
-      if (set === undefined) streams.set(appId, set = new Set())
-      set.add(send)
+      let mine = streams.get(appId)
+      if (mine === undefined) streams.set(appId, mine = new Map())
+      mine.set(sessionId, { send, replaced })
       presence.delete(appId)
-      await deps.notify(RELAY_PRESENCE_CHANNEL, appId)
+      await deps.notify(RELAY_PRESENCE_CHANNEL, `${appId} ${sessionId}`)
       // a reconnect resumes: what was handed over meanwhile and is still awaited is sent again
       const pending = await db.select().from(relayCalls)
         .where(and(eq(relayCalls.appId, appId), isNull(relayCalls.answeredAt), gt(relayCalls.deadlineAt, new Date(now()))))
@@ -153,8 +160,8 @@ export function createRelay (deps: {
             .where(and(eq(relaySessions.appId, appId), eq(relaySessions.sessionId, sessionId)))
         },
         disconnect: async () => {
-          set.delete(send)
-          if (set.size === 0) streams.delete(appId)
+          mine.delete(sessionId)
+          if (mine.size === 0) streams.delete(appId)
           await db.delete(relaySessions).where(and(eq(relaySessions.appId, appId), eq(relaySessions.sessionId, sessionId)))
           presence.delete(appId)
           await deps.notify(RELAY_PRESENCE_CHANNEL, appId)

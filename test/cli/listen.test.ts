@@ -119,9 +119,20 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
     t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/relay/rly_x`, headers: other.auth, payload: { status: 200, headers: {}, body: '' } })).statusCode, 404)
   })
 
+  t.test('a second listen takes the session over; the first stops rather than take it back', async (t) => {
+    const second = startCli(['listen', '--app', appId, '--forward-to', local, '--json', '--server', base], { home })
+    t.teardown(() => { second.child.kill('SIGINT') })
+    await second.line((line) => line.includes('"ready"'))
+    const first = await relay.exited
+    t.equal(first.code, 1)
+    t.match(first.stdout, /took over; this one stops/)
+    const quoted = await quote()
+    t.equal(quoted.deliveryFee, LOCAL_FEE, 'the second session relays')
+    second.child.kill('SIGINT')
+    t.equal((await second.exited).code, 0)
+  })
+
   t.test('after the listener stops, calls go to the network again', async (t) => {
-    relay.child.kill('SIGINT')
-    t.equal((await relay.exited).code, 0)
     const before = received.length
     const quoted = await quote()
     t.not(quoted.deliveryFee, LOCAL_FEE)

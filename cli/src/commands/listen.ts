@@ -50,6 +50,7 @@ export async function listen (ctx: Context, options: { app?: string, dir: string
   process.once('SIGINT', onSignal)
   process.once('SIGTERM', onSignal)
   let lastEventId: string | undefined
+  let takenOver = false
   let failures = 0
   try {
     while (!stop.signal.aborted) {
@@ -59,6 +60,9 @@ export async function listen (ctx: Context, options: { app?: string, dir: string
         for await (const event of readServerSentEvents(response.body as ReadableStream<Uint8Array>)) {
           if (event.event === 'ready') {
             ctx.out.result({ ready: true, appId, forwardTo }, `Ready: relaying ${appId}'s sandbox webhooks and hook calls to ${forwardTo} (Ctrl-C to stop)`)
+          } else if (event.event === 'replaced') {
+            takenOver = true
+            break
           } else if (event.event === 'call') {
             lastEventId = event.id
             void relayOne(ctx, client, appId, forwardTo, JSON.parse(event.data) as RelayCall)
@@ -69,6 +73,8 @@ export async function listen (ctx: Context, options: { app?: string, dir: string
         if (error instanceof AppApiError && error.statusCode !== 429 && error.statusCode < 500) throw error
         if (error instanceof CliError && failures >= RECONNECT_MS.length) throw error
       }
+      // reconnecting would take the session back: the two would pass it to and fro
+      if (takenOver) throw new CliError('Another `app-platform listen` for this app took over; this one stops')
       if (stop.signal.aborted) break
       const wait = RECONNECT_MS[Math.min(failures, RECONNECT_MS.length - 1)] ?? 1000
       failures++
