@@ -73,7 +73,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       'x-accel-buffering': 'no',
       connection: 'keep-alive'
     })
-    write(`retry: 1000\nevent: ready\ndata: ${JSON.stringify({ sessionId: connected.sessionId, appId: app.id })}\n\n`)
+    write('retry: 1000\nevent: ready\ndata: {}\n\n')
     for (const row of connected.pending) send(row)
     timers.push(setInterval(() => {
       write(': ping\n\n')
@@ -110,7 +110,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return await reply.code(202).send(await fastify.relay.trigger(businessId, event))
   })
 
-  fastify.get('/:appId/relay/calls', {
+  fastify.get('/:appId/relay-calls', {
     schema: {
       tags, security, operationId: 'listRelayedCalls', summary: 'The app\'s recent relayed calls, newest first',
       params: AppIdParams, response: { 200: Type.Object({ data: Type.Array(RelayedCallSchema) }), ...errorResponses(401, 403, 404) }

@@ -88,7 +88,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
     const deliveries = (await app.inject({ url: `/developer/apps/${appId}/deliveries`, headers: developer.auth })).json().data
     const detail = (await app.inject({ url: `/developer/apps/${appId}/deliveries/${deliveries[0].id as string}`, headers: developer.auth })).json()
     t.match(detail.attempts, [{ statusCode: 200, relayed: true }], 'the console marks the attempt relayed')
-    const listed = (await app.inject({ url: `/developer/apps/${appId}/relay/calls`, headers: developer.auth })).json().data
+    const listed = (await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: developer.auth })).json().data
     t.ok(listed.some((call: { kind: string, status: number }) => call.kind === 'webhook' && call.status === 200))
     t.ok(listed.some((call: { kind: string, name: string }) => call.kind === 'hook' && call.name === 'checkout.shipping_rates'))
   })
@@ -115,7 +115,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
     const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', path: '/x', headers: {}, body: '{}', timeoutMs: 1000 })
     t.equal(elsewhere, null)
     const other = await registerUser(app, 'DEVELOPER')
-    t.equal((await app.inject({ url: `/developer/apps/${appId}/relay/calls`, headers: other.auth })).statusCode, 404)
+    t.equal((await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: other.auth })).statusCode, 404)
     t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/relay/rly_x`, headers: other.auth, payload: { status: 200, headers: {}, body: '' } })).statusCode, 404)
   })
 
