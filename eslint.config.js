@@ -7,7 +7,7 @@ import neostandard from 'neostandard'
  * may run past 160 characters only inside a string (a message or SQL text reads better whole).
  */
 export default [
-  ...neostandard({ ts: true, ignores: ['admin-ui/dist/**', 'sdk/dist/**', 'data/**', '**/node_modules/**'] }),
+  ...neostandard({ ts: true, ignores: ['admin-ui/dist/**', 'sdk/dist/**', 'cli/dist/**', 'data/**', '**/node_modules/**'] }),
   {
     rules: {
       'no-void': ['error', { allowAsStatement: true }],

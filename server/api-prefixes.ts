@@ -7,6 +7,7 @@
 export const PREFIX = {
   auth: '/auth',
   developerApps: '/developer/apps',
+  developerCliTokens: '/developer/cli-tokens',
   review: '/review',
   marketplace: '/marketplace',
   oauth: '/oauth',
@@ -38,6 +39,8 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   { path: `${PREFIX.oauth}/token`, devProxy: true },
   { path: `${PREFIX.oauth}/revoke`, devProxy: true },
   { path: `${PREFIX.oauth}/authorize/info`, devProxy: true },
+  { path: `${PREFIX.oauth}/device_authorization`, devProxy: true },
+  { path: `${PREFIX.oauth}/device`, devProxy: true },
   { path: '/docs', devProxy: false },
   // RFC 8615: nothing under /.well-known is a client-side route
   { path: PREFIX.wellKnown, devProxy: true },

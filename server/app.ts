@@ -27,6 +27,7 @@ import { PREFIX } from './api-prefixes.ts'
 import authGuards from '../plugins/auth/guards.ts'
 import authService from '../plugins/auth/service.ts'
 import authRoutes from '../plugins/auth/index.ts'
+import cliTokenRoutes from '../plugins/auth/cli-token-routes.ts'
 import appsService from '../plugins/apps/service.ts'
 import appsRoutes from '../plugins/apps/routes.ts'
 import manifestRoutes from '../plugins/apps/manifest/routes.ts'
@@ -58,6 +59,8 @@ import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
 import appChecksService, { registerScopeUse } from '../plugins/app-checks/service.ts'
 import appChecksRoutes from '../plugins/app-checks/index.ts'
+import relayService from '../plugins/relay/service.ts'
+import relayRoutes from '../plugins/relay/routes.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -136,6 +139,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(authService)
   await app.register(appsService)
   await app.register(appAnalyticsService)
+  await app.register(relayService)
   await app.register(webhookDelivery)
   await app.register(webhooksService)
   await app.register(installationsService)
@@ -148,6 +152,7 @@ export async function buildApp (options: BuildOptions) {
   // capabilities, at their prefixes (server/api-prefixes.ts)
   await app.register(healthRoutes)
   await app.register(authRoutes, { prefix: PREFIX.auth })
+  await app.register(cliTokenRoutes, { prefix: PREFIX.developerCliTokens })
   await app.register(appsRoutes, { prefix: PREFIX.developerApps })
   await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
   await app.register(mediaRoutes, { prefix: PREFIX.media })
@@ -157,6 +162,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
+  await app.register(relayRoutes, { prefix: PREFIX.developerApps })
   await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })
   await app.register(oauthMetadataRoutes, { prefix: PREFIX.wellKnown })

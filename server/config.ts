@@ -39,6 +39,7 @@ export const EnvSchema = Type.Object({
   DEMO_SEED: Type.Optional(Bool),
   ALLOW_DEMO_ACCOUNTS: Type.Optional(Bool),
   WEBHOOK_TIMEOUT_MS: Type.Optional(PositiveInt),
+  DEVICE_POLL_INTERVAL_SECONDS: Type.Optional(PositiveInt),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$' })),
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
@@ -72,6 +73,8 @@ export const DEFAULTS = {
   PLATFORM_ENV: 'development',
   PROCESS_ROLE: 'all',
   WEBHOOK_TIMEOUT_MS: 10_000,
+  /** RFC 8628 §3.2: the device flow's polling interval, 5 seconds unless said otherwise. */
+  DEVICE_POLL_INTERVAL_SECONDS: 5,
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '30,120,480,1920,7200',
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   RATE_LIMIT_PER_MINUTE: 60,
@@ -107,7 +110,7 @@ export class ConfigError extends Error {
 }
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
-  'WEBHOOK_TIMEOUT_MS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
+  'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
@@ -253,6 +256,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     /** The demo's reference app (examples/reference-app) listens here; PORT=0 makes it ephemeral too. */
     exampleAppPort: env.EXAMPLE_APP_PORT ?? (port === 0 ? 0 : port + 2),
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? DEFAULTS.WEBHOOK_TIMEOUT_MS,
+    /** How often the CLI may poll the token endpoint during device login (tests shorten it). */
+    devicePollIntervalSeconds: env.DEVICE_POLL_INTERVAL_SECONDS ?? DEFAULTS.DEVICE_POLL_INTERVAL_SECONDS,
     /** Headless Chromium for the app checks' admin-page bridge check (DESIGN §18); null: that check is SKIP. */
     checksBrowserPath: checksBrowser(env.CHECKS_BROWSER_PATH),
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),

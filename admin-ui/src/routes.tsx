@@ -24,6 +24,7 @@ const PortalNewApp = lazy(() => import('./pages/portal-new-app/index.tsx'))
 const PortalApp = lazy(() => import('./pages/portal-app/index.tsx'))
 const ReviewQueue = lazy(() => import('./pages/review-queue/index.tsx'))
 const ReviewApp = lazy(() => import('./pages/review-app/index.tsx'))
+const Device = lazy(() => import('./pages/device/index.tsx'))
 const NotFound = lazy(() => import('./pages/not-found/index.tsx'))
 
 export function AppRoutes () {
@@ -55,6 +56,7 @@ export function AppRoutes () {
       <Route path='/portal/apps/:appId/:tab' component={PortalApp} />
       <Route path='/reviewer' component={ReviewQueue} />
       <Route path='/reviewer/apps/:appId' component={ReviewApp} />
+      <Route path='/device' component={Device} />
       <Route default component={NotFound} />
     </Router>
   )

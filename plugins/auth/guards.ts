@@ -3,16 +3,20 @@ import fp from 'fastify-plugin'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Role } from '../../server/db/schema/index.ts'
-import { forbidden, unauthorized } from '../../server/http-errors.ts'
+import { forbidden, HttpError, unauthorized } from '../../server/http-errors.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
+import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokens } from './cli-tokens.ts'
 
 /** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
 export const TOKEN_LIFETIME = '8h'
 
 export interface SessionClaims { sub: string, role: Role, businessId: string | null, email: string }
-/** What a verified session JWT carries: the claims, its id and its expiry (seconds). */
-export type VerifiedSession = SessionClaims & { jti: string, exp: number }
+/**
+ * What a verified session carries: the claims, its id and its expiry (seconds). `cli` marks a
+ * developer CLI token (DESIGN §19), whose id is the token's row id.
+ */
+export type VerifiedSession = SessionClaims & { jti: string, exp: number, cli?: boolean }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -40,6 +44,8 @@ declare module 'fastify' {
      * NOTIFY): what a session holds open (a live tail) ends with it. Returns how to stop listening.
      */
     onSessionRevoked: (listener: (jti: string) => void) => () => void
+    /** The developer CLI's tokens: issued by the device flow, listed and revoked in the portal. */
+    cliTokens: ReturnType<typeof createCliTokenService>
   }
 }
 
@@ -51,9 +57,21 @@ export default fp(async function authGuards (fastify) {
   await listenForCache(fastify, SESSION_REVOKED_CHANNEL, 'session revocation list', revocations, (payload) => revocations.received(payload))
   await revocations.start()
 
+  const cliTokens = createCliTokenService(createCliTokens(fastify.db), revocations)
+
   async function verifySession (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized('Missing bearer token: sign in and send Authorization: Bearer <token>')
+    const bearer = header.replace(/^Bearer\s+/i, '')
+    if (bearer.startsWith(CLI_TOKEN_PREFIX)) {
+      const session = await cliTokens.verify(bearer)
+      if (session === null) throw new HttpError(401, 'CLI token expired or revoked: run `app-platform login` again', { code: 'cli_token_invalid' })
+      // a route's pattern, so `/developer/../auth/me` spellings cannot slip past
+      const route = request.routeOptions.url ?? request.url
+      if (!route.startsWith(CLI_TOKEN_ROOT)) throw new HttpError(403, 'A CLI token reaches the developer portal and console (/developer/...) only', { code: 'cli_token_scope' })
+      request.user = session
+      return
+    }
     try {
       await request.jwtVerify()
     } catch {
@@ -66,6 +84,7 @@ export default fp(async function authGuards (fastify) {
   fastify.decorate('revokeSession', async (session: VerifiedSession) => {
     await revocations.revoke(session.jti, session.sub, new Date(session.exp * 1000))
   })
+  fastify.decorate('cliTokens', cliTokens)
   fastify.decorate('onSessionRevoked', (listener: (jti: string) => void) => revocations.onRevoked(listener))
   fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
@@ -78,3 +97,19 @@ export default fp(async function authGuards (fastify) {
   // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
   fastify.decorate('requireMerchant', requireRole('MERCHANT', 'DEVELOPER'))
 }, { name: 'auth-guards', dependencies: ['config', 'db'] })
+
+/** CLI tokens plus revocation: a revoked token's live streams (listen, logs) end in every process, as at logout. */
+function createCliTokenService (tokens: ReturnType<typeof createCliTokens>, revocations: ReturnType<typeof createRevocations>) {
+  return {
+    issue: tokens.issue,
+    verify: tokens.verify,
+    list: tokens.list,
+    /** Revokes one of the developer's tokens; false when they have no such live token. */
+    async revoke (userId: string, id: string): Promise<boolean> {
+      const revoked = await tokens.revoke(userId, id)
+      if (revoked === null) return false
+      await revocations.revoke(id, userId, revoked.expiresAt)
+      return true
+    }
+  }
+}

@@ -50,3 +50,18 @@ export const MeSchema = Type.Object({
   user: UserSchema,
   business: Type.Union([Type.Object({ id: Type.String(), name: Type.String(), slug: Type.String(), isSandbox: Type.Boolean() }), Type.Null()])
 }, { title: 'Me' })
+
+export const CliTokenSchema = Type.Object({
+  id: Type.String({ examples: ['clit_…'] }),
+  name: Type.String({ description: 'What the CLI named itself at login (its host)' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time', description: '30 days after login' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'To the minute' })
+}, { title: 'CliToken' })
+
+export const CliTokenParams = Type.Object({ tokenId: Type.String({ minLength: 1, maxLength: 64 }) })
+
+export const CliWhoamiSchema = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Literal('DEVELOPER'), businessId: Type.Union([Type.String(), Type.Null()]) }),
+  token: Type.Union([CliTokenSchema, Type.Null()], { description: 'The CLI token in use; null with a session JWT' })
+}, { title: 'CliWhoami' })

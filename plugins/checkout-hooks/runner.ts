@@ -13,6 +13,7 @@ import { addFormats } from '../../server/validation.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
+import type { RelayOutcome, RelayRequest } from '../relay/service.ts'
 
 /** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -27,6 +28,8 @@ export interface ActiveHook {
   appName: string
   installationId: string
   url: string
+  /** The manifest hook's path (appended to the webhook URL; a relay appends it to the developer's local URL). */
+  path: string
   timeout: number
   priority: number
   failurePolicy: 'open' | 'closed'
@@ -36,7 +39,7 @@ export interface ActiveHook {
 }
 
 /** What was sent and what came back, for the call log (`id`: the call's log id, its webhook-id; `text`: the answer as received, if any). */
-interface Exchange { id: string, request: string, text: string | null, headers?: Record<string, string> }
+interface Exchange { id: string, request: string, text: string | null, headers?: Record<string, string>, relayed?: boolean }
 export type HookResult<P extends HookPoint> =
   | { ok: true, hook: ActiveHook, answer: HookAnswer<P>, statusCode: number, durationMs: number, exchange: Exchange }
   | { ok: false, hook: ActiveHook, error: string, statusCode: number | null, durationMs: number, exchange: Exchange }
@@ -51,7 +54,8 @@ const validators = Object.fromEntries(Object.entries(HOOK_ANSWERS).map(([point, 
 function publicCall (row: typeof hookCalls.$inferSelect) {
   return {
     id: row.id, installationId: row.installationId, businessId: row.businessId, hookPoint: row.hookPoint, url: row.url, statusCode: row.statusCode,
-    durationMs: row.durationMs, error: row.error, success: row.success, failurePolicy: row.failurePolicy, createdAt: row.createdAt.toISOString()
+    durationMs: row.durationMs, error: row.error, success: row.success, failurePolicy: row.failurePolicy, relayed: row.relayed,
+    createdAt: row.createdAt.toISOString()
   }
 }
 
@@ -77,6 +81,13 @@ export function policyApplied (hookPoint: HookPoint, failurePolicy: 'open' | 'cl
   }
 }
 
+/** A relayed answer read as a direct one: the same size bound, and no answer in time is a timeout. */
+function relayedAnswer (outcome: RelayOutcome): { statusCode: number, text: string, headers: Record<string, string> } {
+  if (!outcome.answered) throw Object.assign(new Error('no relayed answer in time'), { name: 'TimeoutError' })
+  if (outcome.answer.body.length > MAX_ANSWER_BYTES) throw new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`)
+  return { statusCode: outcome.answer.status, text: outcome.answer.body, headers: outcome.answer.headers }
+}
+
 /** A hook's URL: the app's webhook URL with the hook's path appended. */
 export function hookUrl (webhookUrl: string, path: string): string {
   return `${webhookUrl.replace(/\/+$/, '')}${path}`
@@ -94,6 +105,8 @@ export function createHookRunner (deps: {
   onLogged?: (calls: LoggedCall[]) => void
   /** After each call, as it returns (metrics); must not throw. */
   onCalled?: (hookPoint: HookPoint, result: HookResult<HookPoint>) => void
+  /** The developer's `listen` session (DESIGN §19): answers the call instead of the network while connected; null when not. */
+  relay?: (request: RelayRequest) => Promise<RelayOutcome | null>
 }) {
   const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
@@ -122,6 +135,7 @@ export function createHookRunner (deps: {
         appName: row.appName,
         installationId: row.installationId,
         url: hookUrl(row.webhookUrl as string, definition.url),
+        path: definition.url,
         timeout: Math.min(definition.timeout ?? HOOK_DEFAULTS.timeout, HOOK_DEFAULTS.maxTimeout),
         priority: definition.priority ?? HOOK_DEFAULTS.priority,
         failurePolicy: definition.failurePolicy ?? 'open',
@@ -173,11 +187,16 @@ export function createHookRunner (deps: {
     try {
       if (literalTargetRefused(hook.url, deps.outbound)) return failure(`request failed: ${CONNECTION_FAILED}`, null)
       const secret = decryptSecret(hook.secretEncrypted, deps.encryptionKey)
-      const { statusCode, text, headers } = await post(hook, body, {
+      const sent = {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
         ...signatureHeaders(hook.signatureScheme, { secret, id: exchange.id, timestamp: unix, rawBody: body })
-      })
+      }
+      const relayed = deps.relay === undefined
+        ? null
+        : await deps.relay({ appId: hook.appId, businessId, kind: 'hook', name: hookPoint, path: hook.path, headers: sent, body, timeoutMs: hook.timeout })
+      exchange.relayed = relayed !== null
+      const { statusCode, text, headers } = relayed === null ? await post(hook, body, sent) : relayedAnswer(relayed)
       exchange.text = text
       exchange.headers = headers
       if (statusCode < 200 || statusCode > 299) return failure(`answered HTTP ${statusCode}`, statusCode)
@@ -236,6 +255,7 @@ export function createHookRunner (deps: {
       error: result.ok ? null : result.error,
       requestBody: result.exchange.request,
       answer: result.exchange.text === null ? null : result.exchange.text.slice(0, ANSWER_LOG_CHARS),
+      relayed: result.exchange.relayed === true,
       failurePolicy: result.hook.failurePolicy,
       orderId,
       createdAt: new Date()

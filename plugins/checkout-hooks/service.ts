@@ -36,10 +36,12 @@ export default fp(async function checkoutHooksService (fastify) {
       for (const call of calls) {
         fastify.liveEvents.publish(call.appId, {
           type: 'hookCall', id: call.id, installationId: call.installationId, hookPoint: call.hookPoint, success: call.success,
-          statusCode: call.statusCode ?? null, error: call.error ?? null, durationMs: call.durationMs, at: call.createdAt.toISOString()
+          statusCode: call.statusCode ?? null, error: call.error ?? null, durationMs: call.durationMs, relayed: call.relayed === true,
+          at: call.createdAt.toISOString()
         })
       }
     },
+    relay: async (request) => await fastify.relay.call(request),
     schedulePaymentExpiry: fastify.schedulePaymentExpiry,
     rules: fastify.config.checkoutRules,
     commerce: fastify.commerce
@@ -52,4 +54,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay'] })

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { HttpError } from '../../server/http-errors.ts'
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' |
-  'unsupported_response_type' | 'access_denied'
+  'unsupported_response_type' | 'access_denied' | 'authorization_pending' | 'slow_down' | 'expired_token'
 
 /** RFC 6749 §5.2 error: `error` is the OAuth code (what client libraries read), plus our statusCode and message. */
 export function oauthError (code: OAuthErrorCode, description: string): HttpError {

@@ -4,7 +4,10 @@ import { errorResponses } from '../../server/schemas.ts'
 import type { AppRow } from '../apps/service.ts'
 import { oauthError, oauthErrorHandler } from './errors.ts'
 import { registerClientAuth } from './client-auth.ts'
-import { AuthorizeBodySchema, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBodySchema, RevokedSchema, TokenBodySchema, TokenSchema } from './schemas.ts'
+import { Type } from '@sinclair/typebox'
+import deviceRoutes from './device-routes.ts'
+import { CLI_CLIENT_ID, DEVICE_CODE_GRANT } from './device.ts'
+import { DeviceTokenSchema, AuthorizeBodySchema, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBodySchema, RevokedSchema, TokenBodySchema, TokenSchema } from './schemas.ts'
 
 const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
@@ -39,19 +42,35 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   fastify.post('/token', {
-    onRequest: requireClient,
+    // the device grant's client is public (no secret): without a Basic header, the body decides
+    onRequest: async (request, reply) => { if (request.headers.authorization !== undefined) await requireClient(request, reply) },
+    preHandler: async (request) => {
+      if (request.body.grant_type === DEVICE_CODE_GRANT) {
+        if (request.body.client_id !== CLI_CLIENT_ID) throw oauthError('invalid_client', `The device grant is for the developer CLI (client_id=${CLI_CLIENT_ID})`)
+      } else if (request.oauthClient === null) {
+        throw oauthError('invalid_client', 'Client authentication required: HTTP Basic with client_id and client_secret')
+      }
+    },
     errorHandler: oauthErrorHandler,
     schema: {
       tags, security: [{ clientBasic: [] }], operationId: 'exchangeToken', summary: 'Exchange an authorization code for an access token',
-      description: 'HTTP Basic client_id:client_secret, each form-urlencoded first (RFC 6749 §2.3.1; raw values work too); body as form or JSON. Errors use RFC 6749 codes in `error` (invalid_client 401; invalid_grant, invalid_request, unsupported_grant_type 400).',
+      description: 'HTTP Basic client_id:client_secret, each form-urlencoded first (RFC 6749 §2.3.1; raw values work too); body as form or JSON. Errors use RFC 6749 codes in `error` (invalid_client 401; invalid_grant, invalid_request, unsupported_grant_type 400). The developer CLI polls here with grant_type=urn:ietf:params:oauth:grant-type:device_code, device_code and client_id=app-platform-cli, no secret (RFC 8628 §3.4): authorization_pending, slow_down, expired_token and access_denied (400) until a CLI token is issued.',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: TokenBodySchema, response: { 200: TokenSchema, 400: OAuthErrorSchema, 401: OAuthErrorSchema }
+      body: TokenBodySchema, response: { 200: Type.Union([TokenSchema, DeviceTokenSchema]), 400: OAuthErrorSchema, 401: OAuthErrorSchema }
     }
   }, async (request, reply) => {
+    if (request.body.grant_type === DEVICE_CODE_GRANT) {
+      if (request.body.device_code === undefined || request.body.device_code === '') throw oauthError('invalid_request', 'device_code is required')
+      const issued = await fastify.deviceFlow.poll(request.body.device_code)
+      request.log.info('CLI token issued')
+      return reply.headers(NO_STORE).send(issued)
+    }
     const token = await oauth.exchange(request.oauthClient as AppRow, request.body)
     request.log.info({ installationId: token.installation_id }, 'access token issued')
     return reply.headers(NO_STORE).send(token)
   })
+
+  await fastify.register(deviceRoutes)
 
   fastify.post('/revoke', {
     onRequest: requireClient,

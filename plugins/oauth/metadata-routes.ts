@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { SCOPES } from '../../server/events.ts'
 import { ServerMetadataSchema } from './schemas.ts'
+import { DEVICE_CODE_GRANT } from './device.ts'
 
 /** Where the oauth routes live under BASE_URL; the consent screen is the SPA's, on ADMIN_URL. */
-export const OAUTH_PATHS = { authorize: '/oauth/authorize', token: '/oauth/token', revoke: '/oauth/revoke' } as const
+export const OAUTH_PATHS = { authorize: '/oauth/authorize', token: '/oauth/token', revoke: '/oauth/revoke', deviceAuthorization: '/oauth/device_authorization' } as const
 
 /** RFC 8414 metadata at /.well-known/oauth-authorization-server: what client libraries discover first. */
 const oauthMetadataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -14,9 +15,11 @@ const oauthMetadataRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     token_endpoint: `${baseUrl}${OAUTH_PATHS.token}`,
     revocation_endpoint: `${baseUrl}${OAUTH_PATHS.revoke}`,
     response_types_supported: ['code'],
-    grant_types_supported: ['authorization_code'],
+    grant_types_supported: ['authorization_code', DEVICE_CODE_GRANT],
+    device_authorization_endpoint: `${baseUrl}${OAUTH_PATHS.deviceAuthorization}`,
     code_challenge_methods_supported: ['S256'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic'],
+    // none: the developer CLI, a public client of the device grant
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic'],
     scopes_supported: [...SCOPES],
     service_documentation: `${baseUrl}/docs`

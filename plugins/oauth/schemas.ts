@@ -59,7 +59,8 @@ export const TokenBodySchema = Type.Object({
   code: Type.Optional(Type.String({ maxLength: 200 })),
   redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
   code_verifier: Type.Optional(Type.String({ maxLength: 200 })),
-  client_id: Type.Optional(Type.String({ maxLength: 64 }))
+  client_id: Type.Optional(Type.String({ maxLength: 64 })),
+  device_code: Type.Optional(Type.String({ maxLength: 200, description: 'With grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4)' }))
 }, { title: 'TokenRequest' })
 
 export const TokenSchema = Type.Object({
@@ -94,9 +95,48 @@ export const ServerMetadataSchema = Type.Object({
   revocation_endpoint: Type.String({ format: 'uri' }),
   response_types_supported: Type.Array(Type.String()),
   grant_types_supported: Type.Array(Type.String()),
+  device_authorization_endpoint: Type.String({ format: 'uri' }),
   code_challenge_methods_supported: Type.Array(Type.String()),
   token_endpoint_auth_methods_supported: Type.Array(Type.String()),
   revocation_endpoint_auth_methods_supported: Type.Array(Type.String()),
   scopes_supported: Type.Array(Type.String()),
   service_documentation: Type.String({ format: 'uri' })
 }, { title: 'AuthorizationServerMetadata' })
+
+/** RFC 8628 §3.1; loose like TokenBodySchema, so problems are RFC 6749 error codes. */
+export const DeviceAuthorizationBodySchema = Type.Object({
+  client_id: Type.Optional(Type.String({ maxLength: 64, description: '`app-platform-cli`, the one public client of the device flow' })),
+  scope: Type.Optional(Type.String({ maxLength: 1000, description: 'Ignored: a CLI token reaches the developer portal and console' })),
+  device_name: Type.Optional(Type.String({ maxLength: 100, description: 'Shown on the approval screen and in the portal\'s list of CLI tokens' }))
+}, { title: 'DeviceAuthorizationRequest' })
+
+export const DeviceAuthorizationSchema = Type.Object({
+  device_code: Type.String(),
+  user_code: Type.String({ examples: ['BCDF-GHJK'] }),
+  verification_uri: Type.String({ format: 'uri' }),
+  verification_uri_complete: Type.String({ format: 'uri' }),
+  expires_in: Type.Integer({ description: 'Seconds' }),
+  interval: Type.Integer({ description: 'Seconds between polls of the token endpoint' })
+}, { title: 'DeviceAuthorization' })
+
+export const DeviceTokenSchema = Type.Object({
+  access_token: Type.String({ examples: ['fbcli_…'] }),
+  token_type: Type.Literal('bearer'),
+  expires_in: Type.Integer({ description: 'Seconds (30 days)' })
+}, { title: 'DeviceTokenResponse', description: 'A developer CLI token: /developer routes only' })
+
+const UserCode = Type.String({ minLength: 1, maxLength: 20, description: 'As shown by the CLI; case and dashes do not matter' })
+
+export const DeviceInfoQuery = Type.Object({ user_code: UserCode })
+
+export const DeviceInfoSchema = Type.Object({
+  clientName: Type.String({ description: 'The device the CLI runs on, as it said' }),
+  status: Type.String({ description: 'pending, approved, denied or issued' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' })
+}, { title: 'DeviceLogin' })
+
+export const DeviceDecisionBodySchema = Type.Object({
+  user_code: UserCode,
+  decision: Type.Union([Type.Literal('approve'), Type.Literal('deny')])
+}, { title: 'DeviceDecision', additionalProperties: false })

@@ -10,8 +10,12 @@ import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued, UnexchangedConsent } from '../installations/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import type { AuthService } from '../auth/service.ts'
+import { createDeviceFlow, type DeviceFlow } from './device.ts'
 import { authorizeError, oauthError, redirectedError, type OAuthErrorCode } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizationRequest, type AuthorizeBodyType } from './schemas.ts'
+
+/** The admin's screen where a developer enters the CLI's user code. */
+export const DEVICE_SCREEN_PATH = '/device'
 
 /** An approved install whose code was not exchanged: shown as EXPIRED this long after the code expired. */
 const EXPIRED_CONSENT_SHOWN_MS = 24 * 60 * 60 * 1000
@@ -199,6 +203,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Consent, the code exchange and revocation: the only writer of oauth_codes. */
     oauth: OAuthService
+    /** RFC 8628 device authorization of the developer CLI: the only writer of device_authorizations. */
+    deviceFlow: DeviceFlow
   }
 }
 
@@ -207,4 +213,13 @@ export default fp(async function oauthService (fastify) {
   const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
   fastify.decorate('oauth', oauth)
   fastify.installations.addConsentSource(oauth.unexchangedConsents)
-}, { name: 'oauth', dependencies: ['db', 'apps', 'installations', 'commerce', 'auth'] })
+  fastify.decorate('deviceFlow', createDeviceFlow({
+    db: fastify.db,
+    intervalSeconds: fastify.config.devicePollIntervalSeconds,
+    verificationUri: () => `${fastify.origins.adminUrl}${DEVICE_SCREEN_PATH}`,
+    issueToken: async (userId, name) => {
+      const { token, view } = await fastify.cliTokens.issue(userId, name)
+      return { token, expiresAt: view.expiresAt }
+    }
+  }))
+}, { name: 'oauth', dependencies: ['db', 'apps', 'installations', 'commerce', 'auth', 'auth-guards'] })

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { rows } from '../../server/db/rows.ts'
 import { OUTBOX_CHANNEL, pruneDispatched } from '../../server/events.ts'
-import { createSender } from './sender.ts'
+import { createSender, relayedResult } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
 import { createDeliveryEngine, DELIVER_JOB } from './delivery.ts'
 import { DISPATCH_BATCH, dispatchBatch } from './dispatcher.ts'
@@ -50,13 +50,19 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     disableAfterFailures: config.webhookDisableAfterFailures,
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
     onWriteError: onError,
+    relay: async (claimed, body, headers) => {
+      const outcome = await fastify.relay.call({
+        appId: claimed.appId, businessId: claimed.businessId, kind: 'webhook', name: claimed.event, path: '', headers, body, timeoutMs: config.webhookTimeoutMs
+      })
+      return outcome === null ? null : relayedResult(outcome, config.webhookTimeoutMs)
+    },
     onAttempt: (outcome) => {
       if (outcome.counts) fastify.metrics.webhookAttempt(ATTEMPT_OUTCOME[outcome.status], outcome.durationMs)
       fastify.appAnalytics.recordAttempt(outcome)
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
         status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
-        at: new Date().toISOString()
+        relayed: outcome.relayed, at: new Date().toISOString()
       })
     }
   })
@@ -211,4 +217,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay'] })

@@ -31,6 +31,8 @@ export interface DeliveryDeps {
   onAttempt: (outcome: AttemptOutcome) => void
   /** A success written in the background that could not be (the delivery is sent again later); must not throw. */
   onWriteError: (error: unknown) => void
+  /** The developer's `listen` session (DESIGN §19): takes the attempt instead of the network while connected; null when not. */
+  relay?: (claimed: Claimed, rawBody: string, headers: Record<string, string>) => Promise<SendResult | null>
 }
 
 /** Successes waiting for their group write at most before attempts wait for theirs (memory bound when the database lags). */
@@ -50,6 +52,8 @@ export interface AttemptOutcome {
   durationMs: number
   /** false for the test operation's single attempt, which neither retries nor counts */
   counts: boolean
+  /** Answered through `app-platform listen` */
+  relayed: boolean
 }
 
 /** A delivery whose attempt this process holds the lease of, with what the attempt needs. */
@@ -143,15 +147,16 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
 
   function logAttempt (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retryDelaySeconds: number | undefined) {
     const nextRetry = retryDelaySeconds === undefined ? sql`null` : sql`now() + ${retryDelaySeconds}::float8 * interval '1 second'`
-    return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet, request_headers, next_retry_at)
+    return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet, request_headers, next_retry_at, relayed)
       values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet},
-        ${headers === null ? null : JSON.stringify(headers)}::jsonb, ${nextRetry})`
+        ${headers === null ? null : JSON.stringify(headers)}::jsonb, ${nextRetry}, ${result.relayed === true})`
   }
 
   function report (claimed: Claimed, result: SendResult, status: AttemptOutcome['status'], counts: boolean): void {
     deps.onAttempt({
       deliveryId: claimed.id, appId: claimed.appId, installationId: claimed.installationId, webhookId: claimed.webhookId, event: claimed.event,
-      attempt: claimed.attempts, status, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, counts
+      attempt: claimed.attempts, status, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, counts,
+      relayed: result.relayed === true
     })
   }
 
@@ -219,13 +224,15 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     const rows = batch.map((s) => ({
       attempt_id: newId('att'), delivery_id: s.claimed.id, attempt: s.claimed.attempts, status_code: s.result.statusCode,
       duration_ms: s.result.durationMs, snippet: s.result.responseSnippet, headers: s.headers, counts: s.counts, fresh: s.fresh ?? null,
-      webhook_id: s.claimed.webhookId, installation_id: s.claimed.installationId, app_id: s.claimed.appId, business_id: s.claimed.businessId
+      webhook_id: s.claimed.webhookId, installation_id: s.claimed.installationId, app_id: s.claimed.appId, business_id: s.claimed.businessId,
+      relayed: s.result.relayed === true
     }))
     // jsonb parameters: both drivers pass them the same way, whatever the batch size
     await db.execute(sql`
       with v as (
         select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(attempt_id text, delivery_id text, attempt int, status_code int,
-          duration_ms int, snippet text, headers jsonb, counts boolean, fresh text, webhook_id text, installation_id text, app_id text, business_id text)
+          duration_ms int, snippet text, headers jsonb, counts boolean, fresh text, webhook_id text, installation_id text, app_id text, business_id text,
+          relayed boolean)
       ),
       inserted as (
         insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id, event_id, event, data, occurred_at,
@@ -237,8 +244,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         returning webhook_id
       ),
       a as (
-        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet, request_headers)
-        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet, headers from v
+        insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, response_snippet, request_headers, relayed)
+        select attempt_id, delivery_id, attempt, status_code, duration_ms, snippet, headers, relayed from v
       ),
       updated as (
         update webhook_deliveries d set status = 'SUCCEEDED', last_status_code = v.status_code, last_error = null,
@@ -408,7 +415,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     const headers = deliveryHeaders({
       secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme
     })
-    const result = await sender.send(url, rawBody, headers)
+    const result = (await deps.relay?.(claimed, rawBody, headers)) ?? await sender.send(url, rawBody, headers)
     if (!result.success) {
       await failed(claimed, result, headers, retry, item.fresh)
       return result

@@ -1,4 +1,5 @@
 import { request } from 'undici'
+import type { RelayOutcome } from '../relay/service.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 
 /** Bytes of the receiver's answer kept in the attempt log. */
@@ -13,6 +14,21 @@ export interface SendResult {
   durationMs: number
   error: string | null
   responseSnippet: string | null
+  /** Answered through a developer's `app-platform listen` session instead of the network (DESIGN §19). */
+  relayed?: boolean
+}
+
+/** A relayed answer read as a direct one: a 2xx succeeds, anything else or no answer within the timeout fails. */
+export function relayedResult (outcome: RelayOutcome, timeoutMs: number): SendResult {
+  if (!outcome.answered) {
+    return { success: false, statusCode: null, durationMs: outcome.durationMs, error: `Timed out after ${timeoutMs} ms`, responseSnippet: null, relayed: true }
+  }
+  const success = outcome.answer.status >= 200 && outcome.answer.status < 300
+  const snippet = Buffer.from(outcome.answer.body).subarray(0, SNIPPET_BYTES).toString('utf8')
+  return {
+    success, statusCode: outcome.answer.status, durationMs: outcome.durationMs, error: success ? null : `HTTP ${outcome.answer.status}`,
+    responseSnippet: snippet === '' ? null : snippet, relayed: true
+  }
 }
 
 /** A failed exchange for the log the app reads: in production, nothing about the target beyond "connection failed". */

@@ -171,7 +171,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       requestBody: envelopeBody(row),
       attempts: attempts.map((a) => ({
         attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet,
-        requestHeaders: a.requestHeaders ?? null, nextRetryAt: a.nextRetryAt?.toISOString() ?? null, createdAt: a.createdAt.toISOString()
+        requestHeaders: a.requestHeaders ?? null, nextRetryAt: a.nextRetryAt?.toISOString() ?? null, relayed: a.relayed, createdAt: a.createdAt.toISOString()
       }))
     }
   }

@@ -55,6 +55,13 @@ t.test('npm run bench:hooks runs the quote with and without hooks, round after r
   t.match(stdout, /(met|not met)\s+hook overhead at p50 < 15 ms/)
 })
 
+t.test('npm run bench:relay runs the quote directly and through app-platform listen, round after round', async (t) => {
+  const { stdout } = await bench('bench/relay.ts', { BENCH_QUOTES: '20', BENCH_ROUNDS: '2' })
+  t.match(stdout, /direct \(HTTP to the app\)\s+p50\s+[\d.]+ ms \([\d.]+–[\d.]+\)/)
+  t.match(stdout, /through app-platform listen\s*p50\s+[\d.]+ ms/)
+  t.match(stdout, /(met|not met)\s+relay overhead at p50 < 50 ms/)
+})
+
 t.test('npm run bench:drivers lists orders through both PostgreSQL drivers', { skip: SERVER_URL === null ? 'needs a PostgreSQL server (DATABASE_URL)' : false }, async (t) => {
   const { stdout } = await bench('bench/drivers.ts', { BENCH_INSTALLATIONS: '3', BENCH_SECONDS: '1', BENCH_ROUNDS: '2', BENCH_CONNECTIONS: '4' })
   t.match(stdout, /node-postgres \(pg\)\s+[1-9]\d* \(\d+–\d+\)\s+\d+ \(\d+–\d+\)/)

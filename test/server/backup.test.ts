@@ -26,7 +26,7 @@ async function fingerprint (database: Database): Promise<Record<string, string>>
 
 /**
  * Puts rows in every table through the platform's own flows: sample data, an app with media, hooks and a webhook, an
- * order, a promo code, a product picture, an app check run, a failed sign-in, a logout.
+ * order, a promo code, a product picture, an app check run, a failed sign-in, a CLI login and a relayed call, a logout.
  */
 async function fill (t: Test, app: App): Promise<void> {
   const base = await listen(app)
@@ -56,6 +56,13 @@ async function fill (t: Test, app: App): Promise<void> {
   t.equal((await fetch(`${base}/merchant/products/${pizza.id as string}/image`, { method: 'POST', headers: merchant.auth, body: picture })).status, 200)
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })).statusCode, 202)
   t.equal((await app.inject({ method: 'POST', url: '/auth/login', payload: { email: merchant.email, password: 'not-the-password' } })).statusCode, 401)
+  // a CLI login (device flow and its token) and a relayed hook call of a listen session, left connected
+  const device = (await app.inject({ method: 'POST', url: '/oauth/device_authorization', payload: { client_id: 'app-platform-cli' } })).json()
+  t.equal((await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: { user_code: device.user_code, decision: 'approve' } })).statusCode, 204)
+  const cliToken = await app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'app-platform-cli' } })
+  t.equal(cliToken.statusCode, 200)
+  await app.relay.connect(appId, developer.businessId, (row) => { void app.relay.answer(appId, row.id, { status: 200, headers: {}, body: '{}' }) })
+  t.match(await app.relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', path: '', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
 }
 

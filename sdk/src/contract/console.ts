@@ -78,6 +78,7 @@ export const AttemptDetailSchema = Type.Object({
   responseSnippet: Nullable(Type.String({ description: 'First 1 KB of the answer (DESIGN §9)' })),
   requestHeaders: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], { description: 'As sent, the signature included; null for attempts logged before headers were kept' }),
   nextRetryAt: Nullable(Type.String({ format: 'date-time', description: 'When this failed attempt was to be retried; null when none was scheduled' })),
+  relayed: Type.Boolean({ description: 'Answered through the developer\'s `app-platform listen` session instead of the network (DESIGN §19)' }),
   createdAt: Iso
 }, { title: 'AttemptDetail' })
 
@@ -108,6 +109,7 @@ export const HookCallSchema = Type.Object({
   error: Nullable(Type.String({ description: 'Why the answer was refused: schema error, timeout, status' })),
   success: Type.Boolean(),
   failurePolicy: Type.Union([StringEnum(['open', 'closed'] as const), Type.Null()], { description: "The manifest hook's failurePolicy; null for calls logged before it was kept" }),
+  relayed: Type.Boolean({ description: 'Answered through the developer\'s `app-platform listen` session instead of the network (DESIGN §19)' }),
   createdAt: Iso
 }, { title: 'HookCall' })
 export type HookCall = Static<typeof HookCallSchema>
@@ -136,6 +138,7 @@ export const LiveEventSchema = Type.Union([
     statusCode: Nullable(Type.Integer()),
     error: Nullable(Type.String()),
     durationMs: Type.Integer(),
+    relayed: Type.Optional(Type.Boolean({ description: 'Answered through `app-platform listen`' })),
     at: Iso
   }, { title: 'LiveDeliveryEvent' }),
   Type.Object({
@@ -147,6 +150,7 @@ export const LiveEventSchema = Type.Union([
     statusCode: Nullable(Type.Integer()),
     error: Nullable(Type.String()),
     durationMs: Type.Integer(),
+    relayed: Type.Optional(Type.Boolean({ description: 'Answered through `app-platform listen`' })),
     at: Iso
   }, { title: 'LiveHookCallEvent' })
 ], { title: 'LiveEvent' })

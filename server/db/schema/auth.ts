@@ -31,3 +31,19 @@ export const authFailures = pgTable('auth_failures', {
   blockedUntil: bigint('blocked_until', { mode: 'number' }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull()
 }, (t) => [index('auth_failures_expires_idx').on(t.expiresAt)])
+
+/**
+ * Developer CLI tokens (DESIGN §19): issued by the device flow, stored as SHA-256 hashes, 30 days,
+ * reaching /developer routes only; listed and revoked in the portal.
+ */
+export const cliTokens = pgTable('cli_tokens', {
+  id: text('id').primaryKey(),
+  tokenHash: text('token_hash').notNull().unique(),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  /** What the CLI said it runs on (the device flow's client name), shown in the portal. */
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' })
+}, (t) => [index('cli_tokens_user_idx').on(t.userId)])

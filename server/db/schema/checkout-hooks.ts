@@ -21,6 +21,8 @@ export const hookCalls = pgTable('hook_calls', {
   failurePolicy: text('failure_policy', { enum: ['open', 'closed'] }),
   /** The order a placing checkout's calls belong to (its id is chosen before the hooks run); null for quotes. */
   orderId: text('order_id'),
+  /** Answered through a developer's `app-platform listen` session instead of the network (DESIGN §19). */
+  relayed: boolean('relayed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('hook_calls_app_created_idx').on(t.appId, t.createdAt),

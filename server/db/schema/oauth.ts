@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, boolean, jsonb, index } from 'drizzle-orm/pg-core'
+import { pgTable, text, timestamp, boolean, jsonb, index, integer } from 'drizzle-orm/pg-core'
 import { apps } from './apps.ts'
 
 /** Authorization codes: stored as hashes, valid 10 minutes, usable once. */
@@ -17,3 +17,21 @@ export const oauthCodes = pgTable('oauth_codes', {
   installationId: text('installation_id'),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [index('oauth_codes_expires_idx').on(t.expiresAt)])
+
+export const DEVICE_STATUSES = ['pending', 'approved', 'denied', 'issued'] as const
+export type DeviceStatus = typeof DEVICE_STATUSES[number]
+
+/** RFC 8628 device authorizations: both codes stored as hashes, valid 15 minutes, the token issued once. */
+export const deviceAuthorizations = pgTable('device_authorizations', {
+  id: text('id').primaryKey(),
+  deviceCodeHash: text('device_code_hash').notNull().unique(),
+  userCodeHash: text('user_code_hash').notNull().unique(),
+  clientName: text('client_name').notNull(),
+  status: text('status', { enum: DEVICE_STATUSES }).notNull(),
+  /** The developer who approved or denied it. */
+  userId: text('user_id'),
+  intervalSeconds: integer('interval_seconds').notNull(),
+  lastPolledAt: timestamp('last_polled_at', { withTimezone: true, mode: 'date' }),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
+}, (t) => [index('device_authorizations_expires_idx').on(t.expiresAt)])

@@ -81,6 +81,8 @@ export const webhookAttempts = pgTable('webhook_attempts', {
   requestHeaders: jsonb('request_headers').$type<Record<string, string>>(),
   /** When the failed attempt's retry was scheduled; null after a success or the last attempt. */
   nextRetryAt: timestamp('next_retry_at', { withTimezone: true, mode: 'date' }),
+  /** Answered through a developer's `app-platform listen` session instead of the network (DESIGN §19). */
+  relayed: boolean('relayed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
   index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt),

@@ -23,9 +23,10 @@ t.test('GET /.well-known/oauth-authorization-server', async (t) => {
       token_endpoint: 'https://api.example.test/oauth/token',
       revocation_endpoint: 'https://api.example.test/oauth/revoke',
       response_types_supported: ['code'],
-      grant_types_supported: ['authorization_code'],
+      grant_types_supported: ['authorization_code', 'urn:ietf:params:oauth:grant-type:device_code'],
+      device_authorization_endpoint: 'https://api.example.test/oauth/device_authorization',
       code_challenge_methods_supported: ['S256'],
-      token_endpoint_auth_methods_supported: ['client_secret_basic'],
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'none'],
       revocation_endpoint_auth_methods_supported: ['client_secret_basic'],
       scopes_supported: [...SCOPES],
       service_documentation: 'https://api.example.test/docs'

@@ -110,7 +110,7 @@ function Attempts ({ detail }: { detail: DeliveryDetail }) {
     <>
       {detail.attempts.map((a) => (
         <section key={a.attempt} class={styles.attempt} data-testid='attempt' aria-label={`Attempt ${a.attempt}`}>
-          <h4>Attempt {a.attempt} · {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} · {a.durationMs} ms</h4>
+          <h4>Attempt {a.attempt} · {a.statusCode === null ? 'no answer' : `HTTP ${a.statusCode}`} · {a.durationMs} ms{a.relayed && <span data-testid='relayed'> · relayed</span>}</h4>
           <dl class={styles.kv}>
             <dt>Sent</dt><dd>{formatDate(a.createdAt)}</dd>
             {a.error !== null && <><dt>Error</dt><dd data-testid='attempt-error'>{a.error}</dd></>}

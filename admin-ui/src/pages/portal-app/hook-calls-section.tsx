@@ -32,6 +32,7 @@ function CallPanel ({ appId, id }: { appId: string, id: string }) {
               <dt>Status</dt><dd>{c.statusCode === null ? 'no answer' : `HTTP ${c.statusCode}`}</dd>
               <dt>Duration</dt><dd>{c.durationMs} ms</dd>
               <dt>Failure policy</dt><dd>{c.failurePolicy ?? '—'}</dd>
+              <dt>Route</dt><dd>{c.relayed ? 'Relayed to your machine (app-platform listen)' : 'Network'}</dd>
               <dt>Installation</dt><dd>{c.installationId}</dd>
               <dt>When</dt><dd>{formatDate(c.createdAt)}</dd>
             </dl>
@@ -96,6 +97,7 @@ export function HookCallsSection ({ app }: SectionProps) {
                       <button type='button' class={styles.item} aria-current={selected === c.id} data-testid='hook-call' onClick={() => setSelected(c.id)}>
                         <strong>{c.hookPoint}</strong>
                         <span class={`${styles.badge} ${c.success ? styles.ok : styles.refused}`}>{c.success ? 'Answered' : 'Refused'}</span>
+                        {c.relayed && <span class={styles.badge} data-testid='relayed' title='Answered through app-platform listen'>Relayed</span>}
                         <span class={styles.meta}>{formatDate(c.createdAt)} · {c.durationMs} ms · {c.error ?? (c.statusCode === null ? '' : `HTTP ${c.statusCode}`)}</span>
                       </button>
                     </li>

@@ -9,6 +9,7 @@ import { PublishedBadge, StatusBadge } from '../../components/status-badge/index
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
 import { SandboxLinks } from '../../components/sandbox-links/index.tsx'
+import { CliTokens } from '../../components/cli-tokens/index.tsx'
 import styles from './style.module.css'
 
 const PAGE_SIZE = 20
@@ -49,6 +50,7 @@ function PortalApps () {
               <Pager page={apps.data.page} limit={apps.data.limit} total={apps.data.total} onPage={setPage} />
             </>
             )}
+      <CliTokens />
     </section>
   )
 }

@@ -1,0 +1,25 @@
+// Bundles the CLI (with the SDK's source and commander) into one file, and copies the reference app beside it as the `app init` template.
+import { build } from 'esbuild'
+import { chmodSync, cpSync, rmSync } from 'node:fs'
+import { basename } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url))
+const NOT_COPIED = new Set(['test', 'node_modules', 'data', '.env'])
+
+rmSync(here('./dist'), { recursive: true, force: true })
+await build({
+  entryPoints: [here('./src/main.ts')],
+  outfile: here('./dist/app-platform.js'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  conditions: ['app-platform-source'],
+  // commander is CommonJS: its require() of Node built-ins needs a real require inside the ESM bundle
+  banner: { js: "#!/usr/bin/env node\nimport { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);" },
+  logLevel: 'warning'
+})
+chmodSync(here('./dist/app-platform.js'), 0o755)
+const template = here('../examples/reference-app')
+cpSync(template, here('./dist/template'), { recursive: true, filter: (path) => path === template || !NOT_COPIED.has(basename(path)) })

@@ -1,0 +1,3 @@
+import { main } from './program.ts'
+
+process.exitCode = await main(process.argv)

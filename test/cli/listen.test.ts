@@ -1,0 +1,141 @@
+import t from 'tap'
+import { createServer, type IncomingMessage } from 'node:http'
+import { once } from 'node:events'
+import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import { verifyWebhook } from '@app-platform/sdk'
+import { build, listen, registerUser } from '../helper.ts'
+import { freePort } from '../process.ts'
+import { cliHome, cliLogin, runCli, startCli } from './helper.ts'
+
+/** The fee the local app answers checkout.shipping_rates with: the quote must show it. */
+const LOCAL_FEE = 777
+
+interface Received { path: string, headers: IncomingMessage['headers'], body: string }
+
+t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', async (t) => {
+  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } })
+  const base = await listen(app)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const home = cliHome(t)
+  t.equal((await cliLogin(app, base, home, developer)).code, 0)
+
+  // the local app: answers the shipping hook with its own fee, and webhooks with 200
+  const received: Received[] = []
+  const receiver = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => { body += String(chunk) })
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body })
+      response.setHeader('content-type', 'application/json')
+      if (request.url === '/webhooks/hooks/shipping-rates') response.end(JSON.stringify({ fee: LOCAL_FEE }))
+      else if (request.url === '/webhooks') response.end('{"ok":true}')
+      else { response.statusCode = 404; response.end('{}') }
+    })
+  }).listen(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  t.teardown(() => receiver.close())
+  const local = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`
+
+  // the app's registered URL is a port nobody listens on: only the relay can reach the local app
+  const dir = join(home, 'relay-app')
+  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', `http://127.0.0.1:${await freePort()}`], { home })
+  t.equal(init.code, 0, init.stderr)
+  const appId = JSON.parse(init.stdout).appId as string
+  t.equal((await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })).code, 0)
+  const installed = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })
+  t.equal(installed.statusCode, 201)
+  const { webhookSecret } = installed.json()
+  const me = (await app.inject({ url: '/auth/me', headers: developer.auth })).json()
+  const sandboxSlug = me.business.slug as string
+  const products = (await app.storefront.inject({ url: `/store/${sandboxSlug}/api/products` })).json().data as Array<{ id: string }>
+  const quote = async () => (await app.storefront.inject({
+    method: 'POST', url: `/store/${sandboxSlug}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
+  })).json()
+
+  t.test('without a listener, calls go to the network as before', async (t) => {
+    const quoted = await quote()
+    t.not(quoted.deliveryFee, LOCAL_FEE)
+    t.equal(received.length, 0)
+  })
+
+  const relay = startCli(['listen', '--app', appId, '--forward-to', local, '--json', '--server', base], { home })
+  t.teardown(() => { relay.child.kill('SIGINT') })
+  t.match(JSON.parse(await relay.line((line) => line.includes('"ready"'))), { ready: true, appId, forwardTo: local })
+
+  t.test('a checkout.shipping_rates hook: the local answer sets the quote\'s fee', async (t) => {
+    const quoted = await quote()
+    t.equal(quoted.deliveryFee, LOCAL_FEE)
+    t.match(quoted.deliveryFeeSetBy, { provider: 'app', appId })
+    const hook = received.find((r) => r.path === '/webhooks/hooks/shipping-rates')
+    t.ok(hook, 'the hook went to the local URL plus the hook\'s path')
+    t.match(hook?.headers['x-webhook-signature'], /\S/, 'signed as usual')
+    await relay.line((line) => line.includes('checkout.shipping_rates'))
+    await app.checkoutHooks.flush()
+    const calls = (await app.inject({ url: `/developer/apps/${appId}/hook-calls?hookPoint=checkout.shipping_rates`, headers: developer.auth })).json().data
+    t.match(calls[0], { success: true, relayed: true, statusCode: 200 }, 'the console marks the call relayed')
+  })
+
+  t.test('a webhook delivery, signed as usual, answered by the local app', async (t) => {
+    const status = (await app.inject({ url: `/developer/apps/${appId}/test-status`, headers: developer.auth })).json()
+    const webhookId = status.webhooks[0].id as string
+    const tested = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/webhooks/${webhookId}/test`, headers: developer.auth })
+    t.match(tested.json(), { success: true, statusCode: 200 })
+    const delivery = received.find((r) => r.path === '/webhooks')
+    t.ok(delivery)
+    const verified = verifyWebhook(delivery?.body ?? '', delivery?.headers ?? {}, webhookSecret)
+    t.equal(verified.event, 'webhook.test', 'the SDK verifies the relayed delivery with the installation\'s secret')
+    const deliveries = (await app.inject({ url: `/developer/apps/${appId}/deliveries`, headers: developer.auth })).json().data
+    const detail = (await app.inject({ url: `/developer/apps/${appId}/deliveries/${deliveries[0].id as string}`, headers: developer.auth })).json()
+    t.match(detail.attempts, [{ statusCode: 200, relayed: true }], 'the console marks the attempt relayed')
+    const listed = (await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: developer.auth })).json().data
+    t.ok(listed.some((call: { kind: string, status: number }) => call.kind === 'webhook' && call.status === 200))
+    t.ok(listed.some((call: { kind: string, name: string }) => call.kind === 'hook' && call.name === 'checkout.shipping_rates'))
+  })
+
+  t.test('trigger emits a sample event, relayed to the local app; logs tails it', async (t) => {
+    const tail = startCli(['logs', '--app', appId, '--json', '--server', base], { home })
+    t.teardown(() => { tail.child.kill('SIGINT') })
+    t.match(JSON.parse(await tail.line((line) => line.includes('"ready"'))), { ready: true, appId }, 'subscribed before anything is triggered')
+    const unknown = await runCli(['trigger', 'order.exploded', '--app', appId, '--server', base], { home })
+    t.equal(unknown.code, 1)
+    t.match(unknown.stderr, /Unknown event order\.exploded: one of order\.created/)
+    const triggered = await runCli(['trigger', 'order.created', '--app', appId, '--json', '--server', base], { home })
+    t.equal(triggered.code, 0, triggered.stderr)
+    t.match(JSON.parse(triggered.stdout), { event: 'order.created', eventId: /^evt_/, data: { sample: true } })
+    const logged = JSON.parse(await tail.line((line) => line.includes('"order.created"')))
+    t.match(logged, { type: 'delivery', event: 'order.created', statusCode: 200, relayed: true })
+    const delivered = received.find((r) => r.path === '/webhooks' && r.body.includes('"order.created"'))
+    t.ok(delivered, 'the sample reached the local app through the relay')
+    tail.child.kill('SIGINT')
+    t.equal((await tail.exited).code, 0)
+  })
+
+  t.test('another business\'s calls are never relayed; another developer cannot listen or answer', async (t) => {
+    const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', path: '/x', headers: {}, body: '{}', timeoutMs: 1000 })
+    t.equal(elsewhere, null)
+    const other = await registerUser(app, 'DEVELOPER')
+    t.equal((await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: other.auth })).statusCode, 404)
+    t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/relay/rly_x`, headers: other.auth, payload: { status: 200, headers: {}, body: '' } })).statusCode, 404)
+  })
+
+  t.test('a second listen takes the session over; the first stops rather than take it back', async (t) => {
+    const second = startCli(['listen', '--app', appId, '--forward-to', local, '--json', '--server', base], { home })
+    t.teardown(() => { second.child.kill('SIGINT') })
+    await second.line((line) => line.includes('"ready"'))
+    const first = await relay.exited
+    t.equal(first.code, 1)
+    t.match(first.stdout, /took over; this one stops/)
+    const quoted = await quote()
+    t.equal(quoted.deliveryFee, LOCAL_FEE, 'the second session relays')
+    second.child.kill('SIGINT')
+    t.equal((await second.exited).code, 0)
+  })
+
+  t.test('after the listener stops, calls go to the network again', async (t) => {
+    const before = received.length
+    const quoted = await quote()
+    t.not(quoted.deliveryFee, LOCAL_FEE)
+    t.equal(received.length, before)
+  })
+})
