@@ -39,6 +39,19 @@ async function timeQuotes (app: App, slug: string, cart: unknown): Promise<numbe
   return samples.sort((a, b) => a - b)
 }
 
+/**
+ * Ends a `listen` child as Ctrl-C would (SIGINT), and kills it if it has not exited 5 s later: a
+ * process started under a runner that ignores SIGINT (tap's test processes) inherits the ignoring.
+ */
+async function stopListener (child: ReturnType<typeof spawn>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = once(child, 'exit')
+  child.kill('SIGINT')
+  const kill = setTimeout(() => child.kill('SIGKILL'), 5000)
+  await exited
+  clearTimeout(kill)
+}
+
 const receiver = createServer((request, response) => {
   request.resume()
   request.on('end', () => { response.setHeader('content-type', 'application/json'); response.end('{"fee":250}') })
@@ -87,8 +100,7 @@ try {
       child.once('exit', (code) => reject(new Error(`listen exited (${String(code)}): ${output}`)))
     })
     const relayed = await timeQuotes(app, slug, cart)
-    child.kill('SIGINT')
-    await once(child, 'exit')
+    await stopListener(child)
     listener = null
     rounds.push({ direct, relayed })
   }
@@ -107,7 +119,7 @@ try {
   printAims(aims)
   writeJson('relay', { quotes: QUOTES, ...figures }, aims)
 } finally {
-  listener?.kill('SIGINT')
+  if (listener !== null) await stopListener(listener)
   await app.close()
   receiver.close()
   rmSync(home, { recursive: true, force: true })
