@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from '../../server/http-errors.ts'
-import { AppIdParams, AppSchema } from './schemas.ts'
+import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
 import { addedScopes, publicApp, type AppRow } from './service.ts'
+import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot } from './review-thread.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']
@@ -28,10 +29,50 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/apps/:appId', {
     schema: { tags, security, operationId: 'getReviewApp', summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
-  }, async (request) => {
-    const app = await fastify.apps.findById(request.params.appId)
+  }, async (request) => withAdded(await reviewedApp(request.params.appId)))
+
+  async function reviewedApp (appId: string): Promise<AppRow> {
+    const app = await fastify.apps.findById(appId)
     if (app === null) throw notFound('App')
-    return withAdded(app)
+    return app
+  }
+
+  fastify.get('/apps/:appId/diff', {
+    schema: {
+      tags, security, operationId: 'getReviewDiff', summary: 'The submitted listing and manifest beside the last approved ones',
+      description: 'The client renders the difference; `baseline` is null for an app never approved.',
+      params: AppIdParams, response: { 200: ReviewDiffSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await reviewedApp(request.params.appId)
+    const baseline = await fastify.apps.reviewThread.approvedBaseline(app.id)
+    const approved = baseline?.snapshot == null
+      ? null
+      : { version: baseline.version, approvedAt: baseline.createdAt.toISOString(), snapshot: baseline.snapshot as AppSnapshot }
+    return { baseline: approved, current: snapshotOf(app) }
+  })
+
+  fastify.get('/apps/:appId/history', {
+    schema: {
+      tags, security, operationId: 'getReviewHistory', summary: 'Decision history and the reply thread, newest first',
+      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ReviewEventSchema), ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await reviewedApp(request.params.appId)
+    const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
+    return { data: await reviewEvents(items, fastify.auth.namesOf), total, page, limit }
+  })
+
+  fastify.post('/apps/:appId/replies', {
+    schema: {
+      tags, security, operationId: 'replyAsReviewer', summary: 'Reply in the review thread (the developer sees it on the app’s Review tab)',
+      params: AppIdParams, body: ReviewReplyBodySchema, response: { 201: ReviewEventSchema, ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request, reply) => {
+    const app = await reviewedApp(request.params.appId)
+    const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'REVIEWER' }, request.body.body)
+    const [event] = await reviewEvents([replyEvent(row)], fastify.auth.namesOf)
+    return reply.code(201).send(event)
   })
 
   fastify.post('/apps/:appId/approve', {

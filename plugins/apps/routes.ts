@@ -4,10 +4,11 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
 import { publicApp } from './service.ts'
+import { replyEvent, reviewEvents } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
   AppIdParams, AppSchema, CreateAppBodySchema, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponseSchema, MediaUploadBodySchema,
-  UpdateAppBodySchema, VersionSchema
+  ReviewEventSchema, ReviewReplyBodySchema, UpdateAppBodySchema, VersionSchema
 } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
@@ -44,6 +45,42 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, body: UpdateAppBodySchema, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
+
+  fastify.delete('/:appId', {
+    schema: {
+      tags, security, operationId: 'deleteApp', summary: 'Delete a draft app',
+      description: 'Only an app that was never published and is not pending review (409 otherwise). Its test installs end at once (tokens revoked, webhooks off, blocks off the sandbox pages; no data-erasure notice: the sandbox is the developer’s own), and its manifest, history, review replies, media and client credentials are deleted.',
+      params: AppIdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 409) }
+    }
+  }, async (request, reply) => {
+    const deleted = await fastify.apps.deleteDraft(request.user.sub, request.params.appId, fastify.onAppDeleting)
+    request.log.info({ appId: deleted.id }, 'draft app deleted')
+    return await reply.code(204).send(null)
+  })
+
+  fastify.get('/:appId/review-history', {
+    schema: {
+      tags, security, operationId: 'listAppReviewHistory', summary: 'The review record: submissions, decisions with notes, live edits and replies, newest first',
+      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ReviewEventSchema), ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
+    return { data: await reviewEvents(items, fastify.auth.namesOf), total, page, limit }
+  })
+
+  fastify.post('/:appId/review-replies', {
+    schema: {
+      tags, security, operationId: 'replyToReview', summary: 'Reply to the reviewer',
+      description: 'Adds to the review thread, which the developer and the reviewers see; 409 before any review decision.',
+      params: AppIdParams, body: ReviewReplyBodySchema, response: { 201: ReviewEventSchema, ...errorResponses(400, 401, 403, 404, 409) }
+    }
+  }, async (request, reply) => {
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'DEVELOPER' }, request.body.body)
+    const [event] = await reviewEvents([replyEvent(row)], fastify.auth.namesOf)
+    return reply.code(201).send(event)
+  })
 
   fastify.post('/:appId/submit', {
     schema: { tags, security, operationId: 'submitApp', summary: 'Submit for review (DRAFT → PENDING_REVIEW)', description: 'Also starts an app check run of the submitted version (GET /review/apps/:appId/checks); its outcome never blocks the submission.', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }

@@ -13,6 +13,7 @@ import { MAX_SCREENSHOTS, type AppView, type CreateApp, type UpdateApp } from '.
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
 import { describeProblems, validateManifest } from './manifest/validate.ts'
+import { createReviewThread, snapshotOf } from './review-thread.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
@@ -20,6 +21,8 @@ export { settingsValidator } from './manifest/validate.ts'
 export { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 
 export type AppApprovedListener = (tx: Tx, app: AppRow, previouslyApproved: string[]) => Promise<void>
+/** Run inside the transaction that deletes a draft app, before its rows go (installations: end its test installs). */
+export type AppDeletingListener = (tx: Tx, app: AppRow) => Promise<void>
 /** Told after a submission for review committed (app checks start a run); must not throw. */
 export type AppSubmittedListener = (app: AppRow, by: { userId: string, businessId: string | null }) => Promise<void>
 
@@ -31,6 +34,8 @@ declare module 'fastify' {
     onAppApproved: AppApprovedListener[]
     /** Run after a submission for review (app checks). */
     onAppSubmitted: AppSubmittedListener[]
+    /** Run inside the deletion of a draft app (installations). */
+    onAppDeleting: AppDeletingListener[]
   }
 }
 
@@ -46,7 +51,7 @@ export function publicApp (row: AppRow): AppView {
     scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, appUrl: row.appUrl, webhookUrl: row.webhookUrl,
     webhookEvents: row.webhookEvents, webhookSignatureScheme: row.webhookSignatureScheme,
     iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
-    isPublished: row.isPublished, reviewNotes: row.reviewNotes, manifest: row.manifest,
+    isPublished: row.isPublished, reviewNotes: row.reviewNotes, changesRequested: row.changesRequested, manifest: row.manifest,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
   }
 }
@@ -126,9 +131,11 @@ async function ownedAppIn (executor: Executor, developerId: string, appId: strin
   return row
 }
 
+/** A history entry; submissions and approvals keep what was submitted or approved, for the reviewer's diff. */
 async function recordVersion (executor: Executor, app: AppRow, kind: string, actorId: string, changes: string[] = [], notes: string | null = null) {
+  const snapshot = kind === 'SUBMITTED' || kind === 'APPROVED' ? snapshotOf(app) : null
   await executor.insert(appVersions).values({
-    id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId
+    id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId, snapshot
   })
 }
 
@@ -217,7 +224,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
     return await db.transaction(async (tx) => {
       const app = await ownedAppIn(tx, developerId, appId, true)
       if (app.status !== 'DRAFT') throw conflict(`Only a DRAFT app can be submitted; this one is ${app.status}`)
-      const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', submittedAt: new Date(), updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', changesRequested: false, submittedAt: new Date(), updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
       return updated
     })
@@ -361,7 +368,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       const app = await pendingReview(tx, appId)
       const now = new Date()
       const [updated] = await tx.update(apps).set({
-        status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: notes, publishedAt: app.publishedAt ?? now, updatedAt: now
+        status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: notes, changesRequested: false, publishedAt: app.publishedAt ?? now, updatedAt: now
       }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'APPROVED', reviewerId, [], notes)
       for (const listener of listeners) await listener(tx, updated, app.approvedScopes)
@@ -373,9 +380,25 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function reject (reviewerId: string, appId: string, notes: string): Promise<AppRow> {
     return await db.transaction(async (tx) => {
       const app = await pendingReview(tx, appId)
-      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: notes, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: notes, changesRequested: true, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'REJECTED', reviewerId, [], notes)
       return updated
+    })
+  }
+
+  /**
+   * Deletes a draft that never reached merchants: never published and not under review. The listeners
+   * end its test installs first; the app's rows (manifest extensions, history, replies, media, OAuth
+   * codes, installations) go with it by their foreign keys.
+   */
+  async function deleteDraft (developerId: string, appId: string, listeners: AppDeletingListener[]): Promise<AppRow> {
+    return await db.transaction(async (tx) => {
+      const app = await ownedAppIn(tx, developerId, appId, true)
+      if (app.isPublished) throw conflict('A published app cannot be deleted: merchants may have installed it')
+      if (app.status === 'PENDING_REVIEW') throw conflict('The app is pending review: wait for the decision before deleting it')
+      for (const listener of listeners) await listener(tx, app)
+      await tx.delete(apps).where(eq(apps.id, app.id))
+      return app
     })
   }
 
@@ -402,7 +425,9 @@ export function createAppsService (db: Executor, options: AppsOptions) {
     in: (tx: Executor) => createAppsService(tx, options),
     ownedApp, assertEditable, create, list, update, submit, regenerateSecret, versions, verifyClientCredentials, findByClientId, findById,
     findByIds, settingsSchemaOf, activeExtensionsOf, adminPagesOf, extensionsOf, saveManifest, addMedia, mediaById, reviewQueue, approve, reject,
-    listPublished, publishedBySlug
+    listPublished, publishedBySlug, deleteDraft,
+    /** The review's history, reply thread and approved baseline (the caller checks who may see the app). */
+    reviewThread: createReviewThread(db)
   }
 }
 
@@ -411,6 +436,7 @@ export default fp(async function appsService (fastify) {
   fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }))
   fastify.decorate('onAppApproved', [] as AppApprovedListener[])
   fastify.decorate('onAppSubmitted', [] as AppSubmittedListener[])
+  fastify.decorate('onAppDeleting', [] as AppDeletingListener[])
 }, { name: 'apps', dependencies: ['db', 'config', 'outbound', 'origins'] })
 
 export type AppsService = ReturnType<typeof createAppsService>

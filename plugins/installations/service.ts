@@ -7,7 +7,7 @@ import { newId } from '../../server/db/ids.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
 import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
@@ -265,6 +265,21 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     }
   }
 
+  /**
+   * A draft app is being deleted: its (test) installs end now, like an uninstall without the erasure
+   * notice (the sandbox is the developer's own), and their rows go with the app's by foreign key.
+   */
+  async function endForDeletedApp (app: AppRow): Promise<void> {
+    const tx = transaction('endForDeletedApp')
+    const rows = await tx.select().from(installations).where(eq(installations.appId, app.id)).for('update')
+    if (rows.some((row) => !row.isTestInstall)) throw conflict('The app has merchant installations and cannot be deleted')
+    for (const row of rows.filter((r) => r.uninstalledAt === null)) {
+      await deps.webhooks.in(tx).deactivateFor(row.id)
+      await deps.commerce.in(tx).removeBlocksOf(row.businessId, row.id)
+      await announce(tx, row.id)
+    }
+  }
+
   async function testInstallOf (appId: string, businessId: string): Promise<InstallationRow | null> {
     const [row] = await db.select().from(installations)
       .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
@@ -343,7 +358,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     adminPageOrigins, sessionToken, unfinishedFor,
     /** The oauth capability registers where unexchanged consents are found. */
     addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },
-    install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
+    install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, endForDeletedApp, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
     checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) =>
@@ -373,6 +388,7 @@ export default fp(async function installationsService (fastify) {
   })
   fastify.decorate('installations', service)
   fastify.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
+  fastify.onAppDeleting.push(async (tx, app) => { await service.in(tx).endForDeletedApp(app) })
 
   // while revocations from other processes cannot arrive, every token is checked in the database
   await listenForCache(fastify, INSTALLATION_CHANNEL, 'token cache', tokenCache, (installationId) => tokenCache.evictInstallation(installationId))

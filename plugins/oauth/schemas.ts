@@ -51,7 +51,9 @@ export const AuthorizeBodySchema = Type.Object({
 }, { title: 'AuthorizeBody', additionalProperties: false })
 export type AuthorizeBodyType = Static<typeof AuthorizeBodySchema>
 
-export const RedirectSchema = Type.Object({ redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied' }) })
+export const RedirectSchema = Type.Object({
+  redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied (the consent screen offers that after a Deny, beside Back to the admin)' })
+})
 
 /** Loose on purpose: the handler answers problems with RFC 6749 error codes, not schema messages. */
 export const TokenBodySchema = Type.Object({
@@ -69,7 +71,12 @@ export const TokenSchema = Type.Object({
   scope: Type.String({ description: 'Granted scopes, space-separated' }),
   installation_id: Type.String(),
   business_id: Type.String(),
-  webhook_secret: Type.String({ examples: ['whsec_…'] })
+  webhook_secret: Type.String({ examples: ['whsec_…'] }),
+  admin_return_url: Type.String({
+    format: 'uri',
+    description: "Where the app may send the merchant's browser when its own install steps are done: the admin's apps screen, naming this installation. Optional to use; never carries a secret.",
+    examples: ['https://admin.example.com/admin/apps?installed=inst_…']
+  })
 }, { title: 'TokenResponse' })
 
 export const OAuthErrorSchema = Type.Object({

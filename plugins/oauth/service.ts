@@ -38,7 +38,18 @@ function withParams (base: string, params: Record<string, string | undefined>): 
   return url.toString()
 }
 
-export function createOAuthService (deps: { db: Db, apps: AppsService, installations: InstallationsService, commerce: CommerceService, auth: AuthService }) {
+/** Where an app may send the merchant back after an install (the admin's apps screen, which names the new install). */
+export function adminReturnUrl (adminUrl: string, installationId: string): string {
+  return `${adminUrl}/admin/apps?${new URLSearchParams({ installed: installationId })}`
+}
+
+export interface OAuthDeps {
+  db: Db, apps: AppsService, installations: InstallationsService, commerce: CommerceService, auth: AuthService
+  /** ADMIN_URL, read when a token is issued (the admin_return_url's origin). */
+  adminUrl: () => string
+}
+
+export function createOAuthService (deps: OAuthDeps) {
   const { db } = deps
 
   /**
@@ -150,7 +161,8 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
       scope: installation.grantedScopes.join(' '),
       installation_id: installation.id,
       business_id: installation.businessId,
-      webhook_secret: webhookSecret
+      webhook_secret: webhookSecret,
+      admin_return_url: adminReturnUrl(deps.adminUrl(), installation.id)
     }
   }
 
@@ -210,7 +222,10 @@ declare module 'fastify' {
 
 /** The oauth service as a decorator, like every capability's; it tells installations where unexchanged consents are. */
 export default fp(async function oauthService (fastify) {
-  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
+  const oauth = createOAuthService({
+    db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth,
+    adminUrl: () => fastify.origins.adminUrl
+  })
   fastify.decorate('oauth', oauth)
   fastify.installations.addConsentSource(oauth.unexchangedConsents)
   fastify.decorate('deviceFlow', createDeviceFlow({

@@ -122,6 +122,11 @@ export interface TokenResponse {
   business_id: string
   /** Signs this installation's webhook deliveries and hook calls. */
   webhook_secret: string
+  /**
+   * Where the app may send the merchant when its own install steps are done: the platform admin's apps
+   * screen, naming this installation. Absent from platforms that predate it.
+   */
+  admin_return_url?: string
 }
 
 const OAUTH_ERROR_CODE = /^[a-z][a-z0-9_]*$/
@@ -164,5 +169,6 @@ export async function exchangeCode (params: ExchangeCodeParams): Promise<TokenRe
   }
   const token = {} as TokenResponse
   for (const field of TOKEN_FIELDS) token[field] = record[field] as string
+  if (typeof record.admin_return_url === 'string' && /^https?:\/\//.test(record.admin_return_url)) token.admin_return_url = record.admin_return_url
   return token
 }

@@ -51,13 +51,29 @@ t.test('consent screen in Chromium', async (t) => {
     payload: { grant_type: 'authorization_code', code, redirect_uri: redirectUrl }
   })
   t.equal(token.statusCode, 200, 'the code from the screen exchanges for a token')
+  // the app sends the merchant back by admin_return_url: the admin names the new install
+  const returnUrl = new URL(token.json().admin_return_url as string)
+  await page.goto(`${base}${returnUrl.pathname}${returnUrl.search}`)
+  await page.getByTestId('just-installed').waitFor()
+  t.match(await page.getByTestId('just-installed').innerText(), /Review Booster is installed/, 'admin_return_url lands on the admin naming the install')
 
   await page.goto(authorizeUrl)
   await page.getByTestId('consent').waitFor()
   t.match(await page.getByTestId('consent').innerText(), /Update the app on/, 'an installed app is an update')
   await page.getByRole('button', { name: 'Deny' }).click()
+  const denied = page.getByTestId('consent-denied')
+  await denied.waitFor()
+  t.match(await denied.innerText(), /You denied Review Booster[\s\S]*Nothing was installed/, 'Deny stays on the platform and says what happened')
+  t.equal(await denied.getByRole('link', { name: 'Back to the admin' }).getAttribute('href'), '/admin/apps', 'with the way back into the admin')
+  await screenshot(page, 'consent-denied')
+  await page.setViewportSize({ width: 390, height: 760 })
+  t.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scroll at 390 px')
+  await screenshot(page, 'consent-denied-390')
+  await page.setViewportSize({ width: 1280, height: 760 })
+  await denied.getByRole('button', { name: 'Return to Review Booster' }).click()
   await page.waitForURL(/\/callback\?/)
-  t.equal(new URL(page.url()).searchParams.get('error'), 'access_denied')
+  t.equal(new URL(page.url()).searchParams.get('error'), 'access_denied', 'or back to the app, told access_denied (RFC 6749 §4.1.2.1)')
+  t.equal(new URL(page.url()).searchParams.get('state'), 'st-42')
 
   // a problem after a valid redirect_uri goes back to the app with the state (RFC 6749 §4.1.2.1), not onto the screen
   await page.goto(`${base}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: created.clientId, redirect_uri: redirectUrl, scope: 'read_orders', state: 'st-43' })}`)

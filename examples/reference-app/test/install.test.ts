@@ -17,10 +17,12 @@ t.test('GET / (App URL) and GET /oauth/callback', async (t) => {
     const callback = await consent(s, browser.authorize)
     const done = await fetch(callback, { headers: { cookie: browser.cookie } })
     t.equal(done.status, 200)
-    t.match(await done.text(), `data-installed="${s.merchant.businessId}"`)
+    const page = await done.text()
+    t.match(page, `data-installed="${s.merchant.businessId}"`)
     const stored = s.reference.reference.store.installation(s.merchant.businessId)
     t.match(stored, { businessId: s.merchant.businessId, businessSlug: s.merchant.slug, accessToken: /^fbat_/, webhookSecret: /^whsec_/, installationId: /^inst_/ })
     t.ok(stored?.scopes.includes('write_payments'), 'every scope of the listing granted')
+    t.match(page, `href="${s.platform.origins.adminUrl}/admin/apps?installed=${stored?.installationId ?? ''}"`, 'back to the admin by the admin_return_url the platform gave')
 
     const listed = (await s.platform.inject({ url: '/merchant/installations', headers: s.merchant.auth })).json().data
     t.equal(listed.find((i: { installationId: string }) => i.installationId === stored?.installationId)?.app.slug, 'reference-app', 'the platform lists the install')
@@ -40,7 +42,9 @@ t.test('GET / (App URL) and GET /oauth/callback', async (t) => {
     t.equal(back.searchParams.get('error'), 'access_denied')
     const answer = await fetch(back, { headers: { cookie: declined.cookie } })
     t.equal(answer.status, 400)
-    t.match(await answer.text(), /You declined the installation/)
+    const declinedPage = await answer.text()
+    t.match(declinedPage, /You declined the installation/)
+    t.match(declinedPage, `href="${s.platform.origins.adminUrl}/admin/apps"`, 'and offers the way back to the admin')
   })
 
   t.test('installations survive a restart of the app', async (t) => {

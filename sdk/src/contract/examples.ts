@@ -110,6 +110,7 @@ export const appExample = {
   status: 'APPROVED',
   isPublished: true,
   reviewNotes: null,
+  changesRequested: false,
   manifest: {},
   createdAt: '2026-01-15T10:30:00.000Z',
   updatedAt: '2026-01-15T10:30:00.000Z'

@@ -297,6 +297,7 @@ export const AppSchema = Type.Object({
   status: StringEnum(APP_STATUSES),
   isPublished: Type.Boolean(),
   reviewNotes: Type.Union([Type.String(), Type.Null()]),
+  changesRequested: Type.Boolean({ description: 'The last review asked for changes (reviewNotes says which) and the app was not submitted since' }),
   manifest: Type.Record(Type.String(), Type.Unknown()),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })

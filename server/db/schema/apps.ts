@@ -34,6 +34,8 @@ export const apps = pgTable('apps', {
   status: text('status', { enum: APP_STATUSES }).notNull().default('DRAFT'),
   isPublished: boolean('is_published').notNull().default(false),
   reviewNotes: text('review_notes'),
+  /** The last review asked for changes and the developer has not submitted since: the portal marks it. */
+  changesRequested: boolean('changes_requested').notNull().default(false),
   /** json, not jsonb: the developer's document keeps its key order (settings fields render in that order) */
   manifest: json('manifest').$type<Record<string, unknown>>().notNull().default({}),
   submittedAt: timestamp('submitted_at', { withTimezone: true, mode: 'date' }),
@@ -58,8 +60,21 @@ export const appVersions = pgTable('app_versions', {
   approvedScopes: jsonb('approved_scopes').$type<string[]>().notNull(),
   notes: text('notes'),
   actorId: text('actor_id').notNull(),
+  /** The listing fields and manifest as submitted or approved: what the reviewer's diff compares. */
+  snapshot: jsonb('snapshot').$type<Record<string, unknown>>(),
   createdAt: createdAt()
 }, (t) => [index('app_versions_app_created_idx').on(t.appId, t.createdAt)])
+
+/** The conversation on a review: the developer answers the reviewer's notes, the reviewer answers back. */
+export const appReviewReplies = pgTable('app_review_replies', {
+  id: text('id').primaryKey(),
+  appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+  authorId: text('author_id').notNull(),
+  /** DEVELOPER or REVIEWER: who wrote it, as the thread shows it */
+  authorRole: text('author_role', { enum: ['DEVELOPER', 'REVIEWER'] }).notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt()
+}, (t) => [index('app_review_replies_app_created_idx').on(t.appId, t.createdAt)])
 
 export const EXTENSION_KINDS = ['block', 'embed', 'hook', 'admin_page'] as const
 export type ExtensionKind = typeof EXTENSION_KINDS[number]

@@ -50,6 +50,7 @@ t.test('OAuth install with simple-oauth2 against the running server', async (t) 
     t.match(token, { token_type: 'bearer', scope: 'read_business', business_id: merchant.businessId, installation_id: /^inst_/ })
     t.match(token.access_token, /^fbat_(?!test_)[A-Za-z0-9_-]{43}$/)
     t.match(token.webhook_secret, /^whsec_(?!test_)[A-Za-z0-9+/]{43}=$/, 'whsec_ and standard base64 (Standard Webhooks)')
+    t.equal(token.admin_return_url, `${app.origins.adminUrl}/admin/apps?installed=${token.installation_id}`, 'the way back into the admin, naming the install')
 
     const business = await fetch(`${base}/app-api/business`, { headers: { authorization: `Bearer ${token.access_token}` } })
     t.equal(business.status, 200)

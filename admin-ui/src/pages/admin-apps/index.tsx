@@ -70,6 +70,13 @@ function PendingCard ({ item }: { item: PendingInstallation }) {
   )
 }
 
+/** An app that sent the merchant back by its admin_return_url (`?installed=<installationId>`) is named. */
+function JustInstalled ({ installs, installationId }: { installs: InstalledApp[], installationId: string | undefined }) {
+  const install = installationId === undefined ? undefined : installs.find((i) => i.installationId === installationId)
+  if (install === undefined) return null
+  return <p class={styles.notice} role='status' data-testid='just-installed'><strong>{install.app.name}</strong> is installed. Its blocks are in the theme editor and its embeds below.</p>
+}
+
 /** /admin/apps: the merchant's installed apps, installs being finished, re-consent prompts, settings and uninstall. */
 export default function AdminApps () {
   const { query } = useLocation()
@@ -81,6 +88,7 @@ export default function AdminApps () {
         <section>
           <h1>Installed apps</h1>
           {notice !== null && <p class={styles.notice} role='status'>{notice}</p>}
+          {notice === null && <JustInstalled installs={installs} installationId={query.installed} />}
           {installs.length === 0 && pending.length === 0
             ? <p class='panel'>No apps installed yet. Browse the <a href='/'>marketplace</a>.</p>
             : (

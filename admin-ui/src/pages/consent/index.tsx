@@ -33,6 +33,8 @@ export default function Consent () {
   const { url, query, route } = useLocation()
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  // after Deny: where the app would be told (error=access_denied); the merchant chooses to go there or back to the admin
+  const [denied, setDenied] = useState<string | null>(null)
   const params = Object.fromEntries(FORWARDED.filter((k) => query[k] !== undefined).map((k) => [k, query[k]]))
   const infoQuery = new URLSearchParams({ client_id: query.client_id ?? '', redirect_uri: query.redirect_uri ?? '', ...params })
   const info = useResource<ConsentInfo>(session === null ? null : `/oauth/authorize/info?${infoQuery}`, async () => {
@@ -55,6 +57,11 @@ export default function Consent () {
     setError(null)
     try {
       const { redirectTo } = await api.post<{ redirectTo: string }>('/oauth/authorize', { ...params, decision })
+      if (decision === 'deny') {
+        setDenied(redirectTo)
+        setBusy(false)
+        return
+      }
       window.location.assign(redirectTo)
     } catch (e) {
       if (returnToApp(e)) return
@@ -74,6 +81,21 @@ export default function Consent () {
     )
   }
   const { app, scopes, business, isTestInstall, alreadyInstalled } = info.data
+  if (denied !== null) {
+    // a developer's sandbox admin is the portal's app page; a merchant's is the apps screen
+    const adminHome = session.user.role === 'DEVELOPER' ? '/portal' : '/admin/apps'
+    return (
+      <div class={`panel ${styles.card}`} data-testid='consent-denied'>
+        <h1>You denied {app.name}</h1>
+        <p>Nothing was installed{alreadyInstalled ? ' and nothing changed' : ''}. {app.name} has no access to {business.name}.</p>
+        <div class={styles.actions}>
+          <button class='secondary' onClick={() => { window.location.assign(denied) }}>Return to {app.name}</button>
+          <a class='button' href={adminHome}>Back to the admin</a>
+        </div>
+        <p class='muted'>Returning to {app.name} tells it that you said no; it may offer to try again.</p>
+      </div>
+    )
+  }
   const target = (
     <>
       {alreadyInstalled ? 'Update the app on ' : 'Install on '}<strong>{business.name}</strong>

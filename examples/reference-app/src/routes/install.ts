@@ -22,9 +22,10 @@ function cookie (header: string | undefined, name: string): string | null {
   return null
 }
 
-function problem (reply: FastifyReply, statusCode: number, title: string, message: string) {
+function problem (reply: FastifyReply, statusCode: number, title: string, message: string, back: string | null = null) {
+  const link = back === null ? '' : `<p><a class="button" href="${escapeHtml(back)}">Back to your admin</a></p>`
   return reply.code(statusCode).type('text/html; charset=utf-8')
-    .send(page({ title, body: `<main><section class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></section></main>` }))
+    .send(page({ title, body: `<main><section class="card error" role="alert"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>${link}</section></main>` }))
 }
 
 export default async function installRoutes (fastify: FastifyInstance, { context }: { context: Context }) {
@@ -70,7 +71,7 @@ free delivery from a threshold, a test wallet at checkout and an admin page.</p>
     try {
       code = parseAuthorizeCallback(request.url, expected).code
     } catch (error) {
-      if (error instanceof OAuthError && error.error === 'access_denied') return problem(reply, 400, 'Not installed', 'You declined the installation. Nothing was stored.')
+      if (error instanceof OAuthError && error.error === 'access_denied') return problem(reply, 400, 'Not installed', 'You declined the installation. Nothing was stored.', `${context.urls.adminUrl}/admin/apps`)
       return problem(reply, 400, 'Install link expired', 'This link does not belong to an install started in this browser. Start again from the marketplace.')
     }
     const pending = context.store.takeAuthorization(expected)
@@ -95,6 +96,8 @@ free delivery from a threshold, a test wallet at checkout and an admin page.</p>
       installedAt: context.now().toISOString()
     })
     request.log.info({ businessId: token.business_id, installationId: token.installation_id }, 'installed')
+    // the platform names where to send the merchant back (its admin's apps screen, this install marked)
+    const backToAdmin = token.admin_return_url ?? `${context.urls.adminUrl}/admin/apps`
     return reply
       .header('set-cookie', `${STATE_COOKIE}=; Path=${CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=0`)
       .type('text/html; charset=utf-8')
@@ -102,7 +105,7 @@ free delivery from a threshold, a test wallet at checkout and an admin page.</p>
         title: 'Installed',
         body: `<main><section class="card" role="status" data-installed="${escapeHtml(token.business_id)}"><h1>Installed</h1>
 <p>The reference app is installed. Place its “Reviews highlights” block on a page in the theme editor, and turn on its loyalty widget.</p>
-<p><a class="button" href="${escapeHtml(context.urls.adminUrl)}/admin/apps">Back to your admin</a></p></section></main>`
+<p><a class="button" href="${escapeHtml(backToAdmin)}">Back to your admin</a></p></section></main>`
       }))
   })
 }

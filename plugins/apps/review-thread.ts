@@ -1,0 +1,103 @@
+import { and, desc, eq, sql } from 'drizzle-orm'
+import { appReviewReplies, appVersions, apps } from '../../server/db/schema/index.ts'
+import type { Executor } from '../../server/db/client.ts'
+import { newId } from '../../server/db/ids.ts'
+import { countRows, rows } from '../../server/db/rows.ts'
+import { conflict } from '../../server/http-errors.ts'
+import { pageWindow } from '../../server/schemas.ts'
+
+type AppRow = typeof apps.$inferSelect
+
+/** What a reviewer approves: the listing fields and the manifest. The diff compares two of these. */
+export const SNAPSHOT_FIELDS = [
+  'name', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'webhookSignatureScheme',
+  'iconUrl', 'screenshots', 'version', 'manifest'
+] as const satisfies ReadonlyArray<keyof AppRow>
+
+export type AppSnapshot = Pick<AppRow, typeof SNAPSHOT_FIELDS[number]>
+
+export function snapshotOf (app: AppRow): AppSnapshot {
+  return Object.fromEntries(SNAPSHOT_FIELDS.map((field) => [field, app[field]])) as AppSnapshot
+}
+
+export type ReviewAuthorRole = 'DEVELOPER' | 'REVIEWER'
+export const REPLY_MAX_LENGTH = 5000
+
+interface HistoryRow {
+  id: string
+  kind: string
+  version: string | null
+  notes: string | null
+  changes: string[]
+  actor_id: string
+  author_role: ReviewAuthorRole | null
+  created_at: string | Date
+}
+
+/**
+ * The review's record for one app: decisions (app_versions) and the reply thread (app_review_replies),
+ * read together newest first. The caller has checked who may see the app.
+ */
+export function createReviewThread (db: Executor) {
+  /** Submissions, approvals, rejections, live edits and replies, newest first, one page. */
+  async function history (appId: string, query: { page?: number, limit?: number }) {
+    const { page, limit, offset } = pageWindow(query)
+    const [items, decisions, replies] = await Promise.all([
+      rows(db, sql<HistoryRow>`
+        select id, kind, version, notes, changes, actor_id, null as author_role, created_at from app_versions where app_id = ${appId}
+        union all
+        select id, 'REPLY', null, body, '[]'::jsonb, author_id, author_role, created_at from app_review_replies where app_id = ${appId}
+        order by created_at desc, id desc limit ${limit} offset ${offset}`),
+      countRows(db, appVersions, eq(appVersions.appId, appId)),
+      countRows(db, appReviewReplies, eq(appReviewReplies.appId, appId))
+    ])
+    return { items, total: decisions + replies, page, limit }
+  }
+
+  /** A reply on the review; the developer may reply once a reviewer has decided something (there is something to answer). */
+  async function reply (app: AppRow, author: { id: string, role: ReviewAuthorRole }, body: string) {
+    if (author.role === 'DEVELOPER') {
+      const [decided] = await db.select({ id: appVersions.id }).from(appVersions)
+        .where(and(eq(appVersions.appId, app.id), sql`${appVersions.kind} in ('APPROVED', 'REJECTED')`)).limit(1)
+      if (decided === undefined) throw conflict('Nothing to reply to yet: no reviewer has decided on this app')
+    }
+    const [row] = await db.insert(appReviewReplies).values({ id: newId('rpl'), appId: app.id, authorId: author.id, authorRole: author.role, body: body.trim() }).returning()
+    return row
+  }
+
+  /** The snapshot of the last approval, or null (never approved, or approved before snapshots were kept). */
+  async function approvedBaseline (appId: string) {
+    const [row] = await db.select({ version: appVersions.version, snapshot: appVersions.snapshot, createdAt: appVersions.createdAt }).from(appVersions)
+      .where(and(eq(appVersions.appId, appId), eq(appVersions.kind, 'APPROVED'))).orderBy(desc(appVersions.createdAt), desc(appVersions.id)).limit(1)
+    return row ?? null
+  }
+
+  return { history, reply, approvedBaseline }
+}
+
+export type ReviewThread = ReturnType<typeof createReviewThread>
+
+const REVIEWER_KINDS = new Set(['APPROVED', 'REJECTED'])
+
+/** History rows as the API shows them, with the authors' names (`namesOf` is the auth capability's). */
+export async function reviewEvents (items: HistoryRow[], namesOf: (ids: string[]) => Promise<Map<string, string>>) {
+  const names = await namesOf(items.map((item) => item.actor_id))
+  return items.map((item) => ({
+    id: item.id,
+    kind: item.kind as 'SUBMITTED' | 'APPROVED' | 'REJECTED' | 'UPDATED' | 'REPLY',
+    version: item.version,
+    notes: item.notes,
+    changes: item.changes,
+    author: {
+      id: item.actor_id,
+      name: names.get(item.actor_id) ?? 'Deleted account',
+      role: item.author_role ?? (REVIEWER_KINDS.has(item.kind) ? 'REVIEWER' as const : 'DEVELOPER' as const)
+    },
+    createdAt: new Date(item.created_at).toISOString()
+  }))
+}
+
+/** A reply row as a history entry. */
+export function replyEvent (row: typeof appReviewReplies.$inferSelect): HistoryRow {
+  return { id: row.id, kind: 'REPLY', version: null, notes: row.body, changes: [], actor_id: row.authorId, author_role: row.authorRole, created_at: row.createdAt }
+}
