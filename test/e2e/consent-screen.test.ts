@@ -63,7 +63,7 @@ t.test('consent screen in Chromium', async (t) => {
   await page.getByRole('button', { name: 'Deny' }).click()
   const denied = page.getByTestId('consent-denied')
   await denied.waitFor()
-  t.match(await denied.innerText(), /You denied Review Booster[\s\S]*Nothing was installed/, 'Deny stays on the platform and says what happened')
+  t.match(await denied.innerText(), /You denied Review Booster[\s\S]*Nothing changed: Review Booster keeps only the access it had on Mo’s Pizza/, 'Deny stays on the platform and says what happened')
   t.equal(await denied.getByRole('link', { name: 'Back to the admin' }).getAttribute('href'), '/admin/apps', 'with the way back into the admin')
   await screenshot(page, 'consent-denied')
   await page.setViewportSize({ width: 390, height: 760 })

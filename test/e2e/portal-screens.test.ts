@@ -136,7 +136,7 @@ t.test('developer portal in Chromium', async (t) => {
     await page.getByTestId('empty').waitFor()
     await page.getByRole('button', { name: 'Submit for review' }).click()
     await page.getByText(/Submitted: a reviewer will/).waitFor()
-    t.match(await page.getByTestId('versions').innerText(), /Submitted/)
+    t.match(await page.getByTestId('review-thread').innerText(), /Submitted/)
     t.match(await page.getByTestId('portal-app').innerText(), /Pending review/)
     await screenshot(page, 'portal-review-pending')
     await page.getByRole('tab', { name: 'Settings' }).click()

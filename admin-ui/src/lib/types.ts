@@ -28,6 +28,23 @@ export type MarketplaceApp = AppListing
 
 export type AppVersion = ContractAppVersion
 
+/** One entry of a review's record (GET /developer/apps/:appId/review-history, GET /review/apps/:appId/history). */
+export interface ReviewEvent {
+  id: string
+  kind: 'SUBMITTED' | 'APPROVED' | 'REJECTED' | 'UPDATED' | 'REPLY'
+  version: string | null
+  notes: string | null
+  changes: string[]
+  author: { id: string, name: string, role: 'DEVELOPER' | 'REVIEWER' }
+  createdAt: string
+}
+
+/** GET /review/apps/:appId/diff: the listing and manifest as approved last, and as submitted. */
+export interface ReviewDiff {
+  baseline: { version: string, approvedAt: string, snapshot: Record<string, unknown> } | null
+  current: Record<string, unknown>
+}
+
 export interface SyncItem { kind: string, key: string }
 export interface ManifestResult {
   manifest: unknown

@@ -4,7 +4,9 @@ import styles from './style.module.css'
 
 const LABEL: Record<AppStatus, string> = { DRAFT: 'Draft', PENDING_REVIEW: 'Pending review', APPROVED: 'Approved' }
 
-export function StatusBadge ({ status }: { status: AppStatus }) {
+/** An app's review status; a draft whose last review asked for changes says so. */
+export function StatusBadge ({ status, changesRequested = false }: { status: AppStatus, changesRequested?: boolean }) {
+  if (status === 'DRAFT' && changesRequested) return <span class={`${styles.badge} ${styles.CHANGES_REQUESTED}`} data-status='CHANGES_REQUESTED'>Changes requested</span>
   return <span class={`${styles.badge} ${styles[status]}`} data-status={status}>{LABEL[status]}</span>
 }
 

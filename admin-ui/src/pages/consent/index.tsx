@@ -87,7 +87,7 @@ export default function Consent () {
     return (
       <div class={`panel ${styles.card}`} data-testid='consent-denied'>
         <h1>You denied {app.name}</h1>
-        <p>Nothing was installed{alreadyInstalled ? ' and nothing changed' : ''}. {app.name} has no access to {business.name}.</p>
+        <p>{alreadyInstalled ? `Nothing changed: ${app.name} keeps only the access it had on ${business.name}.` : `Nothing was installed: ${app.name} has no access to ${business.name}.`}</p>
         <div class={styles.actions}>
           <button class='secondary' onClick={() => { window.location.assign(denied) }}>Return to {app.name}</button>
           <a class='button' href={adminHome}>Back to the admin</a>

@@ -63,7 +63,7 @@ function PortalApp () {
           <h1>{app.data.name}</h1>
           <span class='muted'>{app.data.slug} · version {app.data.version}</span>
         </div>
-        <StatusBadge status={app.data.status} />
+        <StatusBadge status={app.data.status} changesRequested={app.data.changesRequested} />
         <PublishedBadge published={app.data.isPublished} />
       </div>
       <ErrorMessage message={app.error} />

@@ -1,4 +1,5 @@
 import { useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { formatDate } from '../../lib/format.ts'
@@ -7,7 +8,7 @@ import { RequireRole } from '../../components/require-role/index.tsx'
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { PublishedBadge, StatusBadge } from '../../components/status-badge/index.tsx'
 import { Pager } from '../../components/pager/index.tsx'
-import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
+import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import { SandboxLinks } from '../../components/sandbox-links/index.tsx'
 import { CliTokens } from '../../components/cli-tokens/index.tsx'
 import styles from './style.module.css'
@@ -19,12 +20,15 @@ function PortalApps () {
   const [page, setPage] = useState(1)
   const path = `/developer/apps?page=${page}&limit=${PAGE_SIZE}`
   const apps = useResource<Envelope<DeveloperApp>>(path, () => api.get(path))
+  // the Review tab's Delete comes back here naming what it deleted
+  const { query } = useLocation()
   return (
     <section>
       <div class={styles.head}>
         <h1>Your apps</h1>
         <a class='button' href='/portal/apps/new'>Create app</a>
       </div>
+      {query.deleted !== undefined && <Notice>{query.deleted} was deleted.</Notice>}
       <SandboxLinks />
       <ErrorMessage message={apps.error} />
       {apps.data === null
@@ -39,7 +43,7 @@ function PortalApps () {
                   {apps.data.data.map((app) => (
                     <tr key={app.id}>
                       <td><a class={styles.app} href={`/portal/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.slug}</span></span></a></td>
-                      <td><StatusBadge status={app.status} /></td>
+                      <td><StatusBadge status={app.status} changesRequested={app.changesRequested} /></td>
                       <td><PublishedBadge published={app.isPublished} /></td>
                       <td>{app.version}</td>
                       <td class='muted'>{formatDate(app.updatedAt)}</td>

@@ -4,13 +4,15 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
 import { categoryLabel, formatDate } from '../../lib/format.ts'
-import type { DeveloperApp, ReviewedApp } from '../../lib/types.ts'
+import type { DeveloperApp, ReviewDiff, ReviewedApp } from '../../lib/types.ts'
 import { RequireRole } from '../../components/require-role/index.tsx'
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { StatusBadge } from '../../components/status-badge/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
 import { ScopeList } from '../../components/scope-list/index.tsx'
 import { CheckResults, RunStatusBadge } from '../../components/check-results/index.tsx'
+import { SnapshotDiff } from '../../components/snapshot-diff/index.tsx'
+import { ReviewThread } from '../../components/review-thread/index.tsx'
 import { ApiError } from '../../lib/api.ts'
 import type { CheckRun } from '../../lib/check-types.ts'
 import styles from './style.module.css'
@@ -42,6 +44,28 @@ function ChecksPanel ({ appId, version }: { appId: string, version: string }) {
                 <CheckResults run={run.data} foldPasses />
               </>
               )}
+    </section>
+  )
+}
+
+/** What changed since the last approval (listing fields and manifest), or the whole submission of a new app. */
+function ChangesPanel ({ appId, refreshKey }: { appId: string, refreshKey: string }) {
+  const { api } = useSession()
+  const path = `/review/apps/${encodeURIComponent(appId)}/diff`
+  const diff = useResource<ReviewDiff>(`${path}#${refreshKey}`, () => api.get(path))
+  return (
+    <section class={`panel ${styles.checks}`} data-testid='review-changes' aria-labelledby='review-changes-title'>
+      <h2 id='review-changes-title'>Changes since the last approval</h2>
+      {diff.data === null
+        ? diff.loading ? <Loading what='Comparing with the approved version' /> : <ErrorMessage message={diff.error} />
+        : diff.data.baseline === null
+          ? <p class='muted' data-testid='diff-new'>Never approved: everything below is new (the listing and the manifest).</p>
+          : (
+            <>
+              <p class='muted'>Against version {diff.data.baseline.version}, approved {formatDate(diff.data.baseline.approvedAt)}.</p>
+              <SnapshotDiff before={diff.data.baseline.snapshot} after={diff.data.current} />
+            </>
+            )}
     </section>
   )
 }
@@ -79,6 +103,7 @@ function ReviewApp () {
         <StatusBadge status={a.status} />
       </div>
       <ChecksPanel appId={a.id} version={a.version} />
+      <ChangesPanel appId={a.id} refreshKey={a.updatedAt} />
       <div class={styles.body}>
         <div class='panel'>
           <h2>Listing</h2>
@@ -99,7 +124,14 @@ function ReviewApp () {
           </dl>
           {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt='Screenshot' />)}</div></>}
           <h2>Manifest</h2>
-          <pre class={styles.manifest} data-testid='review-manifest'>{JSON.stringify(a.manifest, null, 2)}</pre>
+          <pre class={styles.manifest} data-testid='review-manifest' tabIndex={0} aria-label='Manifest'>{JSON.stringify(a.manifest, null, 2)}</pre>
+          <h2>History and replies</h2>
+          <ReviewThread
+            historyPath={`/review/apps/${encodeURIComponent(a.id)}/history`}
+            replyPath={`/review/apps/${encodeURIComponent(a.id)}/replies`}
+            refreshKey={a.updatedAt}
+            replyHint='The developer sees your reply on the app’s Review tab.'
+          />
         </div>
         <aside class={`panel ${styles.decide}`}>
           <h2>Decision</h2>
