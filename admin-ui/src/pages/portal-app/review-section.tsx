@@ -5,7 +5,7 @@ import type { DeveloperApp } from '../../lib/types.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
 import { ConfirmStep } from '../../components/confirm-step/index.tsx'
 import { ReviewThread } from '../../components/review-thread/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 /** A draft that never reached merchants can go: never published, not under review. */
