@@ -73,17 +73,8 @@ export const MediaUploadBodySchema = Type.Unknown({
 export const MediaQuery = Type.Object({ kind: Type.Union([Type.Literal('icon'), Type.Literal('screenshot')]) }, { additionalProperties: false })
 export const MediaResponseSchema = Type.Object({ url: Type.String(), kind: Type.String(), app: AppSchema })
 
-/** One entry of a review's record: a decision, a submission, a live edit, or a reply in the thread. */
-export const ReviewEventSchema = Type.Object({
-  id: Type.String(),
-  kind: StringEnum(['SUBMITTED', 'APPROVED', 'REJECTED', 'UPDATED', 'REPLY'] as const),
-  version: Type.Union([Type.String(), Type.Null()], { description: 'The app version the entry is about (null for a reply)' }),
-  notes: Type.Union([Type.String(), Type.Null()], { description: "The reviewer's notes of a decision, or the text of a reply" }),
-  changes: Type.Array(Type.String(), { description: 'Fields a live edit changed' }),
-  author: Type.Object({ id: Type.String(), name: Type.String(), role: StringEnum(['DEVELOPER', 'REVIEWER'] as const) }),
-  createdAt: Type.String({ format: 'date-time' })
-}, { title: 'ReviewEvent' })
-export type ReviewEvent = Static<typeof ReviewEventSchema>
+// a review's record entry is the contract's (sdk/src/contract/resources.ts)
+export { ReviewEventSchema, type ReviewEvent } from '../../sdk/src/contract/resources.ts'
 
 export const ReviewReplyBodySchema = Type.Object({
   body: Type.String({ minLength: 1, maxLength: 5000, pattern: '\\S', description: 'The reply, shown to the developer and the reviewers' })

@@ -2,7 +2,7 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
-import type { App, AppListing, AppVersion as ContractAppVersion, ListEnvelope } from '../../../sdk/src/contract/resources.ts'
+import type { App, AppListing, AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES, describeScope } from '../../../sdk/src/contract/scopes.ts'
@@ -29,15 +29,7 @@ export type MarketplaceApp = AppListing
 export type AppVersion = ContractAppVersion
 
 /** One entry of a review's record (GET /developer/apps/:appId/review-history, GET /review/apps/:appId/history). */
-export interface ReviewEvent {
-  id: string
-  kind: 'SUBMITTED' | 'APPROVED' | 'REJECTED' | 'UPDATED' | 'REPLY'
-  version: string | null
-  notes: string | null
-  changes: string[]
-  author: { id: string, name: string, role: 'DEVELOPER' | 'REVIEWER' }
-  createdAt: string
-}
+export type ReviewEvent = ContractReviewEvent
 
 /** GET /review/apps/:appId/diff: the listing and manifest as approved last, and as submitted. */
 export interface ReviewDiff {

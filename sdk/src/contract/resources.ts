@@ -314,6 +314,18 @@ export const AppVersionSchema = Type.Object({
   notes: Type.Union([Type.String(), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' })
 }, { title: 'AppVersion' })
+
+/** One entry of a review's record: a decision, a submission, a live edit, or a reply in the thread. */
+export const ReviewEventSchema = Type.Object({
+  id: Type.String(),
+  kind: StringEnum(['SUBMITTED', 'APPROVED', 'REJECTED', 'UPDATED', 'REPLY'] as const),
+  version: Type.Union([Type.String(), Type.Null()], { description: 'The app version the entry is about (null for a reply)' }),
+  notes: Type.Union([Type.String(), Type.Null()], { description: "The reviewer's notes of a decision, or the text of a reply" }),
+  changes: Type.Array(Type.String(), { description: 'Fields a live edit changed' }),
+  author: Type.Object({ id: Type.String(), name: Type.String(), role: StringEnum(['DEVELOPER', 'REVIEWER'] as const) }),
+  createdAt: Type.String({ format: 'date-time' })
+}, { title: 'ReviewEvent' })
+export type ReviewEvent = Static<typeof ReviewEventSchema>
 export type AppVersion = Static<typeof AppVersionSchema>
 
 // ---- marketplace and installations (what the merchant's screens read)
