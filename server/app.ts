@@ -89,7 +89,8 @@ export async function buildApp (options: BuildOptions) {
   const ownsDatabase = options.database === undefined
   const database = options.database ?? await openDatabase({
     databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize,
-    acquireTimeoutMs: config.databaseAcquireTimeoutMs
+    acquireTimeoutMs: config.databaseAcquireTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs
   })
   if (ownsDatabase) await database.migrate()
 
