@@ -156,12 +156,14 @@ export async function buildApp (options: BuildOptions) {
   await app.register(healthRoutes)
   await app.register(authRoutes, { prefix: PREFIX.auth })
   await app.register(cliTokenRoutes, { prefix: PREFIX.developerCliTokens })
-  await app.register(appsRoutes, { prefix: PREFIX.developerApps })
+  // the review record shows authors' names: auth's lookup is handed in here, not called back from apps
+  const authorNames = app.auth.namesOf
+  await app.register(appsRoutes, { prefix: PREFIX.developerApps, authorNames })
   await app.register(manifestRoutes, { prefix: PREFIX.developerApps })
   await app.register(mediaRoutes, { prefix: PREFIX.media })
   await app.register(sampleImageRoutes, { prefix: PREFIX.sampleMedia })
   await app.register(productImageRoutes, { prefix: PREFIX.productMedia })
-  await app.register(reviewRoutes, { prefix: PREFIX.review })
+  await app.register(reviewRoutes, { prefix: PREFIX.review, authorNames })
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })

@@ -4,7 +4,7 @@ import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas
 import { notFound } from '../../server/http-errors.ts'
 import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
 import { addedScopes, publicApp, type AppRow } from './service.ts'
-import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot } from './review-thread.ts'
+import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot, type ReviewRoutesOptions } from './review-thread.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']
@@ -16,7 +16,7 @@ const ReviewQueueQuery = Type.Intersect([
 const ReviewedApp = Type.Intersect([AppSchema, Type.Object({ addedScopes: Type.Array(Type.String(), { description: 'Scopes this submission adds to the approved set' }) })])
 
 /** /review/apps: the review queue, for REVIEWERs. Oldest submission first. */
-const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fastify, { authorNames }) => {
   fastify.addHook('onRequest', fastify.requireRole('REVIEWER'))
   const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
 
@@ -60,7 +60,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const app = await reviewedApp(request.params.appId)
     const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
-    return { data: await reviewEvents(items, fastify.auth.namesOf), total, page, limit }
+    return { data: await reviewEvents(items, authorNames), total, page, limit }
   })
 
   fastify.post('/apps/:appId/replies', {
@@ -71,7 +71,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const app = await reviewedApp(request.params.appId)
     const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'REVIEWER' }, request.body.body)
-    const [event] = await reviewEvents([replyEvent(row)], fastify.auth.namesOf)
+    const [event] = await reviewEvents([replyEvent(row)], authorNames)
     return reply.code(201).send(event)
   })
 

@@ -79,8 +79,13 @@ export type ReviewThread = ReturnType<typeof createReviewThread>
 
 const REVIEWER_KINDS = new Set(['APPROVED', 'REJECTED'])
 
-/** History rows as the API shows them, with the authors' names (`namesOf` is the auth capability's). */
-export async function reviewEvents (items: HistoryRow[], namesOf: (ids: string[]) => Promise<Map<string, string>>) {
+/** Names of user accounts by id: the auth capability's, passed in by the composition root (no decorator call back into auth). */
+export type AuthorNames = (ids: string[]) => Promise<Map<string, string>>
+/** Options of the route plugins that show a review's record. */
+export interface ReviewRoutesOptions { authorNames: AuthorNames }
+
+/** History rows as the API shows them, with the authors' names. */
+export async function reviewEvents (items: HistoryRow[], namesOf: AuthorNames) {
   const names = await namesOf(items.map((item) => item.actor_id))
   return items.map((item) => ({
     id: item.id,

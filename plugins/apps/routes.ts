@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from '../../server/http-errors.ts'
 import { publicApp } from './service.ts'
-import { replyEvent, reviewEvents } from './review-thread.ts'
+import { replyEvent, reviewEvents, type ReviewRoutesOptions } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
   AppIdParams, AppSchema, CreateAppBodySchema, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponseSchema, MediaUploadBodySchema,
@@ -15,7 +15,7 @@ const security = [{ developerJwt: [] }]
 const tags = ['portal']
 
 /** /developer/apps: a developer's own apps. Another developer's app is a 404. */
-const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fastify, { authorNames }) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
   await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
 
@@ -66,7 +66,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
-    return { data: await reviewEvents(items, fastify.auth.namesOf), total, page, limit }
+    return { data: await reviewEvents(items, authorNames), total, page, limit }
   })
 
   fastify.post('/:appId/review-replies', {
@@ -78,7 +78,7 @@ const portalRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'DEVELOPER' }, request.body.body)
-    const [event] = await reviewEvents([replyEvent(row)], fastify.auth.namesOf)
+    const [event] = await reviewEvents([replyEvent(row)], authorNames)
     return reply.code(201).send(event)
   })
 
