@@ -12,6 +12,7 @@ import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
 import { businessPage, countRows } from '../../server/db/rows.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
@@ -113,7 +114,7 @@ export async function updateProduct (executor: Executor, businessId: string, id:
   try {
     return await executor.transaction(async (tx) => {
       const before = await findRow(tx, businessId, id, true)
-      const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })
+      const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
         .where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
       const product = serializeProduct(row)
       await emitEvent(tx, { businessId, event: 'product.updated', data: product })

@@ -18,6 +18,7 @@ import { activeInstallations, type ExtensionsOf } from './extensions.ts'
 import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
+import { databaseNow, type Clock } from '../../server/clock.ts'
 
 // What other capabilities may use without reaching into installations' files
 export { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
@@ -80,6 +81,7 @@ export const SESSION_TOKEN_SECONDS = 300
 
 export interface InstallationsDeps {
   db: Db
+  clock: Clock
   jobs: Jobs
   encryptionKey: Buffer
   dataErasureDelaySeconds: number
@@ -134,7 +136,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     if (existing !== null) {
       const pendingScopes = existing.pendingScopes.filter((s) => !input.scopes.includes(s))
       const [updated] = await tx.update(installations).set({
-        accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: new Date()
+        accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: databaseNow()
       }).where(eq(installations.id, existing.id)).returning()
       await deps.webhooks.in(tx).setAppWebhookEvents(existing.id, allowedEvents(input.app.webhookEvents, input.scopes))
       await announce(tx, existing.id)
@@ -168,7 +170,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
    */
   async function uninstall (installation: InstallationRow): Promise<ErasureJob> {
     const tx = transaction('uninstall')
-    const now = new Date()
+    const now = deps.clock.now()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
     await deps.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
@@ -180,7 +182,8 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     }
     await deps.jobs.ensureQueue(DATA_ERASURE_JOB)
     await deps.jobs.boss.send(DATA_ERASURE_JOB, job, {
-      startAfter: new Date(now.getTime() + deps.dataErasureDelaySeconds * 1000),
+      // seconds after the database's now(), the clock pg-boss starts jobs by (docs/decisions.md)
+      startAfter: deps.dataErasureDelaySeconds,
       singletonKey: installation.id,
       retryLimit: 10,
       retryBackoff: true,
@@ -193,7 +196,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
   /** Revokes a token without uninstalling (a replayed OAuth code): the app must authorize again. */
   async function revokeToken (installationId: string): Promise<void> {
     const tx = transaction('revokeToken')
-    await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: new Date() }).where(eq(installations.id, installationId))
+    await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
     await announce(tx, installationId)
   }
 
@@ -239,7 +242,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     return await db.transaction(async (tx) => {
       const row = await createInstallationsService(deps, tx, consentSources).getForBusiness(businessId, installationId, true)
       const grantedScopes = [...new Set([...row.grantedScopes, ...row.pendingScopes])]
-      const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: new Date() })
+      const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: databaseNow() })
         .where(eq(installations.id, row.id)).returning()
       const app = await deps.apps.in(tx).findById(row.appId) as AppRow
       await deps.webhooks.in(tx).setAppWebhookEvents(row.id, allowedEvents(app.webhookEvents, grantedScopes))
@@ -259,7 +262,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
       await tx.update(installations).set({
         isTestInstall: false,
         ...(expands ? { pendingScopes, needsReConsent: true } : {}),
-        updatedAt: new Date()
+        updatedAt: databaseNow()
       }).where(eq(installations.id, row.id))
       await announce(tx, row.id)
     }
@@ -287,7 +290,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
       const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
       throw badRequest(`Invalid settings: ${problems.join('; ')}`)
     }
-    await db.update(installations).set({ settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
+    await db.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
     return { settings, settingsSchema: schema }
   }
 
@@ -318,7 +321,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     const installation = await getForBusiness(input.businessId, input.installationId)
     const [app] = await deps.apps.findByIds([installation.appId])
     if (app === undefined) throw notFound('Installation')
-    const iat = unixSeconds()
+    const iat = unixSeconds(deps.clock.now())
     const exp = iat + SESSION_TOKEN_SECONDS
     const claims = {
       iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID()
@@ -358,10 +361,11 @@ export type InstallationsService = ReturnType<typeof createInstallationsService>
 
 /** Installations, the token cache every process keeps coherent, and the delayed data-erasure job. */
 export default fp(async function installationsService (fastify) {
-  const tokenCache = createTokenCache()
+  const tokenCache = createTokenCache({ clock: fastify.clock })
   fastify.decorate('tokenCache', tokenCache)
   const service = createInstallationsService({
     db: fastify.db,
+    clock: fastify.clock,
     jobs: fastify.jobs,
     encryptionKey: fastify.config.encryptionKey,
     dataErasureDelaySeconds: fastify.config.dataErasureDelaySeconds,
@@ -390,4 +394,4 @@ export default fp(async function installationsService (fastify) {
     })
     fastify.log.info({ installationId }, 'data erasure requested')
   })
-}, { name: 'installations', dependencies: ['db', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })
+}, { name: 'installations', dependencies: ['db', 'clock', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })
