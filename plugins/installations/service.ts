@@ -96,20 +96,17 @@ export interface InstallationsDeps {
 }
 
 /**
- * The installations service over the database, or over a caller's transaction with
- * `installations.in(tx)` (as commerce and webhooks do). Installing, uninstalling, revoking a token and
- * the approval listener write several capabilities' tables together: they run only in a caller's
- * transaction. `consentSources` is shared by every `in(tx)` view.
+ * The installations' operations over one executor: `common` runs anywhere, `inTransaction` (installing,
+ * uninstalling, revoking a token, the approval listener: they write several capabilities' tables
+ * together) only in a caller's transaction, so only `installations.in(tx)` offers them (the type says
+ * so; no runtime check). `consentSources` is shared by every view.
  */
-export function createInstallationsService (deps: InstallationsDeps, db: Executor = deps.db, consentSources: UnexchangedConsentSource[] = []) {
+function installationOperations (deps: InstallationsDeps, db: Executor, consentSources: UnexchangedConsentSource[]) {
   const { encryptionKey } = deps
   const extensionsOf: ExtensionsOf = async (appIds, kinds) => await deps.apps.activeExtensionsOf(appIds, kinds)
 
-  /** The caller's transaction; the root service (over the database itself) has none to offer. */
-  function transaction (operation: string): Tx {
-    if (db === deps.db) throw new Error(`installations.${operation} runs in the caller's transaction: call installations.in(tx).${operation}`)
-    return db as Tx
-  }
+  /** The caller's transaction: the operations that take it are offered by `in(tx)` only (createInstallationsService). */
+  const transaction = (): Tx => db as Tx
 
   async function announce (executor: Executor, installationId: string): Promise<void> {
     deps.evict(installationId)
@@ -130,7 +127,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
    * app already installed on the business, re-grants the requested scopes and rotates the token.
    */
   async function install (input: InstallInput): Promise<Issued> {
-    const tx = transaction('install')
+    const tx = transaction()
     const kind = input.isTestInstall ? 'test' : 'live'
     const accessToken = randomSecret(TOKEN_PREFIX[kind])
     const existing = await activeFor(input.app.id, input.businessId)
@@ -170,7 +167,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
    * uninstalledAt), and the data-erasure job enqueued in the same transaction.
    */
   async function uninstall (installation: InstallationRow): Promise<ErasureJob> {
-    const tx = transaction('uninstall')
+    const tx = transaction()
     const now = deps.clock.now()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
@@ -196,7 +193,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
 
   /** Revokes a token without uninstalling (a replayed OAuth code): the app must authorize again. */
   async function revokeToken (installationId: string): Promise<void> {
-    const tx = transaction('revokeToken')
+    const tx = transaction()
     await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
     await announce(tx, installationId)
   }
@@ -241,7 +238,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
   /** The merchant approves the scopes added since install: the token grants the full set from now on. */
   async function consent (businessId: string, installationId: string): Promise<InstallationRow> {
     return await db.transaction(async (tx) => {
-      const row = await createInstallationsService(deps, tx, consentSources).getForBusiness(businessId, installationId, true)
+      const row = await installationOperations(deps, tx, consentSources).common.getForBusiness(businessId, installationId, true)
       const grantedScopes = [...new Set([...row.grantedScopes, ...row.pendingScopes])]
       const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: databaseNow() })
         .where(eq(installations.id, row.id)).returning()
@@ -254,7 +251,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
 
   /** Approval: test installs become production installs (same token); grown scopes need re-consent. */
   async function onAppApproved (app: AppRow, previouslyApproved: string[]): Promise<void> {
-    const tx = transaction('onAppApproved')
+    const tx = transaction()
     const rows = await tx.select().from(installations).where(and(eq(installations.appId, app.id), isNull(installations.uninstalledAt))).for('update')
     const added = app.approvedScopes.filter((s) => !previouslyApproved.includes(s))
     for (const row of rows) {
@@ -342,12 +339,11 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     return [...origins].sort()
   }
 
-  return {
-    in: (tx: Executor) => createInstallationsService(deps, tx, consentSources),
+  const common = {
     adminPageOrigins, sessionToken, unfinishedFor,
     /** The oauth capability registers where unexchanged consents are found. */
     addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },
-    install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
+    findByTokenHash, listForBusiness, getForBusiness, consent, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
     checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) =>
@@ -355,6 +351,22 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     availableBlocks: async (businessId: string) => await availableBlocks(db, extensionsOf, businessId, deps.apps),
     getEmbeds: async (businessId: string, installationId: string) => await getEmbeds(db, extensionsOf, businessId, installationId),
     putEmbeds: async (businessId: string, installationId: string, body: EmbedsBody) => await putEmbeds(db, extensionsOf, businessId, installationId, body)
+  }
+  return { common, inTransaction: { install, uninstall, revokeToken, onAppApproved } }
+}
+
+/**
+ * The installations service over the database, or over a caller's transaction with
+ * `installations.in(tx)` (as commerce and webhooks do), which alone offers install, uninstall,
+ * revokeToken and onAppApproved: calling them outside a transaction does not compile.
+ */
+export function createInstallationsService (deps: InstallationsDeps, consentSources: UnexchangedConsentSource[] = []) {
+  return {
+    ...installationOperations(deps, deps.db, consentSources).common,
+    in: (tx: Tx) => {
+      const { common, inTransaction } = installationOperations(deps, tx, consentSources)
+      return { ...common, ...inTransaction }
+    }
   }
 }
 
