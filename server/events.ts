@@ -2,8 +2,10 @@ import { outboxEvents } from './db/schema/index.ts'
 import type { Executor, Tx } from './db/client.ts'
 import { newId } from './db/ids.ts'
 import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
+import { deleteInBatches } from './db/rows.ts'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
+import { databaseNow } from './clock.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
 export { SCOPES, EVENT_SCOPES, EVENT_NAMES, type Scope, type EventName } from '../sdk/src/contract/index.ts'
@@ -75,11 +77,10 @@ export async function takeErasures (tx: Tx, limit: number): Promise<OutboxRow[]>
 
 /** Stamps the events dispatched, in the transaction that wrote their deliveries. */
 export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void> {
-  await tx.update(outboxEvents).set({ dispatchedAt: new Date(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+  await tx.update(outboxEvents).set({ dispatchedAt: databaseNow(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
 }
 
 /** Deletes the events dispatched before `before` (the delivery log's retention): each delivery keeps its own copy of the data. */
 export async function pruneDispatched (executor: Executor, before: SQL): Promise<number> {
-  const result = await executor.execute(sql`delete from outbox_events where dispatched_at < ${before} returning 1`) as unknown as { rows: unknown[] }
-  return result.rows.length
+  return await deleteInBatches(executor, 'outbox_events', 'seq', sql`dispatched_at < ${before}`)
 }

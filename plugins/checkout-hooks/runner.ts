@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { request } from 'undici'
-import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { cappedCount, deleteInBatches } from '../../server/db/rows.ts'
 import { appExtensions, apps, hookCalls, installations } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -14,6 +15,7 @@ import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 import type { RelayOutcome, RelayRequest } from '../relay/service.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -100,7 +102,7 @@ export function hookUrl (webhookUrl: string, path: string): string {
  * and checks each answer against the hook point's schema. Every call is logged for the developer.
  */
 export function createHookRunner (deps: {
-  db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
+  db: Db, clock: Clock, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
   /** After calls were logged (analytics counters, the console's live tail); must not throw. */
   onLogged?: (calls: LoggedCall[]) => void
   /** After each call, as it returns (metrics); must not throw. */
@@ -178,7 +180,7 @@ export function createHookRunner (deps: {
   async function callOnce<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
-    const timestamp = new Date()
+    const timestamp = deps.clock.now()
     const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
@@ -258,7 +260,7 @@ export function createHookRunner (deps: {
       relayed: result.exchange.relayed === true,
       failurePolicy: result.hook.failurePolicy,
       orderId,
-      createdAt: new Date()
+      createdAt: deps.clock.now()
     })))
     if (pending.length >= LOG_BATCH) void flush()
   }
@@ -301,9 +303,9 @@ export function createHookRunner (deps: {
     if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
     if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
     const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       deps.db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
-      deps.db.select({ total: count() }).from(hookCalls).where(where)
+      cappedCount(deps.db, hookCalls, where)
     ])
     return { data: rows.map(publicCall), total, page, limit }
   }
@@ -339,8 +341,7 @@ export function createHookRunner (deps: {
 
   /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
   async function pruneCalls (retentionDays: number): Promise<number> {
-    const deleted = await deps.db.delete(hookCalls).where(lt(hookCalls.createdAt, sql`now() - ${retentionDays}::int * interval '1 day'`)).returning({ id: hookCalls.id })
-    return deleted.length
+    return await deleteInBatches(deps.db, 'hook_calls', 'id', sql`created_at < now() - ${retentionDays}::int * interval '1 day'`)
   }
 
   return { hooksOf, call, run, flush, close, callLog, callOfApp, callsOfOrder, pruneCalls }

@@ -14,9 +14,11 @@ import { provided, requireProvided, type Provided } from '../../server/providers
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { envelopeBody } from './signing.ts'
+import { cappedCount } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** Registrations one installation may hold (the spec leaves it open). */
 // How deliveries are signed, for other capabilities that send as the webhook engine does (app checks)
@@ -61,9 +63,9 @@ export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
   if (query.from !== undefined) filters.push(gte(webhookDeliveries.createdAt, new Date(query.from)))
   if (query.to !== undefined) filters.push(lt(webhookDeliveries.createdAt, new Date(query.to)))
   const where = and(...filters)
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(webhookDeliveries).where(where)
+    cappedCount(db, webhookDeliveries, where)
   ])
   return { rows, total, page, limit }
 }
@@ -193,7 +195,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const current = await getOfApp(appId, id)
     if (current.isActive) return (await present([current]))[0]
     if (current.disabledReason === UNINSTALLED_REASON) throw conflict('The app was uninstalled from this business; install it again instead')
-    const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: new Date() })
+    const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: databaseNow() })
       .where(eq(webhooks.id, current.id)).returning()
     return (await present([row]))[0]
   }
@@ -238,7 +240,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   async function update (installation: CallingInstallation, id: string, patch: WebhookPatch) {
     const current = await get(installation, id)
-    const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: new Date() }
+    const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: databaseNow() }
     if (patch.events !== undefined) set.events = checkEvents(patch.events, installation)
     if (patch.url !== undefined) {
       await checkUrl(patch.url)
@@ -259,7 +261,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function remove (installation: CallingInstallation, id: string): Promise<void> {
     const current = await get(installation, id)
     await db.transaction(async (tx) => {
-      await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: new Date() })
+      await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: databaseNow() })
         .where(and(eq(webhookDeliveries.webhookId, current.id), eq(webhookDeliveries.status, 'PENDING')))
       await tx.delete(webhooks).where(eq(webhooks.id, current.id))
     })
