@@ -47,7 +47,7 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   await publishApp(app, developer, studioApp.id, 'Clear and useful: approved.')
   // the console's data: a test install on the sandbox store and an order there (a webhook delivery)
   const sandbox = await app.inject({ method: 'POST', url: `/developer/apps/${studioApp.id}/test-install`, headers: developer.auth })
-  t.equal(sandbox.statusCode, 201, sandbox.body)
+  t.equal(sandbox.statusCode, 201, 'a test install on the sandbox store')
   await placeOrder(app, sandbox.json().businessId as string)
   const deliveries = await until(async () => (await app.inject({ url: `/developer/apps/${studioApp.id}/deliveries`, headers: developer.auth })).json().data as Array<{ id: string, status: string }>,
     (list) => list.some((d) => d.status === 'SUCCEEDED'))
@@ -68,9 +68,9 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   const product = (await app.inject({ method: 'POST', url: '/merchant/products', headers: merchant.auth, payload: { name: 'Olive Bread', price: 800, stock: 10, description: 'Baked this morning.' } })).json()
   await app.inject({ method: 'POST', url: '/merchant/products', headers: merchant.auth, payload: { name: 'Basil Plant', price: 450, stock: 3 } })
   const blocks = await app.inject({ method: 'PUT', url: '/merchant/pages/home/blocks', headers: merchant.auth, payload: { blocks: [{ installationId: installed.installationId, blockType: 'hero', settings: { headline: 'Fresh today' } }] } })
-  t.equal(blocks.statusCode, 200, blocks.body)
+  t.equal(blocks.statusCode, 200, 'a block on the home page')
   const embeds = await app.inject({ method: 'PUT', url: `/merchant/installations/${installed.installationId}/embeds`, headers: merchant.auth, payload: { embeds: { chat: { enabled: true } } } })
-  t.equal(embeds.statusCode, 200, embeds.body)
+  t.equal(embeds.statusCode, 200, 'the widget on')
   const order = await placeOrder(app, merchant.businessId)
   const business = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   const store = `${app.origins.storefrontOrigin(business.slug as string)}/store/${business.slug as string}`
@@ -164,6 +164,28 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
     }
   }
   t.same([...moderate.values()], [], 'no moderate axe finding beyond those the README lists')
+
+  await t.test('#29 item 13: a delivery has a URL, its body is indented, its dates read like the date inputs', async (t) => {
+    const { page } = pages.get('developer') as { page: Page }
+    await page.setViewportSize({ width: 1280, height: 900 })
+    const tab = `${base}/portal/apps/${studioApp.id}/deliveries`
+    await page.goto(tab)
+    await page.getByTestId('delivery').first().click()
+    await page.getByTestId('delivery-detail').locator('h3').waitFor()
+    t.equal(new URL(page.url()).searchParams.get('delivery'), await page.getByTestId('event-id').innerText(), 'the open delivery is in the URL')
+    t.match(await page.getByTestId('request-body').innerText(), /^\{\n {2}"/, 'the body sent is pretty-printed JSON')
+    t.equal(await page.getByTestId('request-body').getAttribute('tabindex'), '0', 'and its box can be scrolled from the keyboard')
+    await page.goBack()
+    await page.getByText('Choose a delivery to see its attempts.').waitFor()
+    t.equal(page.url(), tab, 'Back closes it')
+    await page.goForward()
+    await page.getByTestId('delivery-detail').locator('h3').waitFor()
+    t.pass('Forward opens it again')
+    // the browser's datetime-local shows MM/DD/YYYY, hh:mm AM in en-US: the list's dates use the same form
+    const meta = await page.getByTestId('delivery').first().innerText()
+    t.match(meta, /\b\d{2}\/\d{2}\/\d{4}, \d{2}:\d{2} [AP]M\b/, `dates like the From/To inputs (${meta})`)
+    t.equal(await page.getByLabel('From').getAttribute('type'), 'datetime-local')
+  })
   for (const { context } of pages.values()) await context.close()
 })
 
