@@ -4,7 +4,7 @@ import { useAction } from '../../lib/use-action.ts'
 import type { ManifestResult, SyncItem } from '../../lib/types.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
 import { ManifestEditor } from '../../components/manifest-editor/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 /** The API reference's manifest operation, with the Manifest schema and its parts (blocks, embeds, hooks, adminPages). */
