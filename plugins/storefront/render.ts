@@ -47,7 +47,7 @@ function widgetFrame (widget: WidgetView): string {
   return `<aside class="widget-dock widget-dock-${position}" aria-label="${name}"${dataAttributes({ widget: widget.embedType })}>` +
     `<button type="button" class="widget-toggle" aria-expanded="true" aria-controls="${escapeHtml(id)}" aria-label="Minimise ${name}" data-widget-toggle>` +
     `<span class="widget-toggle-name">${name}</span><span class="widget-toggle-icon" aria-hidden="true"></span></button>` +
-    `<iframe id="${escapeHtml(id)}" class="widget widget-${position}" src="${escapeHtml(widget.src)}" title="${name}" sandbox="${IFRAME_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"${dataAttributes({ embedType: widget.embedType })}></iframe>` +
+    `<iframe class="widget widget-${position}" src="${escapeHtml(widget.src)}" title="${name}" sandbox="${IFRAME_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"${dataAttributes({ embedType: widget.embedType })} id="${escapeHtml(id)}"></iframe>` +
     '</aside>'
 }
 
