@@ -1,4 +1,10 @@
+import fp from 'fastify-plugin'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { PREFIX } from '../../server/api-prefixes.ts'
+import { registerApiCounting } from '../app-analytics/service.ts'
+import { registerScopeUse } from '../app-checks/service.ts'
+import { registerAppRateLimit } from '../installations/index.ts'
+import { webhookAppRoutes } from '../webhooks/index.ts'
 import businessRoutes from './routes/business.ts'
 import orderRoutes from './routes/orders.ts'
 import pageRoutes from './routes/pages.ts'
@@ -40,4 +46,18 @@ const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   await fastify.register(pageRoutes)
 }
 
-export default appApiRoutes
+/**
+ * What apps call with their access token, /app-api and webhooks' /webhooks, in one scope: one token
+ * check (installations' requireAppToken) and one rate-limit budget per installation cover both; every
+ * answer is counted for the app's analytics and each scope used for the app checks.
+ */
+export default fp(async function appApiCapability (fastify) {
+  await fastify.register(async function appTokenScope (scope) {
+    scope.addHook('onRequest', scope.requireAppToken)
+    registerApiCounting(scope)
+    registerScopeUse(scope)
+    await registerAppRateLimit(scope)
+    await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
+    await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks })
+  })
+}, { name: 'app-api-capability', dependencies: ['app-auth', 'app-analytics', 'app-checks', 'webhooks'] })

@@ -6,6 +6,7 @@ import { newId } from '../../server/db/ids.ts'
 import { badRequest, notFound } from '../../server/http-errors.ts'
 import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 const invalid = (what: string, problems: string[]) => badRequest(`Invalid ${what}: ${problems.join('; ')}`, { problems })
 
@@ -96,7 +97,7 @@ export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
       next[embedType] = { enabled: input.enabled, settings }
     }
     if (problems.length > 0) throw invalid('embeds', problems)
-    await tx.update(installations).set({ embedSettings: next, updatedAt: new Date() }).where(eq(installations.id, installationId))
+    await tx.update(installations).set({ embedSettings: next, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
     return embedsView({ ...installation, embedSettings: next })
   })
 }

@@ -72,10 +72,15 @@ t.test('the checker', async (t) => {
   t.test('catches server infrastructure importing a plugin (server/app.ts excepted)', async (t) => {
     const found = check([
       { path: 'server/seed.ts', text: "import { place } from '../plugins/shop/service.ts'\nexport const seed = place\n" },
-      { path: 'server/app.ts', text: "import shop from '../plugins/shop/internal.ts'\nexport default shop\n" }
+      { path: 'server/app.ts', text: "import shop from '../plugins/shop/index.ts'\nexport default shop\n" }
     ])
     t.match(found, [{ kind: 'import', file: 'server/seed.ts' }])
     t.equal(found.length, 1)
+  })
+
+  t.test('catches the composition root registering a capability\'s inner plugin', async (t) => {
+    const found = check([{ path: 'server/app.ts', text: "import shop from '../plugins/shop/internal.ts'\nexport default shop\n" }])
+    t.match(found, [{ kind: 'import', file: 'server/app.ts', detail: /its index\.ts\) only; found plugins\/shop\/internal\.ts/ }])
   })
 
   t.test('catches import cycles between files and between capabilities', async (t) => {

@@ -6,10 +6,12 @@ import ts from 'typescript'
  * The capability boundaries (docs/architecture.md), checked on the import graph and the source text
  * of every file under plugins/ and server/:
  *
- * (a) Imports. A file imports only its own capability's files, shared server infrastructure
- *     (server/, except server/app.ts), and another capability's public modules: its `service.ts`
- *     (the fp-wrapped service and the types it re-exports), its `schemas.ts` files (TypeBox contracts)
- *     and auth's `guards.ts` (the session guards every actor route uses). server/ imports no plugin,
+ * (a) Imports. server/app.ts imports of plugins/ only each capability's `index.ts` (its one plugin)
+ *     and the session guards. A file imports only its own capability's files, shared server infrastructure
+ *     (server/, except server/app.ts), and another capability's public modules: its `index.ts` (the
+ *     capability's one plugin, and what it hands other capabilities to mount), its `service.ts` (the
+ *     fp-wrapped service and the types it re-exports), its `schemas.ts` files (TypeBox contracts) and
+ *     auth's `guards.ts` (the session guards every actor route uses). server/ imports no plugin,
  *     except server/app.ts, the composition root.
  * (b) Tables. Each table belongs to the capability whose `server/db/schema/<capability>.ts` defines it
  *     (`outbox.ts`: server/events.ts). A route file imports no table at all: routes call services. Any
@@ -64,7 +66,8 @@ const capabilityOf = (path: string): string | null => {
   return path.startsWith('server/') ? 'server' : null
 }
 
-const isPublicModule = (path: string): boolean => /\/(service|schemas)\.ts$/.test(path) || path === 'plugins/auth/guards.ts'
+const isPublicModule = (path: string): boolean =>
+  /\/(service|schemas)\.ts$/.test(path) || /^plugins\/[^/]+\/index\.ts$/.test(path) || path === 'plugins/auth/guards.ts'
 const isRouteFile = (file: SourceFile): boolean =>
   file.path.startsWith('plugins/') && (/(^|\/)(index|routes|[\w-]+-routes)\.ts$/.test(file.path) || file.path.includes('/routes/') ||
     /\bfastify\.(get|post|put|patch|delete)\(/.test(file.text))
@@ -212,7 +215,10 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
       if (target.startsWith('sdk/src/contract/')) {
         // the shared contract
       } else if (file.path === 'server/app.ts') {
-        // the composition root registers every capability's plugins
+        // the composition root registers one plugin per capability (its index.ts), and the session guards
+        if (other !== null && other !== 'server' && !/^plugins\/[^/]+\/index\.ts$/.test(target) && target !== 'plugins/auth/guards.ts') {
+          violations.push({ kind: 'import', file: file.path, detail: `the composition root registers each capability's plugin (its index.ts) only; found ${target}` })
+        }
       } else if (own === 'server' && other !== 'server') {
         violations.push({ kind: 'import', file: file.path, detail: `server infrastructure imports ${target}` })
       } else if (other !== null && other !== own && other !== 'server' && !isPublicModule(target)) {
