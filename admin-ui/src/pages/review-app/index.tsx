@@ -15,6 +15,7 @@ import { SnapshotDiff } from '../../components/snapshot-diff/index.tsx'
 import { ReviewThread } from '../../components/review-thread/index.tsx'
 import { ApiError } from '../../lib/api.ts'
 import type { CheckRun } from '../../lib/check-types.ts'
+import { CodeBlock } from '../../components/code-block/index.tsx'
 import styles from './style.module.css'
 
 /** The latest check run of the submitted version, failures first: the first thing a reviewer reads. */
@@ -124,7 +125,7 @@ function ReviewApp () {
           </dl>
           {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt='Screenshot' />)}</div></>}
           <h2>Manifest</h2>
-          <pre class={styles.manifest} data-testid='review-manifest' tabIndex={0} aria-label='Manifest'>{JSON.stringify(a.manifest, null, 2)}</pre>
+          <CodeBlock label='Manifest' testId='review-manifest' text={JSON.stringify(a.manifest, null, 2)} dark />
           <h2>History and replies</h2>
           <ReviewThread
             historyPath={`/review/apps/${encodeURIComponent(a.id)}/history`}
