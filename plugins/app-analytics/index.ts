@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { DeliverySchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema } from '../webhooks/schemas.ts'
 import {
@@ -152,7 +152,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const app = await owned(request.user.sub, request.params.appId)
     const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
-    if (call === null) throw notFound('Hook call')
+    if (call === null) throw notFound('hook_call_not_found', 'Hook call')
     return call
   })
 

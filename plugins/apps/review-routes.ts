@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { AppIdParams, AppSchema } from './schemas.ts'
 import { addedScopes, publicApp, type AppRow } from './service.ts'
 
@@ -30,7 +30,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, security, operationId: 'getReviewApp', summary: 'One app with its manifest', params: AppIdParams, response: { 200: ReviewedApp, ...errorResponses(401, 403, 404) } }
   }, async (request) => {
     const app = await fastify.apps.findById(request.params.appId)
-    if (app === null) throw notFound('App')
+    if (app === null) throw notFound('app_not_found', 'App')
     return withAdded(app)
   })
 

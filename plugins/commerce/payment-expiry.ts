@@ -46,7 +46,7 @@ export async function expireIfDue (db: Db, job: PaymentExpiryJob, now = new Date
       return 'expired'
     })
   } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 404) return 'gone'
+    if (error instanceof HttpError && error.code === 'order_not_found') return 'gone'
     throw error
   }
 }

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
-import { insufficientScope, invalidToken, missingToken } from '../../server/http-errors.ts'
+import { insufficientScope, invalidToken, missingToken } from './errors.ts'
 import { toCached } from './service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
@@ -31,14 +31,14 @@ export default fp(async function appAuth (fastify) {
   fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
     const header = request.headers.authorization
     // no credentials, or another scheme's: RFC 6750 §3.1's bare challenge
-    if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('Authentication required: send Authorization: Bearer fbat_…')
+    if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('token_missing', 'Authentication required: send Authorization: Bearer fbat_…')
     const match = TOKEN_PATTERN.exec(header)
-    if (match === null) throw invalidToken('Missing or malformed access token: send Authorization: Bearer fbat_…')
+    if (match === null) throw invalidToken('token_malformed', 'Missing or malformed access token: send Authorization: Bearer fbat_…')
     const tokenHash = sha256(match[1])
     let installation = fastify.tokenCache.get(tokenHash)
     if (installation === undefined) {
       const row = await fastify.installations.findByTokenHash(tokenHash)
-      if (row === null) throw invalidToken('Invalid or revoked access token')
+      if (row === null) throw invalidToken('token_invalid', 'Invalid or revoked access token')
       installation = toCached(row)
       fastify.tokenCache.set(tokenHash, installation)
     }
@@ -51,7 +51,7 @@ export default fp(async function appAuth (fastify) {
       request.scopeUsed = scope
       return
     }
-    throw insufficientScope(scope, pendingScopes.includes(scope)
+    throw insufficientScope(pendingScopes.includes(scope) ? 'scope_pending' : 'scope_missing', scope, pendingScopes.includes(scope)
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)
   })

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
-import { HttpError } from '../../server/http-errors.ts'
+import { httpError } from './errors.ts'
 import { rateLimitRedis } from '../../server/redis.ts'
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
@@ -24,7 +24,7 @@ export async function registerAppRateLimit (fastify: FastifyInstance): Promise<v
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
     addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
     errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Rate limit exceeded: ${context.max} requests per minute per installation. Retry in ${context.after}.`)
+      httpError(429, 'rate_limited', `Rate limit exceeded: ${context.max} requests per minute per installation. Retry in ${context.after}.`)
   })
   // the plugin sends seconds until the reset; the spec wants the Unix time of the reset
   fastify.addHook('onSend', async (_request, reply) => {

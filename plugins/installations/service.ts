@@ -7,7 +7,8 @@ import { newId } from '../../server/db/ids.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { validationItems } from '../../server/validation.ts'
+import { badRequest, notFound } from './errors.ts'
 import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
@@ -230,7 +231,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     const query = db.select().from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
     const [row] = lock ? await query.for('update') : await query
-    if (row === undefined) throw notFound('Installation')
+    if (row === undefined) throw notFound('installation_not_found', 'Installation')
     return row
   }
 
@@ -281,11 +282,11 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
   async function putSettings (businessId: string, installationId: string, settings: Record<string, unknown>) {
     const installation = await getForBusiness(businessId, installationId)
     const schema = await deps.apps.settingsSchemaOf(installation.appId)
-    if (schema === null) throw badRequest('This app has no settings')
+    if (schema === null) throw badRequest('settings_none', 'This app has no settings')
     const validate = settingsValidator(schema)
     if (!validate(settings)) {
-      const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
-      throw badRequest(`Invalid settings: ${problems.join('; ')}`)
+      const items = validationItems(validate.errors ?? []).map((item) => ({ ...item, path: `/settings${item.path}` }))
+      throw badRequest('validation_failed', `Invalid settings: ${items.map((item) => `${item.path.slice(1)} ${item.message}`).join('; ')}`, { errors: items })
     }
     await db.update(installations).set({ settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
     return { settings, settingsSchema: schema }
@@ -317,7 +318,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
   async function sessionToken (input: { businessId: string, installationId: string, userId: string, issuer: string }) {
     const installation = await getForBusiness(input.businessId, input.installationId)
     const [app] = await deps.apps.findByIds([installation.appId])
-    if (app === undefined) throw notFound('Installation')
+    if (app === undefined) throw notFound('installation_not_found', 'Installation')
     const iat = unixSeconds()
     const exp = iat + SESSION_TOKEN_SECONDS
     const claims = {

@@ -57,7 +57,7 @@ t.test('App API authentication and scopes', async (t) => {
         // a request that would otherwise succeed, aimed at the installation's own sandbox
         const response = await send({ ...route, url: route.url.replace(product.id, 'prod_x').replace(order.id, 'ord_x') }, without.auth)
         t.equal(response.statusCode, 403, `${route.method} ${route.url}`)
-        t.same(response.json(), { statusCode: 403, error: 'Forbidden', message: `This endpoint requires the ${scope} scope` })
+        t.same(response.json(), { statusCode: 403, error: 'Forbidden', message: `This endpoint requires the ${scope} scope`, code: 'scope_missing' })
         t.ok(response.headers['x-ratelimit-remaining'] !== undefined, 'a refused call still counts against the rate limit')
       }
     }
