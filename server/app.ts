@@ -42,8 +42,9 @@ import merchantInstallationRoutes from '../plugins/installations/merchant-routes
 import webhookDelivery from '../plugins/webhooks/delivery-plugin.ts'
 import webhooksService from '../plugins/webhooks/service.ts'
 import webhookRoutes from '../plugins/webhooks/routes.ts'
+import webhookConsoleRoutes from '../plugins/webhooks/console-routes.ts'
 import appAnalyticsService, { registerApiCounting } from '../plugins/app-analytics/service.ts'
-import appAnalyticsRoutes from '../plugins/app-analytics/index.ts'
+import appAnalyticsRoutes, { liveTailRoutes } from '../plugins/app-analytics/index.ts'
 import oauthRoutes from '../plugins/oauth/index.ts'
 import oauthService from '../plugins/oauth/service.ts'
 import oauthMetadataRoutes from '../plugins/oauth/metadata-routes.ts'
@@ -55,6 +56,7 @@ import commerceRoutes from '../plugins/commerce/index.ts'
 import sampleImageRoutes from '../plugins/commerce/routes/sample-images.ts'
 import productImageRoutes from '../plugins/commerce/routes/product-images.ts'
 import checkoutHooksService from '../plugins/checkout-hooks/service.ts'
+import hookCallConsoleRoutes from '../plugins/checkout-hooks/console-routes.ts'
 import storefrontRateLimit from '../plugins/storefront/rate-limit.ts'
 import storefrontRoutes from '../plugins/storefront/index.ts'
 import appChecksService, { registerScopeUse } from '../plugins/app-checks/service.ts'
@@ -162,6 +164,9 @@ export async function buildApp (options: BuildOptions) {
   await app.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
   await app.register(testInstallRoutes, { prefix: PREFIX.developerApps })
   await app.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
+  await app.register(webhookConsoleRoutes, { prefix: PREFIX.developerApps })
+  await app.register(hookCallConsoleRoutes, { prefix: PREFIX.developerApps })
+  await app.register(liveTailRoutes, { prefix: PREFIX.developerApps })
   await app.register(relayRoutes, { prefix: PREFIX.developerApps })
   await app.register(merchantInstallationRoutes, { prefix: PREFIX.merchantInstallations })
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })

@@ -1,43 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { notFound } from './errors.ts'
+import { errorResponses } from '../../server/schemas.ts'
 import { AppIdParams } from '../apps/schemas.ts'
-import { DeliverySchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema } from '../webhooks/schemas.ts'
-import {
-  AnalyticsSchema, AnalyticsQuery, AppDeliveryQuery, ConsoleWebhookSchema, DeliveryDetailSchema, HookCallDetailSchema, HookCallQuery, HookCallSchema,
-  ReEnableWebhookSchema, ReplayPreviewQuery, AppDeliveryParams, AppHookCallParams, AppWebhookParams
-} from './schemas.ts'
+import { AnalyticsSchema, AnalyticsQuery } from './schemas.ts'
 import { registerLiveTail } from './live.ts'
-import { registerPerMinuteLimit } from '../../server/redis.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
 
 /**
- * The console's webhook tests, and separately its replays, per developer per minute: each test is a
- * synchronous request to the app's server and each replay queues up to 1 000 deliveries, so a
- * console (or a script behind one) must not turn them into a flood.
- */
-export const CONSOLE_WEBHOOK_SENDS_PER_MINUTE = 10
-/** Opt-in route config: the route spends the developer's CONSOLE_WEBHOOK_SENDS_PER_MINUTE budget. */
-const PER_DEVELOPER = { rateLimit: {} }
-
-/**
- * The developer's console for one app (DESIGN §16 "Console routes"): analytics, the delivery and hook
- * call logs, the actions on registrations and deliveries, and the live tail. Every route takes the
- * developer's own app only (another developer's app is 404), across all its installations, the
- * sandbox's test installs included.
+ * The developer's console for one app (DESIGN §16 "Console routes"): its analytics. The developer's
+ * own app only (another developer's app is 404), across all its installations, the sandbox's test
+ * installs included. The delivery log and the hook call log are their owners' (plugins/webhooks and
+ * plugins/checkout-hooks console-routes.ts).
  */
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
   const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
-  // counted after requireRole (route hooks run after this scope's hooks): the key is the signed-in developer
-  await registerPerMinuteLimit(fastify, {
-    max: CONSOLE_WEBHOOK_SENDS_PER_MINUTE,
-    key: (request) => request.user.sub,
-    nameSpace: 'platform-console-webhook-sends-',
-    refusal: (max, after, request) => `Too many webhook ${request.routeOptions.url?.endsWith('/test') === true ? 'tests' : 'replays'}: ${max} per minute per developer. Retry in ${after}.`
-  })
 
   fastify.get('/:appId/analytics', {
     schema: {
@@ -49,114 +27,12 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const app = await owned(request.user.sub, request.params.appId)
     return await fastify.appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
   })
+}
 
-  fastify.get('/:appId/webhooks', {
-    schema: {
-      tags, security, operationId: 'listAppWebhooks', summary: 'Webhook registrations of my app across its installations',
-      description: 'Newest first, test installs included, with why an inactive one was disabled.',
-      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.listOfApp(app.id, request.query)
-  })
-
-  fastify.patch('/:appId/webhooks/:id', {
-    schema: {
-      tags, security, operationId: 'reEnableAppWebhook', summary: 'Re-enable a registration of my app',
-      description: 'Only `{isActive: true}`: turns an auto-disabled registration back on and resets its failure count. 409 for a registration switched off by an uninstall.',
-      params: AppWebhookParams, body: ReEnableWebhookSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 409) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.reEnableOfApp(app.id, request.params.id)
-  })
-
-  fastify.post('/:appId/webhooks/:id/test', {
-    config: PER_DEVELOPER,
-    schema: {
-      tags, security, operationId: 'testAppWebhook', summary: 'Send a webhook.test event to a registration of my app',
-      description: 'Synchronous: answers with the outcome of the one attempt (no retries), logged like any delivery. At most 10 per minute per developer (429 with Retry-After).',
-      params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409, 429) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.testOn(await fastify.webhooks.getOfApp(app.id, request.params.id))
-  })
-
-  fastify.post('/:appId/webhooks/:id/replay', {
-    config: PER_DEVELOPER,
-    schema: {
-      tags, security, operationId: 'replayAppWebhook', summary: 'Send again the deliveries of a registration since a time',
-      description: 'Queues at most 1 000 per call (oldest first) and says how many are left and from when to go on. `?dryRun=true` answers 200 with what the call would queue, and sends nothing. Event ids are kept. At most 10 calls per minute per developer, dry runs included (429 with Retry-After).',
-      params: AppWebhookParams, querystring: ReplayPreviewQuery, body: ReplaySchema,
-      response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
-    }
-  }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    const webhook = await fastify.webhooks.getOfApp(app.id, request.params.id)
-    const dryRun = request.query.dryRun === true
-    const result = await fastify.webhooks.replayOn(webhook, request.body, { dryRun })
-    return reply.code(dryRun ? 200 : 202).send(result)
-  })
-
-  fastify.get('/:appId/deliveries', {
-    schema: {
-      tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app',
-      description: 'Newest first; filter by status, event, registration (webhookId) and creation time [from, to).',
-      params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
-  })
-
-  fastify.get('/:appId/deliveries/:id', {
-    schema: {
-      tags, security, operationId: 'getAppDelivery', summary: 'A delivery of my app with every attempt',
-      description: 'Each attempt: the request headers as sent (signature included; the secret never), status, the first 1 KB of the answer, duration, error and the retry it scheduled. `requestBody` is the exact body every attempt sent.',
-      params: AppDeliveryParams, response: { 200: DeliveryDetailSchema, ...errorResponses(401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
-  })
-
-  fastify.post('/:appId/deliveries/:id/redeliver', {
-    schema: {
-      tags, security, operationId: 'redeliverAppDelivery', summary: 'Send a delivery of my app again',
-      description: 'A new attempt with the same X-Service-Event-Id and a fresh retry schedule. 409 while it is being attempted or when its registration is inactive.',
-      params: AppDeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 403, 404, 409) }
-    }
-  }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return reply.code(202).send(await fastify.webhooks.redeliverOfApp(app.id, request.params.id))
-  })
-
-  fastify.get('/:appId/hook-calls', {
-    schema: {
-      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome.',
-      params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.checkoutHooks.callLog(app.id, request.query)
-  })
-
-  fastify.get('/:appId/hook-calls/:id', {
-    schema: {
-      tags, security, operationId: 'getAppHookCall', summary: 'A hook call of my app',
-      description: 'The envelope sent, the answer as received (first 4 KB), why it was refused and what the checkout did about it (the failure policy applied).',
-      params: AppHookCallParams, response: { 200: HookCallDetailSchema, ...errorResponses(401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
-    if (call === null) throw notFound('hook_call_not_found', 'Hook call')
-    return call
-  })
-
-  registerLiveTail(fastify, { tags, security, owned })
+/** The console's live tail of the app's delivery attempts and hook calls (./live.ts). */
+export const liveTailRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  registerLiveTail(fastify, { tags, security, owned: async (developerId, appId) => await fastify.apps.ownedApp(developerId, appId) })
 }
 
 export default appAnalyticsRoutes

@@ -3,7 +3,7 @@ import { cliTokens, users } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { randomSecret, sha256 } from '../../server/crypto.ts'
-import type { VerifiedSession } from './guards.ts'
+import type { VerifiedSession } from './session.ts'
 
 /** What a CLI token starts with, so the guard tells it from a session JWT without trying both. */
 export const CLI_TOKEN_PREFIX = 'fbcli_'

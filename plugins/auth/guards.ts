@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Role } from '../../server/db/schema/index.ts'
+import type { SessionClaims, VerifiedSession } from './session.ts'
 import { forbidden, unauthorized } from './errors.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
@@ -11,12 +12,7 @@ import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokens } from './cli-tokens.
 /** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
 export const TOKEN_LIFETIME = '8h'
 
-export interface SessionClaims { sub: string, role: Role, businessId: string | null, email: string }
-/**
- * What a verified session carries: the claims, its id and its expiry (seconds). `cli` marks a
- * developer CLI token (DESIGN §19), whose id is the token's row id.
- */
-export type VerifiedSession = SessionClaims & { jti: string, exp: number, cli?: boolean }
+export type { SessionClaims, VerifiedSession }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {

@@ -55,3 +55,7 @@ export const PaymentMethodSchema = Type.Object({
   appId: Type.Optional(Type.String())
 }, { title: 'PaymentMethod' })
 export type PaymentMethod = Static<typeof PaymentMethodSchema>
+
+// the console's hook call log answers with the contract's resources (sdk/src/contract/console.ts), which the admin UI reads too
+export { HookCallDetailSchema, HookCallQuerySchema as HookCallQuery, HookCallSchema } from '../../sdk/src/contract/console.ts'
+export const AppHookCallParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) })

@@ -47,6 +47,12 @@ export default fp(async function checkoutHooksService (fastify) {
     commerce: fastify.commerce
   })
   fastify.decorate('checkoutHooks', checkoutHooks)
+  // an order's checkout view (GET /merchant/orders/:id/checkout), asked by commerce through the interface commerce defines
+  fastify.commerceProviders.provideOrderHooks({
+    callsOfOrder: checkoutHooks.callsOfOrder,
+    appOfInstallation: async (businessId, installationId) =>
+      await fastify.installations.getForBusiness(businessId, installationId).then((row) => row.appId, () => null)
+  })
   fastify.addHook('onClose', async () => { await checkoutHooks.close() })
   if (fastify.config.processRole !== 'web') {
     await fastify.jobs.work(PRUNE_JOB, async () => {
@@ -54,4 +60,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay', 'installations'] })

@@ -13,15 +13,19 @@ import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updateP
 import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
+import { createCommerceProviders, type CommerceProviders } from './providers.ts'
 
 // What other capabilities may use without reaching into commerce's files
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
+export type { CommerceProviders, OrderHookCall, OrderHookLog, PageBlockChecker } from './providers.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Businesses, products, orders, payments, checkout, promo codes, pages and reviews: the only writer of their tables. */
     commerce: CommerceService
+    /** The interfaces commerce's routes ask through, provided by installations and checkout-hooks at their boot. */
+    commerceProviders: CommerceProviders
   }
 }
 
@@ -50,4 +54,11 @@ export type CommerceService = ReturnType<typeof createCommerceService>
 
 export default fp(async function commerceService (fastify) {
   fastify.decorate('commerce', createCommerceService(fastify.db))
+  const providers = createCommerceProviders()
+  fastify.decorate('commerceProviders', providers)
+  // a capability that should provide one was not registered: fail at boot, not at a merchant's request
+  fastify.addHook('onReady', async () => {
+    const missing = providers.missing()
+    if (missing.length > 0) throw new Error(`commerce: nobody provides ${missing.join(', ')}`)
+  })
 }, { name: 'commerce', dependencies: ['db'] })

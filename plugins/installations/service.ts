@@ -373,6 +373,8 @@ export default fp(async function installationsService (fastify) {
     analytics: fastify.appAnalytics
   })
   fastify.decorate('installations', service)
+  // the page editor's blocks, asked by commerce's routes through the interface commerce defines
+  fastify.commerceProviders.providePageBlocks({ checkBlocks: service.checkBlocks })
   fastify.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
 
   // while revocations from other processes cannot arrive, every token is checked in the database

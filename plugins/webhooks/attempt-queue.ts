@@ -1,13 +1,6 @@
-import type { Claimed } from './delivery.ts'
+import type { AttemptItem } from './delivery.ts'
 
-/**
- * A delivery to attempt in this process. `fresh` (with `claimed`): a first attempt just dispatched,
- * whose delivery is not written yet (the event, by id, is leased to this process; the outcome writes
- * the delivery); `claimed` alone: already claimed (an erasure's delivery, written by its dispatch);
- * `reserved`: the attempt count at reservation (redelivered or replayed by this process); none of
- * them: claim it if it is due and free.
- */
-export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed, fresh?: string }
+export type { AttemptItem }
 
 /**
  * In-process FIFO with bounded concurrency for delivery attempts. It holds only ids: the state lives

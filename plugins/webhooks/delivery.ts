@@ -10,7 +10,6 @@ import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Sender, SendResult } from './sender.ts'
-import type { AttemptItem } from './attempt-queue.ts'
 
 /** pg-boss queue of retries: each job asks for one due attempt of one delivery. */
 export const DELIVER_JOB = 'webhooks.deliver'
@@ -55,6 +54,15 @@ export interface AttemptOutcome {
   /** Answered through `app-platform listen` */
   relayed: boolean
 }
+
+/**
+ * A delivery to attempt in this process. `fresh` (with `claimed`): a first attempt just dispatched,
+ * whose delivery is not written yet (the event, by id, is leased to this process; the outcome writes
+ * the delivery); `claimed` alone: already claimed (an erasure's delivery, written by its dispatch);
+ * `reserved`: the attempt count at reservation (redelivered or replayed by this process); none of
+ * them: claim it if it is due and free.
+ */
+export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed, fresh?: string }
 
 /** A delivery whose attempt this process holds the lease of, with what the attempt needs. */
 export interface Claimed {

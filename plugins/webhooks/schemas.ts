@@ -24,3 +24,12 @@ export const DeliveryQuery = Type.Object({
   event: Type.Optional(Type.String({ minLength: 1, maxLength: 64 }))
 })
 export type DeliveryQueryType = Static<typeof DeliveryQuery>
+
+// the developer console's webhook pages answer with the contract's resources (sdk/src/contract/console.ts), which the admin UI reads too
+export {
+  ConsoleDeliveryQuerySchema as AppDeliveryQuery, ConsoleWebhookSchema, DeliveryDetailSchema, ReEnableWebhookBodySchema as ReEnableWebhookSchema,
+  ReplayPreviewQuerySchema as ReplayPreviewQuery
+} from '../../sdk/src/contract/console.ts'
+const ConsoleId = Type.String({ minLength: 1, maxLength: 64 })
+export const AppWebhookParams = Type.Object({ appId: ConsoleId, id: ConsoleId })
+export const AppDeliveryParams = Type.Object({ appId: ConsoleId, id: ConsoleId })

@@ -12,7 +12,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
-import { keepsSessions } from './rows.ts'
+import { keepsSessions } from './sessions.ts'
 
 export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
 /** Any constant works; every process that migrates must use the same one. */

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from './client.ts'
+import { keptSessions } from './sessions.ts'
 
 /**
  * Rows of a raw query, typed by the query: `rows(db, sql<{ id: string }>\`select id …\`)`.
@@ -18,16 +19,8 @@ export async function rows<T> (executor: Executor, query: SQL<T>): Promise<T[]> 
  */
 const UNNAMED = undefined as unknown as string
 
-/**
- * The databases whose connections are the server's own (server/db/client.ts registers them): named
- * statements are parsed and planned once per connection there. Anything else (a transaction pooler in
- * front, a transaction's executor, PGlite) gets unnamed ones.
- */
-const sessionsKept = new WeakSet<object>()
-export function keepsSessions (db: Executor): void { sessionsKept.add(db) }
-
 /** The name to give drizzle's `prepare()` on this executor: `name` where sessions are kept, else none. */
-export const statementName = (executor: Executor, name: string): string => sessionsKept.has(executor) ? name : UNNAMED
+export const statementName = (executor: Executor, name: string): string => keptSessions(executor) ? name : UNNAMED
 
 /**
  * A statement built and prepared once per executor under `name` (a unique name per SQL text), so a

@@ -60,12 +60,13 @@ export default orderRoutes
 /** The order's checkout as the hook call log recorded it, with the apps' names (an app since deleted has none). */
 async function orderCheckout (fastify: FastifyInstance, businessId: string, orderId: string): Promise<OrderCheckout> {
   const order = await fastify.commerce.getOrder(businessId, orderId)
-  const calls = await fastify.checkoutHooks.callsOfOrder(businessId, order.id)
+  const hookLog = fastify.commerceProviders.orderHooks
+  const calls = await hookLog.callsOfOrder(businessId, order.id)
   const separator = order.paymentMethod.indexOf(':')
   const methodInstallation = separator > 0 ? order.paymentMethod.slice(0, separator) : null
   let methodAppId = calls.find((call) => call.installationId === methodInstallation)?.appId ?? null
   if (methodInstallation !== null && methodAppId === null) {
-    methodAppId = await fastify.installations.getForBusiness(businessId, methodInstallation).then((row) => row.appId, () => null)
+    methodAppId = await hookLog.appOfInstallation(businessId, methodInstallation)
   }
   const appIds = [...new Set([...calls.map((call) => call.appId), ...(methodAppId === null ? [] : [methodAppId])])]
   const names = new Map((await fastify.apps.findByIds(appIds)).map((app) => [app.id, app.name]))

@@ -88,7 +88,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const businessId = businessOf(request)
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.installations.checkBlocks(businessId, request.body, page.blocks)
+    const blocks = await fastify.commerceProviders.pageBlocks.checkBlocks(businessId, request.body, page.blocks)
     return await fastify.commerce.setPageBlocks(businessId, request.params.slug, blocks)
   })
 
@@ -106,7 +106,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const businessId = businessOf(request)
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.installations.checkBlocks(businessId, request.body, page.blocks)
+    const blocks = await fastify.commerceProviders.pageBlocks.checkBlocks(businessId, request.body, page.blocks)
     const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks })
     if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('page_preview_too_large', 'This draft is too large to preview: save it to see it on the storefront')
     const business = await fastify.commerce.getBusinessProfile(businessId)

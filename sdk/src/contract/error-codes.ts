@@ -34,7 +34,6 @@ export const ERROR_CODES = {
   field_unknown: 'A field the schema does not know (bodies refuse unknown fields)',
   field_invalid: 'A field breaks another rule of its schema',
   // plugins/app-analytics/errors.ts
-  hook_call_not_found: 'No hook call with this id of the app',
   live_tail_limit: 'The developer has the most live tails open at once; close one first',
   // plugins/app-api/errors.ts
   payment_method_other_app: 'The order is paid with another app\'s payment method',
@@ -73,6 +72,7 @@ export const ERROR_CODES = {
   credentials_invalid: 'Wrong email or password',
   sign_in_throttled: 'Too many failed sign-ins; `Retry-After` says when to try again',
   // plugins/checkout-hooks/errors.ts
+  hook_call_not_found: 'No hook call with this id of the app',
   payment_provider_unreachable: 'The payment method\'s app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)',
   // plugins/commerce/errors.ts
   business_missing: 'The signed-in account has no business (a developer or reviewer on a merchant route)',

@@ -4,7 +4,7 @@ import { useResource } from '../../lib/use-resource.ts'
 import { ANALYTICS_PERIODS, type AppAnalytics } from '../../lib/console-types.ts'
 import { TimeChart } from '../../components/time-chart/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './console.module.css'
 
 const COLORS = { blue: '#3b5bdb', red: '#c92a2a', green: '#2b8a3e', orange: '#e8590c', grey: '#868e96', purple: '#7048e8' }

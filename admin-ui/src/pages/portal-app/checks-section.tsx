@@ -7,7 +7,7 @@ import type { Envelope } from '../../lib/types.ts'
 import type { CheckRun, CheckRunSummary } from '../../lib/check-types.ts'
 import { CheckResults, RunStatusBadge } from '../../components/check-results/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './console.module.css'
 
 /** A running run is read again this often until it finishes. */

@@ -3,7 +3,7 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import { SecretOnce } from '../../components/secret-once/index.tsx'
 import { ErrorMessage } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 export function CredentialsSection ({ app }: SectionProps) {

@@ -8,7 +8,7 @@ import { WEBHOOK_EVENTS, type Envelope } from '../../lib/types.ts'
 import type { ConsoleWebhook, Delivery, DeliveryDetail, LiveEvent, Replayed, WebhookTestResult } from '../../lib/console-types.ts'
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './console.module.css'
 
 const PAGE_SIZE = 20

@@ -7,7 +7,7 @@ import type { Envelope } from '../../lib/types.ts'
 import { HOOK_POINTS, type HookCall, type HookCallDetail, type LiveEvent } from '../../lib/console-types.ts'
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import { LiveIndicator } from './deliveries-section.tsx'
 import styles from './console.module.css'
 

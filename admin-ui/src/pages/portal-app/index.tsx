@@ -18,9 +18,6 @@ import { HookCallsSection } from './hook-calls-section.tsx'
 import { ChecksSection } from './checks-section.tsx'
 import styles from './style.module.css'
 
-/** What a section gets: the app as last loaded, and a way to ask for a fresh copy after a write. */
-export interface SectionProps { app: DeveloperApp, reload: () => void }
-
 const TABS = [
   { id: 'settings', label: 'Settings', Section: SettingsSection },
   { id: 'credentials', label: 'Credentials', Section: CredentialsSection },

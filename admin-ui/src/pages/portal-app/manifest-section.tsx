@@ -3,7 +3,7 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import type { ManifestResult, SyncItem } from '../../lib/types.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 export function ManifestSection ({ app, reload }: SectionProps) {

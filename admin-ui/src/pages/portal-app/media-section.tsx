@@ -3,7 +3,7 @@ import { useAction } from '../../lib/use-action.ts'
 import type { DeveloperApp } from '../../lib/types.ts'
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { ErrorMessage } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 const MAX_SCREENSHOTS = 5

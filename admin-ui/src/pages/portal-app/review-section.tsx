@@ -4,7 +4,7 @@ import { useResource } from '../../lib/use-resource.ts'
 import { formatDate } from '../../lib/format.ts'
 import type { AppVersion, DeveloperApp, Envelope } from '../../lib/types.ts'
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 const KIND_LABEL: Record<string, string> = { SUBMITTED: 'Submitted', APPROVED: 'Approved', REJECTED: 'Changes requested', UPDATED: 'Updated live' }

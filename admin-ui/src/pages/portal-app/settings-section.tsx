@@ -4,7 +4,7 @@ import { useAction } from '../../lib/use-action.ts'
 import type { DeveloperApp } from '../../lib/types.ts'
 import { AppForm, fieldsOf, type AppFields } from '../../components/app-form/index.tsx'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 
 export function SettingsSection ({ app, reload }: SectionProps) {
   const { api } = useSession()

@@ -6,7 +6,7 @@ import { formatDate } from '../../lib/format.ts'
 import type { TestInstall, TestStatus } from '../../lib/types.ts'
 import { SecretOnce } from '../../components/secret-once/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
-import type { SectionProps } from './index.tsx'
+import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
 
 export function TestInstallSection ({ app }: SectionProps) {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
-import { cart, customer, installHookApp, shop, startAppServer } from '../checkout-hooks/fixtures.ts'
+import { cart, customer, installHookApp, shop, startAppServer } from './fixtures.ts'
 
 t.test('hook calls in the console: the refused answer, why, and the failure policy applied', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build } from '../../helper.ts'
-import { installApp, receiver, registerWebhook } from '../webhooks/helpers.ts'
-import { CONSOLE_WEBHOOK_SENDS_PER_MINUTE } from '../../../plugins/app-analytics/index.ts'
+import { installApp, receiver, registerWebhook } from './helpers.ts'
+import { CONSOLE_WEBHOOK_SENDS_PER_MINUTE } from '../../../plugins/webhooks/console-routes.ts'
 
 // issue #25 item 12: the console's test and replay make the platform send to the app's server; each is rate-limited per developer
 t.test('webhook test and replay from the console: a per-developer budget each, then 429 with Retry-After', async (t) => {

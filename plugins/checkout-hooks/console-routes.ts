@@ -1,0 +1,42 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { Paginated, errorResponses } from '../../server/schemas.ts'
+import { notFound } from './errors.ts'
+import { AppIdParams } from '../apps/schemas.ts'
+import { AppHookCallParams, HookCallDetailSchema, HookCallQuery, HookCallSchema } from './schemas.ts'
+
+const tags = ['portal']
+const security = [{ developerJwt: [] }]
+
+/**
+ * The developer console's hook call log for one app (DESIGN §16 "Console routes"): the developer's own
+ * app only (another developer's app is 404), across all its installations, test installs included.
+ */
+const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
+
+  fastify.get('/:appId/hook-calls', {
+    schema: {
+      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome.',
+      params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    return await fastify.checkoutHooks.callLog(app.id, request.query)
+  })
+
+  fastify.get('/:appId/hook-calls/:id', {
+    schema: {
+      tags, security, operationId: 'getAppHookCall', summary: 'A hook call of my app',
+      description: 'The envelope sent, the answer as received (first 4 KB), why it was refused and what the checkout did about it (the failure policy applied).',
+      params: AppHookCallParams, response: { 200: HookCallDetailSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => {
+    const app = await owned(request.user.sub, request.params.appId)
+    const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
+    if (call === null) throw notFound('hook_call_not_found', 'Hook call')
+    return call
+  })
+}
+
+export default hookCallConsoleRoutes
