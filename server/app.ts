@@ -172,11 +172,12 @@ export async function buildApp (options: BuildOptions) {
   await app.register(oauthRoutes, { prefix: PREFIX.oauth })
   await app.register(oauthMetadataRoutes, { prefix: PREFIX.wellKnown })
   // What apps call with their access token: one token check and one rate-limit budget per installation cover both.
+  // The token is read, the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
   await app.register(async function appTokenScope (scope) {
-    scope.addHook('onRequest', scope.requireAppToken)
+    scope.addHook('onRequest', scope.identifyAppToken)
     registerApiCounting(scope)
     registerScopeUse(scope)
-    await registerAppRateLimit(scope)
+    await registerAppRateLimit(scope, { then: scope.requireAppToken })
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
     await scope.register(webhookRoutes, { prefix: PREFIX.webhooks })
   })

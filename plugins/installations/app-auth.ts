@@ -1,18 +1,26 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
+import { HttpError } from '../../server/http-errors.ts'
 import { insufficientScope, invalidToken, missingToken } from './errors.ts'
 import { toCached } from './service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by requireAppToken: the calling installation. */
+    /** Set by identifyAppToken or requireAppToken: the calling installation. */
     installation: CachedInstallation
+    /** Set by identifyAppToken: the 401 a missing or bad token gets, answered by requireAppToken. */
+    appTokenRefusal: HttpError | null
     /** Set by requireScope when the scope check passed: the scope this request exercised (app checks' scopes.used). */
     scopeUsed: string | null
   }
   interface FastifyInstance {
+    /**
+     * onRequest: reads the access token and sets the installation, keeping a 401 for requireAppToken,
+     * so hooks in between (the rate limit: X-RateLimit-* on a 401 too, DESIGN §21) see every call.
+     */
+    identifyAppToken: onRequestAsyncHookHandler
     /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
     requireAppToken: onRequestAsyncHookHandler
     /** preHandler: the token's granted scopes include this one; 403 naming it otherwise. */
@@ -27,8 +35,9 @@ const TOKEN_PATTERN = /^[Bb][Ee][Aa][Rr][Ee][Rr]\s+(fbat_[A-Za-z0-9_-]{20,200})$
 export default fp(async function appAuth (fastify) {
   fastify.decorateRequest('installation', null as unknown as CachedInstallation)
   fastify.decorateRequest('scopeUsed', null)
+  fastify.decorateRequest('appTokenRefusal', null)
 
-  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+  async function authenticate (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     // no credentials, or another scheme's: RFC 6750 §3.1's bare challenge
     if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('token_missing', 'Authentication required: send Authorization: Bearer fbat_…')
@@ -43,6 +52,19 @@ export default fp(async function appAuth (fastify) {
       fastify.tokenCache.set(tokenHash, installation)
     }
     request.installation = installation
+  }
+
+  fastify.decorate('identifyAppToken', async function (request: FastifyRequest) {
+    try {
+      await authenticate(request)
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 401) throw error
+      request.appTokenRefusal = error
+    }
+  })
+  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+    if (request.appTokenRefusal !== null) throw request.appTokenRefusal
+    if (request.installation === null) await authenticate(request)
   })
 
   fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
