@@ -55,6 +55,8 @@ export const EnvSchema = Type.Object({
   APP_API_CACHE_MB: Type.Optional(Type.Integer({ minimum: 0, maximum: 4096 })),
   DATABASE_POOL_SIZE: Type.Optional(Type.Integer({ minimum: 2, maximum: 500 })),
   DATABASE_ACQUIRE_TIMEOUT_MS: Type.Optional(PositiveInt),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Optional(PositiveInt),
+  APP_API_BUSINESS_CONCURRENCY: Type.Optional(PositiveInt),
   CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
@@ -90,6 +92,8 @@ export const DEFAULTS = {
   APP_API_CACHE_MB: 32,
   DATABASE_POOL_SIZE: 10,
   DATABASE_ACQUIRE_TIMEOUT_MS: 10_000,
+  DATABASE_STATEMENT_TIMEOUT_MS: 30_000,
+  APP_API_BUSINESS_CONCURRENCY: 4,
   HTTP_REQUEST_TIMEOUT_MS: 30_000,
   HTTP_HEADERS_TIMEOUT_MS: 10_000,
   HTTP_KEEP_ALIVE_TIMEOUT_MS: 5000,
@@ -112,7 +116,7 @@ export class ConfigError extends Error {
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
-  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS',
+  'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS', 'DATABASE_STATEMENT_TIMEOUT_MS', 'APP_API_BUSINESS_CONCURRENCY',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
   'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
 
@@ -238,6 +242,10 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     databasePoolSize: env.DATABASE_POOL_SIZE ?? DEFAULTS.DATABASE_POOL_SIZE,
     /** How long a query waits for a pool connection before the request gets 503 (PostgreSQL). */
     databaseAcquireTimeoutMs: env.DATABASE_ACQUIRE_TIMEOUT_MS ?? DEFAULTS.DATABASE_ACQUIRE_TIMEOUT_MS,
+    /** The longest a query may run before PostgreSQL cancels it and the request gets 503 (direct connections; behind a pooler, set it on the role). */
+    databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,
+    /** App API requests of one business running at once in this process; more wait their turn (fairness: one business cannot hold the whole pool). */
+    appApiBusinessConcurrency: env.APP_API_BUSINESS_CONCURRENCY ?? DEFAULTS.APP_API_BUSINESS_CONCURRENCY,
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),

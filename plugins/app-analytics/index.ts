@@ -1,38 +1,11 @@
-import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { errorResponses } from '../../server/schemas.ts'
-import { AppIdParams } from '../apps/schemas.ts'
-import { AnalyticsSchema, AnalyticsQuery } from './schemas.ts'
-import { registerLiveTail } from './live.ts'
+import fp from 'fastify-plugin'
+import { PREFIX } from '../../server/api-prefixes.ts'
+import appAnalyticsService from './service.ts'
+import appAnalyticsRoutes, { liveTailRoutes } from './routes.ts'
 
-const tags = ['portal']
-const security = [{ developerJwt: [] }]
-
-/**
- * The developer's console for one app (DESIGN §16 "Console routes"): its analytics. The developer's
- * own app only (another developer's app is 404), across all its installations, the sandbox's test
- * installs included. The delivery log and the hook call log are their owners' (plugins/webhooks and
- * plugins/checkout-hooks console-routes.ts).
- */
-const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
-
-  fastify.get('/:appId/analytics', {
-    schema: {
-      tags, security, operationId: 'getAppAnalytics', summary: 'Installs, deliveries, API usage and hook calls of my app',
-      description: 'From daily counters kept 400 days. Days are UTC, today included. environment=live leaves test installs out (the spec\'s figures); sandbox counts only them.',
-      params: AppIdParams, querystring: AnalyticsQuery, response: { 200: AnalyticsSchema, ...errorResponses(400, 401, 403, 404) }
-    }
-  }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
-  })
-}
-
-/** The console's live tail of the app's delivery attempts and hook calls (./live.ts). */
-export const liveTailRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  registerLiveTail(fastify, { tags, security, owned: async (developerId, appId) => await fastify.apps.ownedApp(developerId, appId) })
-}
-
-export default appAnalyticsRoutes
+/** App analytics: the daily counters the others report into, and the console's analytics and live tail. */
+export default fp(async function appAnalyticsCapability (fastify) {
+  await fastify.register(appAnalyticsService)
+  await fastify.register(appAnalyticsRoutes, { prefix: PREFIX.developerApps })
+  await fastify.register(liveTailRoutes, { prefix: PREFIX.developerApps })
+}, { name: 'app-analytics-capability', dependencies: ['auth-guards'] })

@@ -5,6 +5,7 @@ import { rows } from '../../server/db/rows.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { HOOK_POINTS } from '../../sdk/src/contract/index.ts'
 import type { AppAnalytics } from '../../sdk/src/contract/console.ts'
+import { provided, requireProvided, type Provided } from '../../server/providers.ts'
 
 /** Days the daily counters are kept (DESIGN §16 "Analytics storage"). */
 export const COUNTER_RETENTION_DAYS = 400
@@ -49,7 +50,7 @@ interface Increment { appId: string, installationId: string, day: string, metric
  * COUNTER_FLUSH_MS and on close: no write per request or per attempt. A crash loses at most the
  * counts of the last interval (docs/decisions.md).
  */
-export function createCounterBuffer (db: Db, onError: (error: unknown) => void) {
+export function createCounterBuffer (db: Db, onError: (error: unknown) => void, testInstalls: () => InstallationFacts) {
   let pending = new Map<string, Increment>()
   let running: Promise<void> = Promise.resolve()
 
@@ -62,11 +63,11 @@ export function createCounterBuffer (db: Db, onError: (error: unknown) => void) 
   }
 
   async function write (batch: Increment[]): Promise<void> {
-    const values = batch.map((i) => ({ app_id: i.appId, installation_id: i.installationId, day: i.day, metric: i.metric, n: i.n }))
+    const facts = await testInstalls().factsOf([...new Set(batch.map((i) => i.installationId))])
+    const values = batch.map((i) => ({ app_id: i.appId, sandbox: facts.get(i.installationId)?.isTestInstall ?? false, day: i.day, metric: i.metric, n: i.n }))
     await db.execute(sql`insert into app_daily_counters (app_id, day, sandbox, metric, value)
-      select v.app_id, v.day::date, coalesce(i.is_test_install, false), v.metric, sum(v.n)
-      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(app_id text, installation_id text, day text, metric text, n bigint)
-      left join installations i on i.id = v.installation_id
+      select v.app_id, v.day::date, v.sandbox, v.metric, sum(v.n)
+      from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(app_id text, sandbox boolean, day text, metric text, n bigint)
       group by 1, 2, 3, 4
       on conflict (app_id, day, sandbox, metric) do update set value = app_daily_counters.value + excluded.value`)
   }
@@ -90,9 +91,20 @@ export function createCounterBuffer (db: Db, onError: (error: unknown) => void) 
   return { add, flush, get size () { return pending.size } }
 }
 
+/**
+ * What the analytics ask of installations (which depends on app-analytics, so provides this at its
+ * boot): whether an installation is a test install (its counts go to the sandbox), and install totals.
+ */
+export interface InstallationFacts {
+  factsOf: (ids: string[]) => Promise<Map<string, { isTestInstall: boolean }>>
+  installCountsOf: (appId: string, sandbox: boolean) => Promise<{ total: number, active: number }>
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     appAnalytics: ReturnType<typeof createAppAnalyticsService>
+    /** The interfaces app-analytics asks through, provided by installations at its boot. */
+    appAnalyticsProviders: { installations: Provided<InstallationFacts> }
   }
 }
 
@@ -101,8 +113,8 @@ declare module 'fastify' {
  * delivery engine, the hook runner and the App API, and the read model over them. Test installs
  * count apart (`sandbox`), so the published figures leave them out as the spec says.
  */
-export function createAppAnalyticsService (db: Db, onError: (error: unknown) => void) {
-  const counters = createCounterBuffer(db, onError)
+export function createAppAnalyticsService (db: Db, onError: (error: unknown) => void, installations: Provided<InstallationFacts>) {
+  const counters = createCounterBuffer(db, onError, () => installations.value)
 
   /** Installs and uninstalls are counted in the installation's own transaction: exact, and few. */
   function inTransaction (executor: Executor) {
@@ -141,8 +153,7 @@ export function createAppAnalyticsService (db: Db, onError: (error: unknown) => 
     // this process's counts first; other processes' arrive within COUNTER_FLUSH_MS
     await counters.flush()
     const dates = trendDates(now, days)
-    const [totals] = await rows(db, sql<any>`select count(*)::int as total, count(*) filter (where uninstalled_at is null)::int as active
-      from installations where app_id = ${appId} and is_test_install = ${sandbox}`)
+    const totals = await installations.value.installCountsOf(appId, sandbox)
     const counted = await rows(db, sql<any>`select to_char(day, 'YYYY-MM-DD') as day, metric, value::float8 as value from app_daily_counters
       where app_id = ${appId} and sandbox = ${sandbox} and day >= ${dates[0]}::date and day <= ${dates[dates.length - 1]}::date`)
     const byMetric = new Map<string, Map<string, number>>()
@@ -159,8 +170,8 @@ export function createAppAnalyticsService (db: Db, onError: (error: unknown) => 
     return {
       days,
       environment,
-      totalInstalls: Number(totals?.total ?? 0),
-      activeInstalls: Number(totals?.active ?? 0),
+      totalInstalls: totals.total,
+      activeInstalls: totals.active,
       // a percentage, 0–100, as the spec says, to two decimals
       webhookSuccessRate: succeeded + failed === 0 ? null : Math.round((succeeded / (succeeded + failed)) * 10_000) / 100,
       averageWebhookLatencyMs: attempts === 0 ? null : Math.round(total('attempts.duration_ms') / attempts),
@@ -201,7 +212,10 @@ export function registerApiCounting (scope: FastifyInstance): void {
 }
 
 export default fp(async function appAnalyticsService (fastify) {
-  const service = createAppAnalyticsService(fastify.db, (error) => fastify.log.warn({ err: error }, 'analytics counters write failed'))
+  const providers = { installations: provided<InstallationFacts>('app-analytics installation facts (installations)') }
+  fastify.decorate('appAnalyticsProviders', providers)
+  requireProvided(fastify, 'app-analytics', providers)
+  const service = createAppAnalyticsService(fastify.db, (error) => fastify.log.warn({ err: error }, 'analytics counters write failed'), providers.installations)
   fastify.decorate('appAnalytics', service)
   const timer = setInterval(() => { void service.flush() }, COUNTER_FLUSH_MS)
   timer.unref()

@@ -1,11 +1,11 @@
-import type { FastifyPluginAsync } from 'fastify'
+import fp from 'fastify-plugin'
 import { PREFIX } from '../../server/api-prefixes.ts'
+import appChecksService from './service.ts'
 import { developerCheckRoutes, reviewCheckRoutes } from './routes.ts'
 
-/** App checks (DESIGN §18): the developer's runs under /developer/apps, the reviewer's view under /review. */
-const appChecksRoutes: FastifyPluginAsync = async (fastify) => {
+/** App checks (DESIGN §18): the runner, the developer's runs under /developer/apps, the reviewer's view under /review. */
+export default fp(async function appChecksCapability (fastify) {
+  await fastify.register(appChecksService)
   await fastify.register(developerCheckRoutes, { prefix: PREFIX.developerApps })
   await fastify.register(reviewCheckRoutes, { prefix: PREFIX.review })
-}
-
-export default appChecksRoutes
+}, { name: 'app-checks-capability', dependencies: ['auth-guards'] })

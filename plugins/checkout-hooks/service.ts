@@ -48,7 +48,7 @@ export default fp(async function checkoutHooksService (fastify) {
   })
   fastify.decorate('checkoutHooks', checkoutHooks)
   // an order's checkout view (GET /merchant/orders/:id/checkout), asked by commerce through the interface commerce defines
-  fastify.commerceProviders.provideOrderHooks({
+  fastify.commerceProviders.orderHooks.provide({
     callsOfOrder: checkoutHooks.callsOfOrder,
     appOfInstallation: async (businessId, installationId) =>
       await fastify.installations.getForBusiness(businessId, installationId).then((row) => row.appId, () => null)

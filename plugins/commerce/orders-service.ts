@@ -8,7 +8,7 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, ORDER_TRANSITIONS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
-import { businessPage, countRows, preparedOnce } from '../../server/db/rows.ts'
+import { businessPage, countRows, listCountTotal, preparedOnce } from '../../server/db/rows.ts'
 
 // the only legal moves are the contract's (the admin's status buttons offer the same)
 export { ORDER_TRANSITIONS }
@@ -16,6 +16,9 @@ export { ORDER_TRANSITIONS }
 export function isOrderStatus (value: string): value is OrderStatus {
   return (ORDER_STATUSES as readonly string[]).includes(value)
 }
+
+/** The order list's total, kept by the database per business and status (list_counts). */
+const ORDER_TOTAL = listCountTotal('orders', 'status')
 
 export interface OrderListQuery { page?: number, limit?: number, status?: OrderStatus, number?: string }
 
@@ -30,7 +33,7 @@ export async function listOrders (executor: Executor, businessId: string, query:
     return { data: found.map((row) => serializeOrder(row)), total: offset === 0 ? found.length : await countRows(executor, orders, where), page, limit }
   }
   const { rows, total } = await businessPage(executor, orders, 'orders_page', businessId, { limit, offset },
-    query.status === undefined ? undefined : { name: 'status', column: orders.status, value: query.status })
+    query.status === undefined ? undefined : { name: 'status', column: orders.status, value: query.status }, ORDER_TOTAL)
   return { data: rows.map((row) => serializeOrder(row)), total, page, limit }
 }
 

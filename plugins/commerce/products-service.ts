@@ -11,7 +11,10 @@ import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
-import { businessPage, countRows } from '../../server/db/rows.ts'
+import { businessPage, countRows, listCountTotal } from '../../server/db/rows.ts'
+
+/** The product list's total, kept by the database per business and category (list_counts). */
+const PRODUCT_TOTAL = listCountTotal('products', 'category')
 
 export interface ProductListQuery { page?: number, limit?: number, category?: string }
 
@@ -19,7 +22,7 @@ export async function listProducts (executor: Executor, businessId: string, quer
   const { page, limit, offset } = pageWindow(query, PRODUCT_PAGE_LIMITS)
   // the hottest App API read that misses the catalogue cache
   const { rows, total } = await businessPage(executor, products, 'products_page', businessId, { limit, offset },
-    query.category === undefined ? undefined : { name: 'category', column: products.category, value: query.category })
+    query.category === undefined ? undefined : { name: 'category', column: products.category, value: query.category }, PRODUCT_TOTAL)
   return { data: rows.map((row) => serializeProduct(row)), total, page, limit }
 }
 

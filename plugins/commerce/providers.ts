@@ -1,11 +1,11 @@
+import { provided } from '../../server/providers.ts'
 import type { BlockInstance } from '../../server/db/schema/index.ts'
-import type { PageBlocksBody } from '../installations/schemas.ts'
-import type { OrderCheckout } from './schemas.ts'
+import type { OrderCheckout, PageBlocksBody } from './schemas.ts'
 
 /**
  * What commerce's routes ask of capabilities that boot after it (they depend on commerce), through
- * interfaces commerce defines: each is provided once, at that capability's boot, so commerce never
- * calls their decorators and no runtime cycle forms (docs/architecture.md "Who calls whom").
+ * interfaces commerce defines and they provide at their boot (server/providers.ts): commerce never
+ * calls their decorators, so no runtime cycle forms (docs/architecture.md "Who calls whom").
  */
 
 /** The page editor's blocks: provided by installations, which knows the installed apps' blocks. */
@@ -24,32 +24,11 @@ export interface OrderHookLog {
   appOfInstallation: (businessId: string, installationId: string) => Promise<string | null>
 }
 
-export interface CommerceProviders {
-  providePageBlocks: (checker: PageBlockChecker) => void
-  provideOrderHooks: (log: OrderHookLog) => void
-  readonly pageBlocks: PageBlockChecker
-  readonly orderHooks: OrderHookLog
-  /** The names of the interfaces nobody provided (the boot fails on any). */
-  missing: () => string[]
+export function createCommerceProviders () {
+  return {
+    pageBlocks: provided<PageBlockChecker>('commerce page blocks (installations)'),
+    orderHooks: provided<OrderHookLog>('commerce order hooks (checkout-hooks)')
+  }
 }
 
-export function createCommerceProviders (): CommerceProviders {
-  let pageBlocks: PageBlockChecker | null = null
-  let orderHooks: OrderHookLog | null = null
-  const once = (name: string, current: unknown) => {
-    if (current !== null) throw new Error(`commerce: ${name} is provided twice`)
-  }
-  return {
-    providePageBlocks: (checker) => { once('page blocks', pageBlocks); pageBlocks = checker },
-    provideOrderHooks: (log) => { once('order hooks', orderHooks); orderHooks = log },
-    get pageBlocks () {
-      if (pageBlocks === null) throw new Error('commerce: no capability provides page blocks')
-      return pageBlocks
-    },
-    get orderHooks () {
-      if (orderHooks === null) throw new Error('commerce: no capability provides order hooks')
-      return orderHooks
-    },
-    missing: () => [...(pageBlocks === null ? ['page blocks (installations)'] : []), ...(orderHooks === null ? ['order hooks (checkout-hooks)'] : [])]
-  }
-}
+export type CommerceProviders = ReturnType<typeof createCommerceProviders>

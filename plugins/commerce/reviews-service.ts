@@ -1,4 +1,4 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { products, reviews } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -7,18 +7,18 @@ import { notFound, unprocessable } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
-import { businessPage } from '../../server/db/rows.ts'
+import { businessPage, rows, type KeptTotal } from '../../server/db/rows.ts'
+
+/** The review list's total: the business's (product '') or one product's reviews of every rating, kept by the database (review_counts). */
+const REVIEW_TOTAL: KeptTotal = (businessId, productId) => sql`(select coalesce(sum(n), 0) from review_counts
+  where business_id = ${businessId}::text and product_id = ${productId === undefined ? '' : sql`${productId}::text`})`
 
 export interface ReviewListQuery { page?: number, limit?: number, productId?: string }
-
-function reviewFilter (businessId: string, productId?: string): SQL | undefined {
-  return productId === undefined ? eq(reviews.businessId, businessId) : and(eq(reviews.businessId, businessId), eq(reviews.productId, productId))
-}
 
 export async function listReviews (executor: Executor, businessId: string, query: ReviewListQuery = {}) {
   const { page, limit, offset } = pageWindow(query, REVIEW_PAGE_LIMITS)
   const { rows, total } = await businessPage(executor, reviews, 'reviews_page', businessId, { limit, offset },
-    query.productId === undefined ? undefined : { name: 'product', column: reviews.productId, value: query.productId })
+    query.productId === undefined ? undefined : { name: 'product', column: reviews.productId, value: query.productId }, REVIEW_TOTAL)
   return { data: rows.map((row) => serializeReview(row)), total, page, limit }
 }
 
@@ -53,14 +53,17 @@ export async function deleteReview (executor: Executor, businessId: string, id: 
   })
 }
 
-/** Average (2 decimals), count and the 1–5 distribution, computed in SQL; optionally for one product. */
+/**
+ * Average (2 decimals), count and the 1–5 distribution; optionally for one product. Read from the five
+ * counts the database keeps per rating (review_counts), however many reviews there are.
+ */
 export async function reviewStats (executor: Executor, businessId: string, productId?: string): Promise<ReviewStats> {
-  const rows = await executor.select({ rating: reviews.rating, n: sql<number>`count(*)::int` })
-    .from(reviews).where(reviewFilter(businessId, productId)).groupBy(reviews.rating)
-  const [{ average }] = await executor.select({ average: sql<string | null>`round(avg(${reviews.rating}), 2)::text` })
-    .from(reviews).where(reviewFilter(businessId, productId))
+  const counted = await rows(executor, sql<{ rating: number, n: string, average: string | null }>`
+    select rating, n::text as n, round(sum(rating * n) over () / nullif(sum(n) over (), 0), 2)::text as average
+    from review_counts where business_id = ${businessId} and product_id = ${productId ?? ''}`)
   const distribution = { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0 }
-  for (const row of rows) distribution[row.rating as 1 | 2 | 3 | 4 | 5] = row.n
-  const totalReviews = rows.reduce((sum, row) => sum + row.n, 0)
+  for (const row of counted) distribution[row.rating as 1 | 2 | 3 | 4 | 5] = Number(row.n)
+  const totalReviews = Object.values(distribution).reduce((sum, n) => sum + n, 0)
+  const average = counted[0]?.average ?? null
   return { averageRating: average === null ? 0 : Number(average), totalReviews, distribution }
 }

@@ -235,3 +235,20 @@ export const PromoCodePatchBodySchema = Type.Object({
 export type PromoCodePatchBody = Static<typeof PromoCodePatchBodySchema>
 
 export const PromoCodeListQuerySchema = Type.Composite([PaginationQuery(PROMO_CODE_PAGE_LIMITS)], { additionalProperties: false })
+
+// ---- merchant: page blocks (each block checked by installations, which knows the installed apps' blocks)
+
+/** At most this many block instances on one page. */
+export const MAX_PAGE_BLOCKS = 50
+const BlockId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Kept when sent; generated when omitted' })
+const BlockSettings = Type.Record(Type.String(), Type.Unknown(), { description: 'Validated against the block’s settingsSchema; the block’s defaultConfig when omitted' })
+
+export const PageBlocksBodySchema = Type.Object({
+  blocks: Type.Array(Type.Object({
+    id: Type.Optional(BlockId),
+    installationId: Type.String({ minLength: 1, maxLength: 64 }),
+    blockType: Type.String({ minLength: 1, maxLength: 64 }),
+    settings: Type.Optional(BlockSettings)
+  }, { additionalProperties: false }), { maxItems: MAX_PAGE_BLOCKS, description: 'The page’s blocks, in display order' })
+}, { title: 'PageBlocksBody', additionalProperties: false })
+export type PageBlocksBody = Static<typeof PageBlocksBodySchema>

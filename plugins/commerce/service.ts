@@ -14,6 +14,7 @@ import { createReview, deleteReview, getReview, listReviews, reviewStats } from 
 import { seedSampleCommerce } from './sample-data.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 import { createCommerceProviders, type CommerceProviders } from './providers.ts'
+import { requireProvided } from '../../server/providers.ts'
 
 // What other capabilities may use without reaching into commerce's files
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
@@ -56,9 +57,5 @@ export default fp(async function commerceService (fastify) {
   fastify.decorate('commerce', createCommerceService(fastify.db))
   const providers = createCommerceProviders()
   fastify.decorate('commerceProviders', providers)
-  // a capability that should provide one was not registered: fail at boot, not at a merchant's request
-  fastify.addHook('onReady', async () => {
-    const missing = providers.missing()
-    if (missing.length > 0) throw new Error(`commerce: nobody provides ${missing.join(', ')}`)
-  })
+  requireProvided(fastify, 'commerce', providers)
 }, { name: 'commerce', dependencies: ['db'] })

@@ -1,22 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox'
 
-/** At most this many block instances on one page. */
-export const MAX_PAGE_BLOCKS = 50
-
 const SettingsSchema = Type.Record(Type.String(), Type.Unknown(), { description: 'Values for the extension’s settingsSchema' })
-const BlockId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$', description: 'Kept when sent; generated when omitted' })
 
-// ---- merchant: page blocks
-
-export const PageBlocksBodySchema = Type.Object({
-  blocks: Type.Array(Type.Object({
-    id: Type.Optional(BlockId),
-    installationId: Type.String({ minLength: 1, maxLength: 64 }),
-    blockType: Type.String({ minLength: 1, maxLength: 64 }),
-    settings: Type.Optional({ ...SettingsSchema, description: 'Validated against the block’s settingsSchema; the block’s defaultConfig when omitted' })
-  }, { additionalProperties: false }), { maxItems: MAX_PAGE_BLOCKS, description: 'The page’s blocks, in display order' })
-}, { title: 'PageBlocksBody', additionalProperties: false })
-export type PageBlocksBody = Static<typeof PageBlocksBodySchema>
+// the page editor's body (PUT /merchant/pages/:slug/blocks) is commerce's; installations checks its blocks
+export { MAX_PAGE_BLOCKS, PageBlocksBodySchema, type PageBlocksBody } from '../commerce/schemas.ts'
 
 // ---- merchant: installation embeds
 

@@ -17,6 +17,7 @@ import type { AppAnalyticsService } from '../app-analytics/service.ts'
 import { WEBHOOK_SECRET_PREFIX, type Webhooks } from '../webhooks/service.ts'
 import { activeInstallations, type ExtensionsOf } from './extensions.ts'
 import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
+import { factsOf, installCountsOf } from './facts.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
 
@@ -373,8 +374,13 @@ export default fp(async function installationsService (fastify) {
     analytics: fastify.appAnalytics
   })
   fastify.decorate('installations', service)
-  // the page editor's blocks, asked by commerce's routes through the interface commerce defines
-  fastify.commerceProviders.providePageBlocks({ checkBlocks: service.checkBlocks })
+  // what commerce, webhooks and app-analytics ask of installations, through the interfaces they define
+  fastify.commerceProviders.pageBlocks.provide({ checkBlocks: service.checkBlocks })
+  const facts = async (ids: string[]) => await factsOf(fastify.db, ids)
+  fastify.webhookProviders.installations.provide({ factsOf: facts })
+  fastify.appAnalyticsProviders.installations.provide({
+    factsOf: facts, installCountsOf: async (appId, sandbox) => await installCountsOf(fastify.db, appId, sandbox)
+  })
   fastify.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
 
   // while revocations from other processes cannot arrive, every token is checked in the database

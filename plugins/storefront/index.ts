@@ -1,4 +1,7 @@
+import fp from 'fastify-plugin'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { PREFIX } from '../../server/api-prefixes.ts'
+import storefrontRateLimit from './rate-limit.ts'
 import storefrontHtmlRoutes from './html-routes.ts'
 import storefrontApiRoutes from './api-routes.ts'
 import checkoutRoutes from './checkout-routes.ts'
@@ -12,4 +15,8 @@ const storefrontRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   await fastify.register(shopRoutes)
 }
 
-export default storefrontRoutes
+/** The storefront: its per-customer rate limit and its routes. */
+export default fp(async function storefrontCapability (fastify) {
+  await fastify.register(storefrontRateLimit)
+  await fastify.register(storefrontRoutes, { prefix: PREFIX.store })
+}, { name: 'storefront-capability' })

@@ -10,10 +10,10 @@ import { pageWindow } from '../../server/schemas.ts'
 import { currentTraceParent } from '../../server/telemetry.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import fp from 'fastify-plugin'
+import { provided, requireProvided, type Provided } from '../../server/providers.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { envelopeBody } from './signing.ts'
-import { rows as sqlRows } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
@@ -98,6 +98,14 @@ export interface WebhookServiceDeps {
   delivery: WebhookDelivery
   /** The app's webhookSignatureScheme, which its own webhook follows (asked of the apps capability, which owns it). */
   appSignatureScheme: (appId: string) => Promise<SignatureScheme | undefined>
+  /** Whether installations are test installs and still installed: installations provides it at its boot. */
+  installations: Provided<InstallationFacts>
+}
+
+/** What the console's webhook pages ask of installations (which depends on webhooks, so provides this at its boot). */
+export interface InstallationFacts {
+  /** The given installations (uninstalled ones included) that exist: a test install? still installed? */
+  factsOf: (ids: string[]) => Promise<Map<string, { isTestInstall: boolean, active: boolean }>>
 }
 
 /** Registrations of the calling installation and their delivery log; another installation's → 404. */
@@ -135,18 +143,13 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
       db.select({ total: count() }).from(webhooks).where(where)
     ])
-    const ids = registrations.map((row) => row.installationId)
-    const found = ids.length === 0
-      ? []
-      : await sqlRows(db, sql<any>`select id, is_test_install, uninstalled_at from installations where id in (${sql.join([...new Set(ids)].map((id) => sql`${id}`), sql`, `)})`)
-    const installation = new Map(found.map((row) => [row.id as string, {
-      isTestInstall: Boolean(row.is_test_install), installationActive: row.uninstalled_at === null
-    }]))
+    const installation = await deps.installations.value.factsOf([...new Set(registrations.map((row) => row.installationId))])
     const shown = await present(registrations)
     return {
       data: registrations.map((row, i) => ({
         ...shown[i], installationId: row.installationId, businessId: row.businessId,
-        ...(installation.get(row.installationId) ?? { isTestInstall: false, installationActive: false })
+        isTestInstall: installation.get(row.installationId)?.isTestInstall ?? false,
+        installationActive: installation.get(row.installationId)?.active ?? false
       })),
       total,
       page,
@@ -158,16 +161,16 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function deliveryOfApp (appId: string, id: string) {
     const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.appId, appId))).limit(1)
     if (row === undefined) throw notFound('delivery_not_found', 'Delivery')
-    const [attempts, [webhook], [installation]] = await Promise.all([
+    const [attempts, [webhook], installation] = await Promise.all([
       db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.createdAt)),
       db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.id, row.webhookId)).limit(1),
-      sqlRows(db, sql<any>`select is_test_install from installations where id = ${row.installationId}`)
+      deps.installations.value.factsOf([row.installationId])
     ])
     return {
       ...publicDelivery(row),
       eventId: row.eventId,
       webhookUrl: webhook?.url ?? null,
-      isTestInstall: Boolean(installation?.is_test_install),
+      isTestInstall: installation.get(row.installationId)?.isTestInstall ?? false,
       requestBody: envelopeBody(row),
       attempts: attempts.map((a) => ({
         attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet,
@@ -381,6 +384,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Webhook registrations and their delivery log: the only writer of webhooks, deliveries and attempts. */
     webhooks: ReturnType<typeof createWebhooks>
+    /** The interfaces webhooks asks through, provided by capabilities that boot after it (installations). */
+    webhookProviders: { installations: Provided<InstallationFacts> }
   }
 }
 
@@ -394,12 +399,16 @@ export function createWebhooks (deps: WebhookServiceDeps) {
 }
 
 export default fp(async function webhooksService (fastify) {
+  const providers = { installations: provided<InstallationFacts>('webhooks installation facts (installations)') }
+  fastify.decorate('webhookProviders', providers)
+  requireProvided(fastify, 'webhooks', providers)
   fastify.decorate('webhooks', createWebhooks({
     db: fastify.db,
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
     delivery: fastify.webhookDelivery,
-    appSignatureScheme: async (appId) => (await fastify.apps.findById(appId))?.webhookSignatureScheme
+    appSignatureScheme: async (appId) => (await fastify.apps.findById(appId))?.webhookSignatureScheme,
+    installations: providers.installations
   }))
 }, { name: 'webhooks', dependencies: ['db', 'config', 'outbound', 'webhook-delivery', 'apps'] })
 export type Webhooks = ReturnType<typeof createWebhooks>

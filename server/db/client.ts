@@ -67,10 +67,29 @@ export interface DatabaseOptions {
   poolSize?: number
   /** PostgreSQL: how long a query waits for a pool connection (or a new one to open) before it fails (isPoolTimeout). */
   acquireTimeoutMs?: number
+  /**
+   * PostgreSQL: the longest one statement may run (`statement_timeout`, sent at connect on a direct
+   * connection; a transaction pooler refuses session settings at connect, so there it belongs on the role).
+   */
+  statementTimeoutMs?: number
 }
 
 /** pg-pool's errors when no connection came within the acquire timeout: the database is busy, not broken. */
 const POOL_TIMEOUT = /^(timeout exceeded when trying to connect|Connection terminated due to connection timeout)$/
+
+/** PostgreSQL's query_canceled with the statement_timeout reason (a cancel by an operator reads otherwise). */
+const STATEMENT_TIMEOUT = /statement timeout/
+
+/** Whether an error (raw, or wrapped by drizzle as `cause`) is a statement cancelled by statement_timeout: the request gets 503. */
+export function isStatementTimeout (error: unknown): boolean {
+  let current: unknown = error
+  for (let depth = 0; depth < 4 && typeof current === 'object' && current !== null; depth++) {
+    const { code, message } = current as { code?: unknown, message?: unknown }
+    if (code === '57014' && typeof message === 'string' && STATEMENT_TIMEOUT.test(message)) return true
+    current = (current as { cause?: unknown }).cause
+  }
+  return false
+}
 
 /** Whether an error (raw, or wrapped by drizzle as `cause`) is a pool acquire timeout: the request gets 503. */
 export function isPoolTimeout (error: unknown): boolean {
@@ -138,14 +157,23 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
   return database
 }
 
-async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number): Promise<Database> {
-  // a query that cannot get a connection in time fails (503) instead of queueing without end behind a busy pool
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, connectionTimeoutMillis: acquireTimeoutMs, application_name: 'app-platform' })
+async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number,
+  statementTimeoutMs: number | null): Promise<Database> {
+  // a query that cannot get a connection in time fails (503) instead of queueing without end behind a busy pool,
+  // and one that runs too long is cancelled by the server (503 too) instead of holding its connection
+  const direct = listenUrl === databaseUrl
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: poolSize,
+    connectionTimeoutMillis: acquireTimeoutMs,
+    application_name: 'app-platform',
+    ...(direct && statementTimeoutMs !== null ? { statement_timeout: statementTimeoutMs } : {})
+  })
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
   // a separate listen URL says DATABASE_URL is a transaction pooler, where named statements do not survive
-  if (listenUrl === databaseUrl) keepsSessions(db)
+  if (direct) keepsSessions(db)
   // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that
   // all of `poolSize` serves queries, and on the direct connection, since a transaction pooler keeps no session
   const listenPool = new pg.Pool({ connectionString: listenUrl, max: 32, application_name: 'app-platform-listen' })
@@ -187,7 +215,7 @@ async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: n
 export async function openDatabase (options: DatabaseOptions): Promise<Database> {
   return options.databaseUrl !== null
     ? await openPostgres(options.databaseUrl, options.listenUrl ?? options.databaseUrl, options.poolSize ?? 10,
-      options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS)
+      options.acquireTimeoutMs ?? DEFAULT_ACQUIRE_TIMEOUT_MS, options.statementTimeoutMs ?? null)
     : await openPglite(options.dataDir, options.loadDataDir)
 }
 

@@ -64,23 +64,48 @@ export function isUniqueViolation (error: unknown): boolean {
 /** A table of a business's own rows, listed newest first. */
 type BusinessTable = PgTable & { businessId: PgColumn, createdAt: PgColumn, id: PgColumn }
 
+/** One more column that narrows a business's list, and the name its total is kept under (`<name>:<value>`). */
+export interface PageFilter { name: string, column: PgColumn, value: unknown }
+
+/**
+ * Where a list's total is kept (server/db/schema/aggregates.ts, maintained by the database): a scalar
+ * subquery for a business and, when the list is narrowed, the filter's value (placeholders in the
+ * prepared page query, values when the total is read alone).
+ */
+export type KeptTotal = (businessId: unknown, filter?: unknown) => SQL
+
+/** The total of a list counted in list_counts: key '' for the whole list, `<filter name>:<value>` narrowed. */
+export const listCountTotal = (list: string, filterName?: string): KeptTotal => (businessId, filter) => sql`(select coalesce(sum(n), 0) from list_counts
+  where business_id = ${businessId}::text and list = ${list} and key = ${filter === undefined || filterName === undefined ? '' : sql`${filterName + ':'}::text || ${filter}::text`})`
+
 /**
  * One page of a business's rows of `table`, newest first (ties by id), with the list's total, in one
- * round trip (totalOver): a query built once per executor under `name`, or `<name>_by_<filter>` when
- * one more column narrows the list (preparedOnce).
+ * round trip: a query built once per executor under `name`, or `<name>_by_<filter>` when one more
+ * column narrows the list (preparedOnce). With `kept`, the total is read from the counts the database
+ * keeps (no count at all) and the page's ids come first from the list's index alone (a deep page skips
+ * index entries, not rows); without it, the total is counted (`count(*) over ()`), for the small lists.
  */
 export async function businessPage<T extends BusinessTable> (executor: Executor, table: T, name: string, businessId: string,
-  window: { limit: number, offset: number }, filter?: { name: string, column: PgColumn, value: unknown }): Promise<{ rows: Array<T['$inferSelect']>, total: number }> {
+  window: { limit: number, offset: number }, filter?: PageFilter, kept?: KeptTotal): Promise<{ rows: Array<T['$inferSelect']>, total: number }> {
   const statement = filter === undefined ? name : `${name}_by_${filter.name}`
   const query = preparedOnce(executor, statement, (prepared) => {
     const filters: SQL[] = [eq(table.businessId, sql.placeholder('businessId'))]
     if (filter !== undefined) filters.push(eq(filter.column, sql.placeholder('filter')))
-    return executor.select({ row: table, total: totalOver() }).from(table as PgTable).where(and(...filters))
-      .orderBy(desc(table.createdAt), asc(table.id)).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'))
-      .prepare(prepared)
+    const order = [desc(table.createdAt), asc(table.id)]
+    if (kept === undefined) {
+      return executor.select({ row: table, total: totalOver() }).from(table as PgTable).where(and(...filters))
+        .orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).prepare(prepared)
+    }
+    const ids = executor.select({ pageId: sql<string>`${table.id}`.as('page_id') }).from(table as PgTable).where(and(...filters))
+      .orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset')).as('page_ids')
+    const total = kept(sql.placeholder('businessId'), filter === undefined ? undefined : sql.placeholder('filter'))
+    return executor.select({ row: table, total: sql<number>`${total}`.mapWith(Number) }).from(table as PgTable)
+      .innerJoin(ids, eq(table.id, ids.pageId)).orderBy(...order).prepare(prepared)
   }) as unknown as { execute: (params: Record<string, unknown>) => Promise<Array<{ row: T['$inferSelect'], total: number }>> }
-  const page = await query.execute({ businessId, filter: filter?.value, limit: window.limit, offset: window.offset })
-  const total = await pageTotal(page, window.offset, async () => await countRows(executor, table,
-    and(eq(table.businessId, businessId), ...(filter === undefined ? [] : [eq(filter.column, filter.value)]))))
+  const params = { businessId, filter: filter?.value, limit: window.limit, offset: window.offset }
+  const page = await query.execute(params)
+  const total = await pageTotal(page, window.offset, async () => kept !== undefined
+    ? Number((await rows(executor, sql<{ total: string }>`select ${kept(businessId, filter?.value)} as total`))[0].total)
+    : await countRows(executor, table, and(eq(table.businessId, businessId), ...(filter === undefined ? [] : [eq(filter.column, filter.value)]))))
   return { rows: page.map((entry) => entry.row), total }
 }

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyError } from 'fastify'
 import { HttpError, errorBody, httpErrorBody, type ServerErrorCode } from '../http-errors.ts'
 import { validationItems } from '../validation.ts'
-import { isPoolTimeout } from '../db/client.ts'
+import { isPoolTimeout, isStatementTimeout } from '../db/client.ts'
 
 /** Seconds a client is asked to wait after a 503 for a busy database pool. */
 const BUSY_RETRY_AFTER_SECONDS = 1
@@ -40,8 +40,8 @@ export default fp(async function errorsPlugin (fastify) {
     if (error.validation !== undefined) {
       return reply.code(400).send(errorBody(400, 'validation_failed', error.message, { errors: validationItems(error.validation, error.validationContext) }))
     }
-    if (isPoolTimeout(error)) {
-      request.log.warn({ err: error }, 'no database connection within DATABASE_ACQUIRE_TIMEOUT_MS')
+    if (isPoolTimeout(error) || isStatementTimeout(error)) {
+      request.log.warn({ err: error }, isPoolTimeout(error) ? 'no database connection within DATABASE_ACQUIRE_TIMEOUT_MS' : 'a query ran past DATABASE_STATEMENT_TIMEOUT_MS')
       reply.header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
       return reply.code(503).send(errorBody(503, 'service_busy', 'The service is busy; retry shortly'))
     }

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { checkBoundaries, checkExampleImports, readExampleSources, readSources, type SourceFile } from './boundaries.ts'
+import { checkBoundaries, checkExampleImports, readExampleSources, readFixtureTree, readSources, type SourceFile } from './boundaries.ts'
 
 // The rules are written at the top of ./boundaries.ts; docs/architecture.md explains them.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const FIXTURES = fileURLToPath(new URL('./fixtures/boundaries/', import.meta.url))
 
 t.test('the source tree keeps every boundary', async (t) => {
   const files = readSources(ROOT)
@@ -71,10 +72,15 @@ t.test('the checker', async (t) => {
   t.test('catches server infrastructure importing a plugin (server/app.ts excepted)', async (t) => {
     const found = check([
       { path: 'server/seed.ts', text: "import { place } from '../plugins/shop/service.ts'\nexport const seed = place\n" },
-      { path: 'server/app.ts', text: "import shop from '../plugins/shop/internal.ts'\nexport default shop\n" }
+      { path: 'server/app.ts', text: "import shop from '../plugins/shop/index.ts'\nexport default shop\n" }
     ])
     t.match(found, [{ kind: 'import', file: 'server/seed.ts' }])
     t.equal(found.length, 1)
+  })
+
+  t.test('catches the composition root registering a capability\'s inner plugin', async (t) => {
+    const found = check([{ path: 'server/app.ts', text: "import shop from '../plugins/shop/internal.ts'\nexport default shop\n" }])
+    t.match(found, [{ kind: 'import', file: 'server/app.ts', detail: /its index\.ts\) only; found plugins\/shop\/internal\.ts/ }])
   })
 
   t.test('catches import cycles between files and between capabilities', async (t) => {
@@ -95,5 +101,50 @@ t.test('the checker', async (t) => {
       { path: 'plugins/shop/c.ts', text: "import type { D } from './d.ts'\nexport type C = D\n" },
       { path: 'plugins/shop/d.ts', text: "import { c } from './c.ts'\nexport type D = typeof c\n" }
     ]), [])
+  })
+})
+
+t.test('planted trees fail the check (test/architecture/fixtures/boundaries)', async (t) => {
+  t.test('a cycle that only decorator calls make: shop calls fastify.hooks, hooks call fastify.shop', async (t) => {
+    const found = checkBoundaries(readFixtureTree(`${FIXTURES}decorator-cycle`))
+    t.match(found.filter((v) => v.kind === 'cycle'), [{ detail: /capability cycle through decorator calls: hooks → shop → hooks \(shop in plugins\/hooks\/service\.ts; hooks in plugins\/shop\/service\.ts\)/ }])
+    t.match(found.filter((v) => v.kind === 'dependency'), [{ file: 'plugins/shop/service.ts', detail: 'shop uses hooks (plugin hooks) without declaring it in its dependencies' }])
+    t.equal(found.length, 2, 'nothing else: no import shows either call')
+  })
+
+  t.test('a raw SQL read of another capability\'s table', async (t) => {
+    const found = checkBoundaries(readFixtureTree(`${FIXTURES}sql-read`))
+    t.same(found.map((v) => `${v.kind} ${v.file}: ${v.detail}`), ['read plugins/hooks/report.ts: raw SQL reads orders, owned by shop: ask its service'])
+  })
+})
+
+t.test('decorator calls and raw SQL reads, in small trees', async (t) => {
+  const service = (name: string, deps: string[], body: string): string =>
+    `import fp from 'fastify-plugin'\nexport default fp(async function (fastify) {\n  fastify.decorate('${name}', ${body})\n}, { name: '${name}', dependencies: [${deps.map((d) => `'${d}'`).join(', ')}] })\n`
+
+  t.test('an interface the caller defines, provided by the other at its boot, makes no cycle', async (t) => {
+    t.same(check([
+      { path: 'plugins/shop/service.ts', text: service('shop', ['db'], '{ discounts: null, provideDiscounts: (d) => {} }') },
+      { path: 'plugins/hooks/service.ts', text: service('hooks', ['db', 'shop'], '{}') + 'export const wire = (fastify) => fastify.shop.provideDiscounts({ of: () => 0 })\n' }
+    ], ['plugins/shop/service.ts', 'plugins/hooks/service.ts']), [])
+  })
+
+  t.test('request.server.x and app.x count as calls; the session guards are a unit of their own', async (t) => {
+    const found = check([
+      { path: 'plugins/shop/service.ts', text: service('shop', ['db'], '{ total: (request) => request.server.hooks.log() }') },
+      { path: 'plugins/hooks/service.ts', text: service('hooks', ['db', 'shop'], '{ log: (app) => app.shop.total() }') }
+    ], ['plugins/shop/service.ts', 'plugins/hooks/service.ts'])
+    t.ok(found.some((v) => v.kind === 'cycle' && v.detail.includes('hooks → shop → hooks')))
+    t.same(check([
+      { path: 'plugins/auth/guards.ts', text: service('requireUser', ['db'], '() => {}') },
+      { path: 'plugins/auth/service.ts', text: service('auth', ['db', 'shop'], '{ signUp: (fastify) => fastify.shop }') },
+      { path: 'plugins/shop/routes.ts', text: 'export default async (fastify) => { fastify.get(\'/\', { onRequest: fastify.requireUser }, async () => 1) }\n' }
+    ]).filter((v) => v.kind === 'cycle'), [], 'shop → auth-guards, auth → shop: no cycle')
+  })
+
+  t.test('a read of one\'s own tables, and a documented READ_JOINS read, pass', async (t) => {
+    t.same(check([{ path: 'plugins/hooks/log.ts', text: 'export const q = sql`select * from hook_calls c left join hook_calls d on d.id = c.id`\n' }]), [])
+    t.match(check([{ path: 'plugins/hooks/log.ts', text: 'export const q = sql<any>`select * from hook_calls c join "orders" o on o.id = c.order_id`\n' }]),
+      [{ kind: 'read', detail: /reads orders, owned by shop/ }])
   })
 })

@@ -6,10 +6,12 @@ import ts from 'typescript'
  * The capability boundaries (docs/architecture.md), checked on the import graph and the source text
  * of every file under plugins/ and server/:
  *
- * (a) Imports. A file imports only its own capability's files, shared server infrastructure
- *     (server/, except server/app.ts), and another capability's public modules: its `service.ts`
- *     (the fp-wrapped service and the types it re-exports), its `schemas.ts` files (TypeBox contracts)
- *     and auth's `guards.ts` (the session guards every actor route uses). server/ imports no plugin,
+ * (a) Imports. server/app.ts imports of plugins/ only each capability's `index.ts` (its one plugin)
+ *     and the session guards. A file imports only its own capability's files, shared server infrastructure
+ *     (server/, except server/app.ts), and another capability's public modules: its `index.ts` (the
+ *     capability's one plugin, and what it hands other capabilities to mount), its `service.ts` (the
+ *     fp-wrapped service and the types it re-exports), its `schemas.ts` files (TypeBox contracts) and
+ *     auth's `guards.ts` (the session guards every actor route uses). server/ imports no plugin,
  *     except server/app.ts, the composition root.
  * (b) Tables. Each table belongs to the capability whose `server/db/schema/<capability>.ts` defines it
  *     (`outbox.ts`: server/events.ts). A route file imports no table at all: routes call services. Any
@@ -18,15 +20,26 @@ import ts from 'typescript'
  * (c) Writers. Only the owner runs `.insert(t)`, `.update(t)`, `.delete(t)` on a table, or raw SQL
  *     `insert into t` / `update t` / `delete from t`.
  * (d) No cycle, neither between files (runtime imports) nor between capabilities.
+ * (e) Decorators. A capability that calls another's decorator (`fastify.x`, `app.x`, `scope.x`,
+ *     `request.server.x`) depends on it at run time, which no import shows: those calls join the
+ *     capability graph of (d), and no cycle may form through them (ask through an interface the
+ *     caller defines and the other provides, as commerce's providers.ts). The session guards
+ *     (plugins/auth/guards.ts) are their own unit, `auth-guards`, below every actor route. A service
+ *     plugin (fp with `dependencies`) declares the plugin of every other capability's decorator it uses.
+ * (f) Raw SQL reads. A `sql\`...\`` template reads (`from t`, `join t`) only its own capability's
+ *     tables, plus the READ_JOINS of its file: what drizzle imports show for (b), raw SQL shows here.
  * The API contract (`sdk/src/contract/`: scopes, events, categories, shared schemas) is free of server
  * code and may be imported from anywhere (DESIGN §16 "Contract source").
  */
 
 export interface SourceFile { path: string, text: string }
-export interface Violation { kind: 'import' | 'route-table' | 'table-import' | 'write' | 'cycle', file: string, detail: string }
+export interface Violation { kind: 'import' | 'route-table' | 'table-import' | 'write' | 'read' | 'cycle' | 'dependency', file: string, detail: string }
 
-/** Table owners by schema file; the outbox belongs to the event module of the server. */
-const SCHEMA_OWNERS: Record<string, string> = { outbox: 'server' }
+/**
+ * Table owners by schema file; the outbox belongs to the event module of the server, the aggregates
+ * (list totals, review counts, order and product days: commerce's figures, kept by triggers) to commerce.
+ */
+const SCHEMA_OWNERS: Record<string, string> = { outbox: 'server', aggregates: 'commerce' }
 
 /**
  * Reads across a boundary that stay joins on a hot path, each a documented exception: rule (c) still
@@ -36,8 +49,16 @@ export const READ_JOINS: Record<string, string[]> = {
   // one query per checkout step: the business's active hooks with their installation's secret and the app's URL
   'plugins/checkout-hooks/runner.ts': ['apps', 'appExtensions', 'installations'],
   // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
-  'plugins/webhooks/dispatcher.ts': ['apps', 'installations']
+  'plugins/webhooks/dispatcher.ts': ['apps', 'installations'],
+  // one statement per attempt claim: the app's webhook URL and signature scheme as they are now; a first
+  // attempt's delivery row copies its event from the outbox, whose consumer the delivery engine is
+  'plugins/webhooks/delivery.ts': ['apps', 'outboxEvents'],
+  // idle(): nothing undispatched in the outbox (tests and benches wait for it)
+  'plugins/webhooks/delivery-plugin.ts': ['outboxEvents']
 }
+
+/** The unit a decorator belongs to: its capability, the session guards apart (rule (e)). */
+const decoratorUnitOf = (path: string): string | null => path === 'plugins/auth/guards.ts' ? 'auth-guards' : capabilityOf(path)
 
 const capabilityOf = (path: string): string | null => {
   const match = /^plugins\/([^/]+)\//.exec(path)
@@ -45,7 +66,8 @@ const capabilityOf = (path: string): string | null => {
   return path.startsWith('server/') ? 'server' : null
 }
 
-const isPublicModule = (path: string): boolean => /\/(service|schemas)\.ts$/.test(path) || path === 'plugins/auth/guards.ts'
+const isPublicModule = (path: string): boolean =>
+  /\/(service|schemas)\.ts$/.test(path) || /^plugins\/[^/]+\/index\.ts$/.test(path) || path === 'plugins/auth/guards.ts'
 const isRouteFile = (file: SourceFile): boolean =>
   file.path.startsWith('plugins/') && (/(^|\/)(index|routes|[\w-]+-routes)\.ts$/.test(file.path) || file.path.includes('/routes/') ||
     /\bfastify\.(get|post|put|patch|delete)\(/.test(file.text))
@@ -83,6 +105,7 @@ function importsOf (file: SourceFile): Import[] {
 function tableOwners (files: SourceFile[]) {
   const byVariable = new Map<string, string>()
   const bySqlName = new Map<string, string>()
+  const variableOf = new Map<string, string>()
   for (const file of files) {
     const match = /^server\/db\/schema\/([\w-]+)\.ts$/.exec(file.path)
     if (match === null || match[1] === 'index') continue
@@ -90,12 +113,56 @@ function tableOwners (files: SourceFile[]) {
     for (const table of file.text.matchAll(/export const (\w+) = pgTable\('(\w+)'/g)) {
       byVariable.set(table[1], owner)
       bySqlName.set(table[2], owner)
+      variableOf.set(table[2], table[1])
     }
   }
-  return { byVariable, bySqlName }
+  return { byVariable, bySqlName, variableOf }
 }
 
 const RAW_WRITE = /\b(?:insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi
+const RAW_READ = /\b(?:from|join)\s+"?(\w+)"?/gi
+
+/** Names a file calls decorators by: a fastify instance, or the one behind a request. */
+const INSTANCE_NAMES = new Set(['fastify', 'app', 'scope', 'instance', 'server'])
+
+interface Decorators {
+  /** decorator name → the unit (capability) that decorates it, and the fp plugin name of that file */
+  owners: Map<string, { unit: string, plugin: string | null, file: string }>
+}
+
+/** The fp plugin names and their declared dependencies in a file: `fp(..., { name: 'x', dependencies: [...] })`. */
+function pluginsOf (text: string): Array<{ name: string, dependencies: string[] }> {
+  return [...text.matchAll(/\{\s*name:\s*'([\w-]+)'(?:,\s*dependencies:\s*\[([^\]]*)\])?\s*\}\s*\)/g)]
+    .map((match) => ({ name: match[1], dependencies: [...(match[2] ?? '').matchAll(/'([\w-]+)'/g)].map((d) => d[1]) }))
+}
+
+function decoratorsOf (files: SourceFile[]): Decorators {
+  const owners: Decorators['owners'] = new Map()
+  for (const file of files) {
+    const unit = decoratorUnitOf(file.path)
+    if (unit === null || file.path.startsWith('server/db/schema/')) continue
+    const plugin = pluginsOf(file.text)[0]?.name ?? null
+    for (const match of file.text.matchAll(/\.decorate(?:Request|Reply)?\(\s*'(\w+)'/g)) owners.set(match[1], { unit, plugin, file: file.path })
+  }
+  return { owners }
+}
+
+/** `fastify.x`, `app.x`, `request.server.x`, …: every decorator-shaped property read, with its name. */
+function instanceMembers (file: SourceFile): string[] {
+  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
+  const names: string[] = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node)) {
+      const target = node.expression
+      const onInstance = (ts.isIdentifier(target) && INSTANCE_NAMES.has(target.text)) ||
+        (ts.isPropertyAccessExpression(target) && target.name.text === 'server')
+      if (onInstance) names.push(node.name.text)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return names
+}
 const SQL_TEMPLATE = /\bsql(?:<[^`>]*(?:<[^`>]*>)?[^`>]*>)?`([^`]*)`/g
 
 function findCycles (graph: Map<string, Set<string>>): string[][] {
@@ -118,9 +185,17 @@ function findCycles (graph: Map<string, Set<string>>): string[][] {
 
 export function checkBoundaries (files: SourceFile[]): Violation[] {
   const violations: Violation[] = []
-  const { byVariable, bySqlName } = tableOwners(files)
+  const { byVariable, bySqlName, variableOf } = tableOwners(files)
+  const { owners: decoratorOwners } = decoratorsOf(files)
   const fileGraph = new Map<string, Set<string>>()
   const capabilityGraph = new Map<string, Set<string>>()
+  /** capability → capability through decorator calls, with one call that shows each edge */
+  const decoratorGraph = new Map<string, Set<string>>()
+  const decoratorCalls = new Map<string, string>()
+  const addEdge = (graph: Map<string, Set<string>>, from: string, to: string): void => {
+    if (!graph.has(from)) graph.set(from, new Set())
+    graph.get(from)?.add(to)
+  }
 
   for (const file of files) {
     const own = capabilityOf(file.path)
@@ -134,16 +209,16 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
       if (!typeOnly) {
         if (!fileGraph.has(file.path)) fileGraph.set(file.path, new Set())
         fileGraph.get(file.path)?.add(target)
-        if (other !== null && other !== own && other !== 'server') {
-          if (!capabilityGraph.has(own)) capabilityGraph.set(own, new Set())
-          capabilityGraph.get(own)?.add(other)
-        }
+        if (other !== null && other !== own && other !== 'server') addEdge(capabilityGraph, own, other)
       }
       // (a) imports
       if (target.startsWith('sdk/src/contract/')) {
         // the shared contract
       } else if (file.path === 'server/app.ts') {
-        // the composition root registers every capability's plugins
+        // the composition root registers one plugin per capability (its index.ts), and the session guards
+        if (other !== null && other !== 'server' && !/^plugins\/[^/]+\/index\.ts$/.test(target) && target !== 'plugins/auth/guards.ts') {
+          violations.push({ kind: 'import', file: file.path, detail: `the composition root registers each capability's plugin (its index.ts) only; found ${target}` })
+        }
       } else if (own === 'server' && other !== 'server') {
         violations.push({ kind: 'import', file: file.path, detail: `server infrastructure imports ${target}` })
       } else if (other !== null && other !== own && other !== 'server' && !isPublicModule(target)) {
@@ -175,12 +250,42 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
         const owner = bySqlName.get(write[1])
         if (owner !== undefined && owner !== own) violations.push({ kind: 'write', file: file.path, detail: `raw SQL writes ${write[1]}, owned by ${owner}` })
       }
+      // (f) raw SQL reads
+      if (file.path.startsWith('server/db/')) continue
+      for (const read of template[1].matchAll(RAW_READ)) {
+        const owner = bySqlName.get(read[1])
+        if (owner === undefined || owner === own || (READ_JOINS[file.path] ?? []).includes(variableOf.get(read[1]) ?? '')) continue
+        violations.push({ kind: 'read', file: file.path, detail: `raw SQL reads ${read[1]}, owned by ${owner}: ask its service` })
+      }
+    }
+
+    // (e) decorator calls of another capability (server/ is infrastructure: it calls none but at composition)
+    if (own === 'server') continue
+    const declared = pluginsOf(file.text).filter((plugin) => plugin.dependencies.length > 0)
+    for (const name of new Set(instanceMembers(file))) {
+      const owner = decoratorOwners.get(name)
+      if (owner === undefined || owner.unit === own || owner.unit === 'server') continue
+      addEdge(decoratorGraph, own, owner.unit)
+      if (!decoratorCalls.has(`${own}→${owner.unit}`)) decoratorCalls.set(`${own}→${owner.unit}`, `${name} in ${file.path}`)
+      for (const plugin of declared) {
+        if (owner.plugin !== null && owner.plugin !== plugin.name && !plugin.dependencies.includes(owner.plugin)) {
+          violations.push({ kind: 'dependency', file: file.path, detail: `${plugin.name} uses ${name} (plugin ${owner.plugin}) without declaring it in its dependencies` })
+        }
+      }
     }
   }
 
   // (d) cycles
   for (const cycle of findCycles(fileGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `file import cycle: ${cycle.join(' → ')}` })
   for (const cycle of findCycles(capabilityGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `capability import cycle: ${cycle.join(' → ')}` })
+  // (e) cycles that decorator calls close, over the import edges and the call edges together
+  const runtimeGraph = new Map<string, Set<string>>()
+  for (const graph of [capabilityGraph, decoratorGraph]) for (const [from, tos] of graph) for (const to of tos) addEdge(runtimeGraph, from, to)
+  for (const cycle of findCycles(runtimeGraph)) {
+    const calls = cycle.slice(1).map((to, i) => decoratorCalls.get(`${cycle[i]}→${to}`)).filter((call) => call !== undefined)
+    if (calls.length === 0) continue
+    violations.push({ kind: 'cycle', file: cycle[0], detail: `capability cycle through decorator calls: ${cycle.join(' → ')} (${calls.join('; ')})` })
+  }
   return violations
 }
 
@@ -195,6 +300,23 @@ function readTsFiles (root: string, folders: string[]): SourceFile[] {
     }
   }
   for (const folder of folders) walk(folder)
+  return files
+}
+
+/**
+ * A planted tree (test/architecture/fixtures/boundaries/<case>): `x.ts.fixture` files read as `x.ts`,
+ * so that neither tsc, eslint nor madge takes them for the project's code.
+ */
+export function readFixtureTree (root: string): SourceFile[] {
+  const files: SourceFile[] = []
+  const walk = (folder: string): void => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name)
+      if (statSync(path).isDirectory()) walk(path)
+      else if (name.endsWith('.ts.fixture')) files.push({ path: relative(root, path).replace(/\.fixture$/, ''), text: readFileSync(path, 'utf8') })
+    }
+  }
+  walk(root)
   return files
 }
 

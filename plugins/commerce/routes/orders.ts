@@ -60,7 +60,7 @@ export default orderRoutes
 /** The order's checkout as the hook call log recorded it, with the apps' names (an app since deleted has none). */
 async function orderCheckout (fastify: FastifyInstance, businessId: string, orderId: string): Promise<OrderCheckout> {
   const order = await fastify.commerce.getOrder(businessId, orderId)
-  const hookLog = fastify.commerceProviders.orderHooks
+  const hookLog = fastify.commerceProviders.orderHooks.value
   const calls = await hookLog.callsOfOrder(businessId, order.id)
   const separator = order.paymentMethod.indexOf(':')
   const methodInstallation = separator > 0 ? order.paymentMethod.slice(0, separator) : null

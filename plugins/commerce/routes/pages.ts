@@ -1,8 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
-import { PageBlocksBodySchema } from '../../installations/schemas.ts'
-import { PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
+import { PageBlocksBodySchema, PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 import { badRequest } from '../errors.ts'
 import { MAX_PREVIEW_TOKEN_LENGTH, signPreviewToken } from '../../../server/preview-token.ts'
@@ -88,7 +87,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const businessId = businessOf(request)
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.commerceProviders.pageBlocks.checkBlocks(businessId, request.body, page.blocks)
+    const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
     return await fastify.commerce.setPageBlocks(businessId, request.params.slug, blocks)
   })
 
@@ -106,7 +105,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const businessId = businessOf(request)
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.commerceProviders.pageBlocks.checkBlocks(businessId, request.body, page.blocks)
+    const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
     const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks })
     if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('page_preview_too_large', 'This draft is too large to preview: save it to see it on the storefront')
     const business = await fastify.commerce.getBusinessProfile(businessId)

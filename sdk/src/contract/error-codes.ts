@@ -37,6 +37,7 @@ export const ERROR_CODES = {
   live_tail_limit: 'The developer has the most live tails open at once; close one first',
   // plugins/app-api/errors.ts
   payment_method_other_app: 'The order is paid with another app\'s payment method',
+  business_queue_full: 'Too many of the business\'s requests are waiting for the database; retry after Retry-After',
   // plugins/app-checks/errors.ts
   app_not_found: 'No app with this id (or not one of the developer\'s)', // also plugins/apps/errors.ts, plugins/marketplace/errors.ts
   sandbox_missing: 'The developer account has no sandbox business', // also plugins/installations/errors.ts, plugins/relay/errors.ts

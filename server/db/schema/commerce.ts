@@ -42,8 +42,9 @@ export const products = pgTable('products', {
   updatedAt: updatedAt()
 }, (t) => [
   uniqueIndex('products_business_slug_idx').on(t.businessId, t.slug),
-  index('products_business_created_idx').on(t.businessId, t.createdAt, t.id),
-  index('products_business_category_idx').on(t.businessId, t.category),
+  // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
+  index('products_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
+  index('products_business_category_idx').on(t.businessId, t.category, t.createdAt.desc().nullsFirst(), t.id),
   check('products_price_check', sql`${t.price} >= 0`),
   // A concurrent checkout can never sell stock that is not there
   check('products_stock_check', sql`${t.stock} >= 0`),
@@ -88,8 +89,9 @@ export const orders = pgTable('orders', {
   updatedAt: updatedAt()
 }, (t) => [
   uniqueIndex('orders_business_number_idx').on(t.businessId, t.orderNumber),
-  index('orders_business_created_idx').on(t.businessId, t.createdAt, t.id),
-  index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt),
+  // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
+  index('orders_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
+  index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt.desc().nullsFirst(), t.id),
   index('orders_business_invoice_idx').on(t.businessId, t.paymentInvoiceId).where(sql`payment_invoice_id is not null`),
   check('orders_amounts_check', sql`${t.subtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.discount} >= 0 and ${t.amount} >= 0`),
   check('orders_promo_discount_check', sql`${t.promoDiscount} >= 0 and ${t.promoDiscount} <= ${t.discount}`)
@@ -128,8 +130,9 @@ export const reviews = pgTable('reviews', {
   authorName: text('author_name').notNull(),
   createdAt: createdAt()
 }, (t) => [
-  index('reviews_business_created_idx').on(t.businessId, t.createdAt, t.id),
-  index('reviews_business_product_idx').on(t.businessId, t.productId, t.createdAt),
+  // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
+  index('reviews_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
+  index('reviews_business_product_idx').on(t.businessId, t.productId, t.createdAt.desc().nullsFirst(), t.id),
   check('reviews_rating_check', sql`${t.rating} between 1 and 5`)
 ])
 
