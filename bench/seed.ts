@@ -30,7 +30,7 @@ export async function seedInstallations (app: App, count: number): Promise<strin
       const batch: string[] = []
       for (let i = start; i < Math.min(start + BATCH, count); i++) {
         const business = await createBusiness(tx, { name: `Bench Shop ${i}`, ownerId: userId, email: `shop-${i}@example.com`, isSandbox: false })
-        await seedSampleCommerce(tx, business.id)
+        await seedSampleCommerce(tx, business.id, app.clock.now())
         const { accessToken } = await app.installations.in(tx).install({ app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
         batch.push(accessToken)
       }

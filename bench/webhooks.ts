@@ -117,7 +117,7 @@ async function inParallel (count: number, deadline: number, job: (index: number)
 /** The body and headers a delivery carries, signed the way the platform signs. */
 function signedPost (key: string) {
   const body = JSON.stringify({ id: randomUUID(), event: 'product.updated', businessId: 'bench', createdAt: new Date().toISOString(), data: { key } })
-  const timestamp = unixSeconds()
+  const timestamp = unixSeconds(new Date())
   return {
     body,
     headers: {

@@ -6,6 +6,7 @@ import { listenerTimeouts } from './listener.ts'
 import { validatorCompiler } from './validation.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
+import clockPlugin, { type Clock } from './clock.ts'
 import dbPlugin from './plugins/db.ts'
 import errorsPlugin from './plugins/errors.ts'
 import outboundPlugin from './plugins/outbound.ts'
@@ -49,6 +50,8 @@ export interface BuildOptions {
   outbound?: Partial<Pick<OutboundPolicy, 'resolve' | 'classify'>>
   /** OpenTelemetry, when main.ts started it (OTEL_EXPORTER_OTLP_ENDPOINT): a span per request, trace ids in the request logs. */
   telemetry?: Telemetry | null
+  /** The time the server reads (server/clock.ts); the machine's unless a test brings one it moves. */
+  clock?: Clock
 }
 
 /** Letters, digits and `._:-`, at most 128: a tracing id, never log or header injection. */
@@ -93,6 +96,7 @@ export async function buildApp (options: BuildOptions) {
   // infrastructure; the request spans first, so that every hook and route is inside them
   if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
   await app.register(configPlugin, { config })
+  await app.register(clockPlugin, { clock: options.clock })
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)

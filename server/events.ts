@@ -4,6 +4,7 @@ import { newId } from './db/ids.ts'
 import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
+import { databaseNow } from './clock.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
 export { SCOPES, EVENT_SCOPES, EVENT_NAMES, type Scope, type EventName } from '../sdk/src/contract/index.ts'
@@ -75,7 +76,7 @@ export async function takeErasures (tx: Tx, limit: number): Promise<OutboxRow[]>
 
 /** Stamps the events dispatched, in the transaction that wrote their deliveries. */
 export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void> {
-  await tx.update(outboxEvents).set({ dispatchedAt: new Date(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
+  await tx.update(outboxEvents).set({ dispatchedAt: databaseNow(), leaseUntil: null }).where(inArray(outboxEvents.seq, events.map((e) => e.seq)))
 }
 
 /** Deletes the events dispatched before `before` (the delivery log's retention): each delivery keeps its own copy of the data. */

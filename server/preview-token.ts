@@ -15,13 +15,13 @@ export interface PreviewClaims { businessId: string, pageId: string, blocks: Pre
 const keyOf = (secret: string) => createHmac('sha256', secret).update(AUDIENCE).digest('base64url')
 
 /** A signed draft of a page (HS256 JWT): the storefront renders it without any session. */
-export function signPreviewToken (secret: string, draft: Omit<PreviewClaims, 'exp'>, now = new Date()): { token: string, expiresAt: Date } {
+export function signPreviewToken (secret: string, draft: Omit<PreviewClaims, 'exp'>, now: Date): { token: string, expiresAt: Date } {
   const exp = unixSeconds(now) + PREVIEW_TOKEN_SECONDS
   return { token: signJwtHs256({ aud: AUDIENCE, ...draft, exp }, keyOf(secret)), expiresAt: new Date(exp * 1000) }
 }
 
 /** The draft a valid, unexpired preview token carries; null for anything else. */
-export function verifyPreviewToken (secret: string, token: string, now = new Date()): PreviewClaims | null {
+export function verifyPreviewToken (secret: string, token: string, now: Date): PreviewClaims | null {
   const parts = token.split('.')
   if (parts.length !== 3 || token.length > MAX_PREVIEW_TOKEN_LENGTH) return null
   const expected = createHmac('sha256', keyOf(secret)).update(`${parts[0]}.${parts[1]}`).digest('base64url')

@@ -22,7 +22,7 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
   await app.auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' })
   logins.push({ role: 'developer', email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD })
   const merchant = await app.auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' })
-  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId as string) })
+  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId as string, app.clock.now()) })
   logins.push({ role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD })
   return logins
 }

@@ -34,7 +34,7 @@ export function signatureHeaders (scheme: 'spec' | 'standard-webhooks', input: {
   return { 'x-webhook-timestamp': String(input.timestamp), 'x-webhook-signature': signature(input.secret, input.timestamp, input.rawBody) }
 }
 
-export const unixSeconds = (date = new Date()): number => Math.floor(date.getTime() / 1000)
+export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000)
 
 /** A compact JWT signed HS256 (the admin-page session tokens): header and claims base64url-encoded JSON. */
 export function signJwtHs256 (claims: Record<string, unknown>, secret: string): string {

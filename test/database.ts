@@ -9,6 +9,7 @@ import type { Test } from 'tap'
 import { loadConfig, type Config } from '../server/config.ts'
 import { buildApp } from '../server/app.ts'
 import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../server/db/client.ts'
+import { until } from './wait.ts'
 
 /** Set to run the suite on a PostgreSQL server; each test file gets a database of its own. */
 export const SERVER_URL = process.env.DATABASE_URL ?? null
@@ -68,7 +69,8 @@ async function once (lock: string, done: () => Promise<boolean>, make: () => Pro
       const held = statSync(lock, { throwIfNoEntry: false })
       if (held !== undefined && Date.now() - held.mtimeMs > 60_000) rmSync(lock, { force: true })
       if (Date.now() > deadline) throw new Error(`test database template: gave up waiting for ${lock}`)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // until the holder lets go (or a second passes, to look at its lock again)
+      await until(async () => existsSync(lock), (held) => !held, 1000)
       continue
     }
     try {

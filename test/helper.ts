@@ -9,6 +9,7 @@ import { listenerTimeouts } from '../server/listener.ts'
 import { testConfig, testDatabaseUrl, testPglite } from './database.ts'
 
 export { SERVER_URL, testConfig, testDatabaseUrl } from './database.ts'
+export { until, within } from './wait.ts'
 
 export interface BuildOptions {
   env?: Record<string, string>
@@ -16,6 +17,8 @@ export interface BuildOptions {
   databaseUrl?: string | null
   /** The outbound URL policy's resolver and classifier (production-mode tests: no DNS). */
   outbound?: AppBuildOptions['outbound']
+  /** The time the app reads: a TestClock (test/clock.ts) the test moves forward; the machine's otherwise. */
+  clock?: AppBuildOptions['clock']
 }
 
 /**
@@ -25,7 +28,9 @@ export interface BuildOptions {
 export async function build (t: Test, options: BuildOptions = {}): Promise<App> {
   const databaseUrl = options.databaseUrl !== undefined ? options.databaseUrl : await testDatabaseUrl(t)
   const database = databaseUrl === null ? await testPglite(t) : undefined
-  const app = await buildApp({ config: testConfig(options.env, databaseUrl), outbound: options.outbound, ...(database !== undefined ? { database } : {}) })
+  const app = await buildApp({
+    config: testConfig(options.env, databaseUrl), outbound: options.outbound, clock: options.clock, ...(database !== undefined ? { database } : {})
+  })
   t.teardown(() => app.close())
   await app.ready()
   return app
@@ -150,22 +155,15 @@ export async function redisReachable (): Promise<boolean> {
   })
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
 /**
- * Polls until `ok` holds and returns the last value: for state written just after a receiver answered,
- * or by another process. With no `timeoutMs` it waits as long as the work takes (a loaded machine is
- * slower, not wrong; the test file's timeout bounds a wait that never ends); a test about how soon
- * something happens passes its bound and gets the last value when time is up.
+ * pg-boss starts a delayed job by the database's clock, not the app's (docs/decisions.md): a test that
+ * moved the app's clock past a job's time releases the queue's waiting jobs, and then awaits their work.
+ * Returns how many it released.
  */
-export async function until<T> (read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = Number.POSITIVE_INFINITY): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  let value = await read()
-  while (!ok(value) && Date.now() < deadline) {
-    await sleep(50)
-    value = await read()
-  }
-  return value
+export async function releaseDelayedJobs (app: App, queue: string): Promise<number> {
+  const { rows } = await app.database.executeSql(`update pgboss.job set start_after = now()
+    where name = $1 and state in ('created', 'retry') and start_after > now() returning id`, [queue])
+  return rows.length
 }
 
 /**

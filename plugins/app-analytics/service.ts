@@ -5,6 +5,7 @@ import { rows } from '../../server/db/rows.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { HOOK_POINTS } from '../../sdk/src/contract/index.ts'
 import type { AppAnalytics } from '../../sdk/src/contract/console.ts'
+import type { Clock } from '../../server/clock.ts'
 import { provided, requireProvided, type Provided } from '../../server/providers.ts'
 
 /** Days the daily counters are kept (DESIGN §16 "Analytics storage"). */
@@ -21,7 +22,7 @@ export type Environment = 'live' | 'sandbox'
 export type StatusClass = '2xx' | '3xx' | '4xx' | '429' | '5xx'
 
 /** The last `days` UTC dates, oldest first. */
-export function trendDates (now = new Date(), days = TREND_DAYS): string[] {
+export function trendDates (now: Date, days = TREND_DAYS): string[] {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())
   return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10))
 }
@@ -40,7 +41,7 @@ export interface AttemptReport { appId: string, installationId: string, event: s
 /** What the hook runner reports after writing its call log. */
 export interface HookCallReport { appId: string, installationId: string, hookPoint: string, success: boolean }
 
-const utcDay = (at = new Date()) => at.toISOString().slice(0, 10)
+const utcDay = (at: Date) => at.toISOString().slice(0, 10)
 
 /** One counter increment; the installation decides live or sandbox when it is written. */
 interface Increment { appId: string, installationId: string, day: string, metric: string, n: number }
@@ -50,11 +51,11 @@ interface Increment { appId: string, installationId: string, day: string, metric
  * COUNTER_FLUSH_MS and on close: no write per request or per attempt. A crash loses at most the
  * counts of the last interval (docs/decisions.md).
  */
-export function createCounterBuffer (db: Db, onError: (error: unknown) => void, testInstalls: () => InstallationFacts) {
+export function createCounterBuffer (db: Db, clock: Clock, onError: (error: unknown) => void, testInstalls: () => InstallationFacts) {
   let pending = new Map<string, Increment>()
   let running: Promise<void> = Promise.resolve()
 
-  function add (appId: string, installationId: string, metric: string, n = 1, day = utcDay()): void {
+  function add (appId: string, installationId: string, metric: string, n = 1, day = utcDay(clock.now())): void {
     if (n === 0) return
     const key = `${appId}\u0000${installationId}\u0000${day}\u0000${metric}`
     const current = pending.get(key)
@@ -113,8 +114,8 @@ declare module 'fastify' {
  * delivery engine, the hook runner and the App API, and the read model over them. Test installs
  * count apart (`sandbox`), so the published figures leave them out as the spec says.
  */
-export function createAppAnalyticsService (db: Db, onError: (error: unknown) => void, installations: Provided<InstallationFacts>) {
-  const counters = createCounterBuffer(db, onError, () => installations.value)
+export function createAppAnalyticsService (db: Db, clock: Clock, onError: (error: unknown) => void, installations: Provided<InstallationFacts>) {
+  const counters = createCounterBuffer(db, clock, onError, () => installations.value)
 
   /** Installs and uninstalls are counted in the installation's own transaction: exact, and few. */
   function inTransaction (executor: Executor) {
@@ -146,7 +147,7 @@ export function createAppAnalyticsService (db: Db, onError: (error: unknown) => 
     counters.add(appId, installationId, `api.${statusClass(statusCode)}`)
   }
 
-  async function analytics (appId: string, options: { days?: number, environment?: Environment } = {}, now = new Date()): Promise<AppAnalytics> {
+  async function analytics (appId: string, options: { days?: number, environment?: Environment } = {}, now = clock.now()): Promise<AppAnalytics> {
     const days = options.days ?? TREND_DAYS
     const environment = options.environment ?? 'live'
     const sandbox = environment === 'sandbox'
@@ -215,7 +216,7 @@ export default fp(async function appAnalyticsService (fastify) {
   const providers = { installations: provided<InstallationFacts>('app-analytics installation facts (installations)') }
   fastify.decorate('appAnalyticsProviders', providers)
   requireProvided(fastify, 'app-analytics', providers)
-  const service = createAppAnalyticsService(fastify.db, (error) => fastify.log.warn({ err: error }, 'analytics counters write failed'), providers.installations)
+  const service = createAppAnalyticsService(fastify.db, fastify.clock, (error) => fastify.log.warn({ err: error }, 'analytics counters write failed'), providers.installations)
   fastify.decorate('appAnalytics', service)
   const timer = setInterval(() => { void service.flush() }, COUNTER_FLUSH_MS)
   timer.unref()
@@ -230,4 +231,4 @@ export default fp(async function appAnalyticsService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'app-analytics', dependencies: ['db', 'config', 'jobs'] })
+}, { name: 'app-analytics', dependencies: ['db', 'clock', 'config', 'jobs'] })

@@ -4,6 +4,7 @@ import type { OutboundPolicy } from '../../server/url-policy.ts'
 import type { AppRow } from '../apps/service.ts'
 import type { AdminPageSchema, BlockSchema, EmbedSchema, HookPoint, HookSchema } from '../apps/manifest/schemas.ts'
 import type { ActiveHook, HookResult } from '../checkout-hooks/service.ts'
+import type { Clock } from '../../server/clock.ts'
 
 export type BlockDefinition = Static<typeof BlockSchema>
 export type EmbedDefinition = Static<typeof EmbedSchema>
@@ -26,6 +27,7 @@ export interface CheckContext {
   adminOrigin: string
   storefrontOrigin: string
   policy: OutboundPolicy
+  clock: Clock
   dispatcher: Dispatcher
   /** WEBHOOK_TIMEOUT_MS: webhooks and page fetches get the webhook's timeout. */
   webhookTimeoutMs: number

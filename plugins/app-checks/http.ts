@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from 'undici'
 import { CONNECTION_FAILED, literalTargetRefused, outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import type { Evidence } from './schemas.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** Bytes of an answer kept as evidence (DESIGN §18: the first 1 KB). */
 export const EVIDENCE_BYTES = 1024
@@ -16,6 +17,8 @@ export interface Probe extends Evidence {
 
 export interface ProbeOptions {
   policy: OutboundPolicy
+  /** The evidence's `at`. */
+  clock: Clock
   dispatcher: Dispatcher
   timeoutMs: number
   method?: 'GET' | 'POST'
@@ -40,7 +43,7 @@ function flatHeaders (headers: Record<string, string | string[] | undefined>): R
  */
 export async function probe (url: string, options: ProbeOptions): Promise<Probe> {
   const method = options.method ?? 'GET'
-  const at = new Date().toISOString()
+  const at = options.clock.now().toISOString()
   const describe = `${method} ${url}${options.label === undefined ? '' : ` (${options.label})`}`
   const base = { request: describe, status: null, headers: {}, body: '', durationMs: 0, at, bytes: 0 }
   const refused = await outboundUrlProblem(url, options.policy) ?? (literalTargetRefused(url, options.policy) ? CONNECTION_FAILED : null)

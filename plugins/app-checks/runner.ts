@@ -1,4 +1,5 @@
 import type { CheckResult, Evidence, Outcome, RunStatus } from './schemas.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** Added once to the sum of the checks' timeouts: a run never takes longer (DESIGN §18). */
 export const RUN_GRACE_MS = 10_000
@@ -51,9 +52,10 @@ export async function runChecks<C> (checks: Array<Check<C>>, context: C, options
   onCrash?: (check: Check<C>, error: unknown) => void
   /** Stops before the next check (the server is shutting down). */
   stopped?: () => boolean
-  now?: () => number
+  /** What the deadline is measured on. */
+  clock: Clock
 }): Promise<CheckResult[]> {
-  const now = options.now ?? Date.now
+  const now = (): number => options.clock.nowMs()
   const results: CheckResult[] = []
   for (const check of checks) {
     if (options.stopped?.() === true) break

@@ -19,6 +19,7 @@ import { frameChecks } from './checks/frames.ts'
 import { bridgeChecks } from './checks/bridge.ts'
 import { scopeChecks } from './checks/scopes.ts'
 import type { CheckResult, CheckRunView } from './schemas.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -78,7 +79,7 @@ function needsInstallation (check: Check<CheckContext>): Check<CheckContext> {
 export interface AppChecksDeps {
   db: Db
   log: FastifyBaseLogger
-  fastify: Pick<FastifyInstance, 'apps' | 'installations' | 'webhooks' | 'checkoutHooks' | 'commerce' | 'origins' | 'outbound'>
+  fastify: Pick<FastifyInstance, 'apps' | 'installations' | 'webhooks' | 'checkoutHooks' | 'commerce' | 'origins' | 'outbound' | 'clock'>
   encryptionKey: Buffer
   webhookTimeoutMs: number
   browserPath: string | null
@@ -88,6 +89,7 @@ export interface AppChecksDeps {
 
 export function createAppChecks (deps: AppChecksDeps) {
   const { db, fastify } = deps
+  const { clock } = fastify
   const dispatcher = outboundAgent(fastify.outbound)
   /** Runs this process started, by id, until they finish. */
   const running = new Map<string, Promise<void>>()
@@ -101,11 +103,11 @@ export function createAppChecks (deps: AppChecksDeps) {
   /** Closes as FAILED the RUNNING runs whose deadline passed (their process stopped: restart, crash), or the given ones. */
   async function closeInterrupted (filter: { appId?: string, ids?: string[] } = {}): Promise<void> {
     const where = and(eq(checkRuns.status, 'RUNNING'),
-      filter.ids === undefined ? lt(checkRuns.deadline, new Date()) : inArray(checkRuns.id, filter.ids),
+      filter.ids === undefined ? lt(checkRuns.deadline, clock.now()) : inArray(checkRuns.id, filter.ids),
       filter.appId === undefined ? undefined : eq(checkRuns.appId, filter.appId))
     const stale = await db.select().from(checkRuns).where(where)
     for (const row of stale) {
-      await db.update(checkRuns).set({ status: 'FAILED', results: interrupted(row), finishedAt: new Date() })
+      await db.update(checkRuns).set({ status: 'FAILED', results: interrupted(row), finishedAt: databaseNow() })
         .where(and(eq(checkRuns.id, row.id), eq(checkRuns.status, 'RUNNING')))
     }
   }
@@ -141,13 +143,14 @@ export function createAppChecks (deps: AppChecksDeps) {
       extensions: { blocks: of('block'), embeds: of('embed'), hooks: of('hook'), adminPages: of('admin_page') },
       installed: installation !== null,
       installation: {
-        id: installationId, businessId, grantedScopes: installation?.grantedScopes ?? [], installedAt: installation?.installedAt ?? new Date(),
+        id: installationId, businessId, grantedScopes: installation?.grantedScopes ?? [], installedAt: installation?.installedAt ?? clock.now(),
         webhookSecret: installation === null ? '' : decryptSecret(installation.webhookSecretEncrypted, deps.encryptionKey)
       },
       business: { id: business.id, slug: business.slug, name: business.name, locale: business.locale },
       adminOrigin,
       storefrontOrigin: new URL(fastify.origins.storefrontOrigin(business.slug)).origin,
       policy: fastify.outbound,
+      clock,
       dispatcher,
       webhookTimeoutMs: deps.webhookTimeoutMs,
       browserPath: deps.browserPath,
@@ -169,6 +172,7 @@ export function createAppChecks (deps: AppChecksDeps) {
     try {
       results = await runChecks(checks, context, {
         deadline,
+        clock,
         stopped: () => closing,
         onResult: async (_result, done) => { await db.update(checkRuns).set({ results: done }).where(stillRunning(runId)) },
         onCrash: (check, error) => deps.log.error({ err: error, runId, check: check.id }, 'app check crashed')
@@ -177,7 +181,7 @@ export function createAppChecks (deps: AppChecksDeps) {
       deps.log.error({ err: error, runId }, 'app check run failed')
     }
     if (closing) return
-    await db.update(checkRuns).set({ status: results.length === checks.length ? statusOf(results) : 'FAILED', results, finishedAt: new Date() })
+    await db.update(checkRuns).set({ status: results.length === checks.length ? statusOf(results) : 'FAILED', results, finishedAt: databaseNow() })
       .where(stillRunning(runId))
       .catch((error: unknown) => { deps.log.error({ err: error, runId }, 'app check run could not be recorded') })
   }
@@ -193,7 +197,7 @@ export function createAppChecks (deps: AppChecksDeps) {
     const context = await contextFor(app, sandbox.businessId, sandbox.userId, trigger === 'developer')
     const checks = plan(context)
     const id = newId('chk')
-    const deadline = Date.now() + budgetOf(checks as Array<Check<unknown>>)
+    const deadline = clock.nowMs() + budgetOf(checks as Array<Check<unknown>>)
     try {
       await db.insert(checkRuns).values({
         id, appId: app.id, version: app.version, status: 'RUNNING', trigger, planned: checks.map((c) => c.id), results: [], deadline: new Date(deadline)
@@ -243,16 +247,16 @@ export function createAppChecks (deps: AppChecksDeps) {
   function recordScopeUse (installationId: string, scope: string): void {
     const key = `${installationId} ${scope}`
     const last = written.get(key)
-    if (last !== undefined && Date.now() - last < SCOPE_REWRITE_MS) return
+    if (last !== undefined && clock.nowMs() - last < SCOPE_REWRITE_MS) return
     if (written.size >= SCOPE_MEMORY) written = new Map()
-    written.set(key, Date.now())
+    written.set(key, clock.nowMs())
     pendingUses.set(key, { installationId, scope })
   }
   async function flushScopeUses (): Promise<void> {
     if (pendingUses.size === 0) return
     const rows = [...pendingUses.values()]
     pendingUses = new Map()
-    await db.insert(checkScopeUses).values(rows.map((row) => ({ ...row, lastUsedAt: new Date() })))
+    await db.insert(checkScopeUses).values(rows.map((row) => ({ ...row, lastUsedAt: databaseNow() })))
       .onConflictDoUpdate({ target: [checkScopeUses.installationId, checkScopeUses.scope], set: { lastUsedAt: sql`excluded.last_used_at` } })
   }
   async function scopesExercised (installationId: string): Promise<string[]> {
@@ -325,4 +329,4 @@ export default fp(async function appChecksService (fastify, opts: AppChecksOptio
     clearInterval(timer)
     await service.close()
   })
-}, { name: 'app-checks', dependencies: ['db', 'config', 'outbound', 'origins', 'apps', 'installations', 'webhooks', 'checkout-hooks', 'commerce'] })
+}, { name: 'app-checks', dependencies: ['db', 'clock', 'config', 'outbound', 'origins', 'apps', 'installations', 'webhooks', 'checkout-hooks', 'commerce'] })

@@ -13,6 +13,7 @@ import { MAX_SCREENSHOTS, type AppView, type CreateApp, type UpdateApp } from '.
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
 import { describeProblems, validateManifest } from './manifest/validate.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
@@ -208,7 +209,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       const { slug: _slug, ...fields } = patch
       const changes = Object.entries(fields).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(app[key as keyof AppRow])).map(([key]) => key)
       const status = app.isPublished ? (addedScopes({ scopes, approvedScopes: app.approvedScopes }).length > 0 ? 'DRAFT' : 'APPROVED') : app.status
-      const [updated] = await tx.update(apps).set({ ...fields, status, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      const [updated] = await tx.update(apps).set({ ...fields, status, updatedAt: databaseNow() }).where(eq(apps.id, app.id)).returning()
       if (app.isPublished && status === 'APPROVED' && changes.length > 0) await recordVersion(tx, updated, 'UPDATED', developerId, changes)
       if (changes.includes('iconUrl') || changes.includes('screenshots')) await pruneMedia(tx, updated)
       return updated
@@ -219,7 +220,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
     return await db.transaction(async (tx) => {
       const app = await ownedAppIn(tx, developerId, appId, true)
       if (app.status !== 'DRAFT') throw conflict('app_not_draft', `Only a DRAFT app can be submitted; this one is ${app.status}`)
-      const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', submittedAt: new Date(), updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', submittedAt: databaseNow(), updatedAt: databaseNow() }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
       return updated
     })
@@ -228,7 +229,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function regenerateSecret (developerId: string, appId: string): Promise<string> {
     const app = await ownedApp(developerId, appId)
     const clientSecret = newClientSecret()
-    await db.update(apps).set({ clientSecretHash: hashSecret(clientSecret), updatedAt: new Date() }).where(eq(apps.id, app.id))
+    await db.update(apps).set({ clientSecretHash: hashSecret(clientSecret), updatedAt: databaseNow() }).where(eq(apps.id, app.id))
     return clientSecret
   }
 
@@ -319,7 +320,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       if (problems.length > 0) throw badRequest('manifest_invalid', describeProblems(problems), { errors: problems.map((p) => ({ in: 'body', ...p, code: 'manifest_invalid' })) })
       const manifest = input as Manifest
       const sync = await syncExtensions(tx, app.id, manifest, dryRun)
-      if (!dryRun) await tx.update(apps).set({ manifest, updatedAt: new Date() }).where(eq(apps.id, app.id))
+      if (!dryRun) await tx.update(apps).set({ manifest, updatedAt: databaseNow() }).where(eq(apps.id, app.id))
       return { appId: app.id, manifest, sync, dryRun }
     })
   }
@@ -334,7 +335,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       if (kind === 'screenshot' && current.screenshots.length >= MAX_SCREENSHOTS) throw badRequest('screenshot_limit', `An app has at most ${MAX_SCREENSHOTS} screenshots`)
       const url = await storeMedia(tx, app.id, contentType, bytes)
       const [updated] = await tx.update(apps)
-        .set(kind === 'icon' ? { iconUrl: url, updatedAt: new Date() } : { screenshots: [...current.screenshots, url], updatedAt: new Date() })
+        .set(kind === 'icon' ? { iconUrl: url, updatedAt: databaseNow() } : { screenshots: [...current.screenshots, url], updatedAt: databaseNow() })
         .where(eq(apps.id, app.id)).returning()
       await pruneMedia(tx, updated)
       return { url, app: updated }
@@ -361,7 +362,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function approve (reviewerId: string, appId: string, notes: string | null, listeners: AppApprovedListener[]): Promise<AppRow> {
     return await db.transaction(async (tx) => {
       const app = await pendingReview(tx, appId)
-      const now = new Date()
+      const now = databaseNow()
       const [updated] = await tx.update(apps).set({
         status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: notes, publishedAt: app.publishedAt ?? now, updatedAt: now
       }).where(eq(apps.id, app.id)).returning()
@@ -375,7 +376,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function reject (reviewerId: string, appId: string, notes: string): Promise<AppRow> {
     return await db.transaction(async (tx) => {
       const app = await pendingReview(tx, appId)
-      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: notes, updatedAt: new Date() }).where(eq(apps.id, app.id)).returning()
+      const [updated] = await tx.update(apps).set({ status: 'DRAFT', reviewNotes: notes, updatedAt: databaseNow() }).where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'REJECTED', reviewerId, [], notes)
       return updated
     })

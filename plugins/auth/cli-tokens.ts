@@ -4,6 +4,7 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { randomSecret, sha256 } from '../../server/crypto.ts'
 import type { VerifiedSession } from './session.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** What a CLI token starts with, so the guard tells it from a session JWT without trying both. */
 export const CLI_TOKEN_PREFIX = 'fbcli_'
@@ -20,7 +21,8 @@ export interface CliTokenView { id: string, name: string, createdAt: Date, expir
  * The developer CLI's tokens: opaque, hashed at rest (a database leak yields nothing usable), looked
  * up by hash (no comparison of secrets in the application), revoked by marking the row.
  */
-export function createCliTokens (db: Db, now: () => number = Date.now) {
+export function createCliTokens (db: Db, clock: Clock) {
+  const now = (): number => clock.nowMs()
   return {
     /** Issues a token for a DEVELOPER; the only time its value exists outside the caller's hands. */
     async issue (userId: string, name: string): Promise<{ token: string, view: CliTokenView }> {

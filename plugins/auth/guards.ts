@@ -48,12 +48,12 @@ declare module 'fastify' {
 /** Session JWTs for people (developers, merchants, reviewers), their revocation, and the guards that check them. */
 export default fp(async function authGuards (fastify) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
-  const revocations = createRevocations(fastify.db)
+  const revocations = createRevocations(fastify.db, fastify.clock)
   // listen first, then load: a logout in between is in the table or in a notification
   await listenForCache(fastify, SESSION_REVOKED_CHANNEL, 'session revocation list', revocations, (payload) => revocations.received(payload))
   await revocations.start()
 
-  const cliTokens = createCliTokenService(createCliTokens(fastify.db), revocations)
+  const cliTokens = createCliTokenService(createCliTokens(fastify.db, fastify.clock), revocations)
 
   async function verifySession (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization

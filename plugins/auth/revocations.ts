@@ -1,6 +1,7 @@
 import { eq, gt, lt, sql } from 'drizzle-orm'
 import { revokedSessions } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** NOTIFY channel: `<jti> <expiresAt ms>` for each session signed out, so every process refuses it at once. */
 export const SESSION_REVOKED_CHANNEL = 'session_revoked'
@@ -10,7 +11,8 @@ export const SESSION_REVOKED_CHANNEL = 'session_revoked'
  * a session check is on every request), fed by NOTIFY; while the LISTEN connection is down the
  * check asks the database, and the set is reloaded before it is trusted again.
  */
-export function createRevocations (db: Db, now: () => number = Date.now) {
+export function createRevocations (db: Db, clock: Clock) {
+  const now = (): number => clock.nowMs()
   const revoked = new Map<string, number>()
   /** Told of each session signed out, here or (by NOTIFY) in another process, to end what it holds open. */
   const listeners = new Set<(jti: string) => void>()

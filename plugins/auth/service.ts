@@ -10,6 +10,7 @@ import { hashPassword, verifyPassword } from './passwords.ts'
 import { passwordProblem } from './password-policy.ts'
 import type { RegisterBody, User } from './schemas.ts'
 import { createAccountThrottle, databaseFailureStore, redisFailureStore, type AccountThrottle } from './throttle.ts'
+import type { Clock } from '../../server/clock.ts'
 
 type UserRow = typeof users.$inferSelect
 
@@ -24,7 +25,7 @@ export function publicUser (row: UserRow): User {
   return { id: row.id, email: row.email, name: row.name, role: row.role, businessId: row.businessId, createdAt: row.createdAt.toISOString() }
 }
 
-export function createAuthService (db: Db, commerce: CommerceService, throttle: AccountThrottle) {
+export function createAuthService (db: Db, clock: Clock, commerce: CommerceService, throttle: AccountThrottle) {
   async function findByEmail (email: string): Promise<UserRow | null> {
     const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1)
     return row ?? null
@@ -54,7 +55,7 @@ export function createAuthService (db: Db, commerce: CommerceService, throttle: 
         email,
         isSandbox: input.role === 'DEVELOPER'
       })
-      if (input.role === 'DEVELOPER') await commerce.in(tx).seedSample(business.id)
+      if (input.role === 'DEVELOPER') await commerce.in(tx).seedSample(business.id, clock.now())
       const [updated] = await tx.update(users).set({ businessId: business.id }).where(eq(users.id, id)).returning()
       return updated
     })
@@ -117,10 +118,11 @@ export type AuthService = ReturnType<typeof createAuthService>
 
 export default fp(async function authService (fastify) {
   const redis = rateLimitRedis(fastify)
-  const throttle = createAccountThrottle(redis === undefined ? databaseFailureStore(fastify.db) : redisFailureStore(redis), fastify.config.authThrottle)
-  fastify.decorate('auth', createAuthService(fastify.db, fastify.commerce, throttle))
+  const store = redis === undefined ? databaseFailureStore(fastify.db, fastify.clock) : redisFailureStore(redis)
+  const throttle = createAccountThrottle(store, { ...fastify.config.authThrottle, clock: fastify.clock })
+  fastify.decorate('auth', createAuthService(fastify.db, fastify.clock, fastify.commerce, throttle))
   if (fastify.config.reviewer !== null) {
     const reviewer = await fastify.auth.ensureUser({ ...fastify.config.reviewer, name: 'Reviewer', role: 'REVIEWER' })
     fastify.log.info({ email: reviewer.email }, 'reviewer account ensured')
   }
-}, { name: 'auth', dependencies: ['db', 'config', 'commerce'] })
+}, { name: 'auth', dependencies: ['db', 'clock', 'config', 'commerce'] })

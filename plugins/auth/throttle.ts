@@ -2,6 +2,7 @@ import type { Redis } from 'ioredis'
 import { and, eq, gt, lt } from 'drizzle-orm'
 import type { Db } from '../../server/db/client.ts'
 import { authFailures } from '../../server/db/schema/index.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** How long an account's failures are remembered after the last one. */
 const FAILURE_MEMORY_MS = 24 * 3600_000
@@ -16,6 +17,8 @@ export interface AccountThrottleOptions {
   freeFailures: number
   /** The longest block of one address: after it the right password always gets through once. */
   maxBlockMs: number
+  /** What blocks are measured on. */
+  clock: Clock
 }
 
 export interface FailureState { failures: number, blockedUntil: number }
@@ -27,36 +30,36 @@ export interface FailureStore {
   reset: (key: string) => Promise<void>
 }
 
-export function memoryFailureStore (): FailureStore {
+export function memoryFailureStore (clock: Clock): FailureStore {
   const states = new Map<string, FailureState & { expires: number }>()
   return {
     async get (key) {
       const state = states.get(key)
-      if (state === undefined || state.expires < Date.now()) return { failures: 0, blockedUntil: 0 }
+      if (state === undefined || state.expires < clock.nowMs()) return { failures: 0, blockedUntil: 0 }
       return { failures: state.failures, blockedUntil: state.blockedUntil }
     },
     async set (key, state) {
       // bounded: forget the oldest when an attacker sprays many addresses
       if (states.size >= 100_000) states.delete(states.keys().next().value as string)
       states.delete(key)
-      states.set(key, { ...state, expires: Date.now() + FAILURE_MEMORY_MS })
+      states.set(key, { ...state, expires: clock.nowMs() + FAILURE_MEMORY_MS })
     },
     async reset (key) { states.delete(key) }
   }
 }
 
 /** The failures in PostgreSQL (or PGlite), shared by every process when there is no Redis. */
-export function databaseFailureStore (db: Db): FailureStore {
+export function databaseFailureStore (db: Db, clock: Clock): FailureStore {
   return {
     async get (key) {
-      const [row] = await db.select().from(authFailures).where(and(eq(authFailures.key, key), gt(authFailures.expiresAt, new Date()))).limit(1)
+      const [row] = await db.select().from(authFailures).where(and(eq(authFailures.key, key), gt(authFailures.expiresAt, clock.now()))).limit(1)
       return row === undefined ? { failures: 0, blockedUntil: 0 } : { failures: row.failures, blockedUntil: row.blockedUntil }
     },
     async set (key, state) {
-      const expiresAt = new Date(Date.now() + FAILURE_MEMORY_MS)
+      const expiresAt = new Date(clock.nowMs() + FAILURE_MEMORY_MS)
       await db.insert(authFailures).values({ key, ...state, expiresAt })
         .onConflictDoUpdate({ target: authFailures.key, set: { ...state, expiresAt } })
-      await db.delete(authFailures).where(lt(authFailures.expiresAt, new Date()))
+      await db.delete(authFailures).where(lt(authFailures.expiresAt, clock.now()))
     },
     async reset (key) { await db.delete(authFailures).where(eq(authFailures.key, key)) }
   }
@@ -98,11 +101,11 @@ export function createAccountThrottle (store: FailureStore, options: AccountThro
 
   return {
     /** Milliseconds this address must still wait before trying the account, or 0. */
-    async waitMs (account: string, address: string, now = Date.now()): Promise<number> {
+    async waitMs (account: string, address: string, now = options.clock.nowMs()): Promise<number> {
       const [pair, wide] = await Promise.all([read(pairKey(account, address)), read(account)])
       return Math.max(0, pair.blockedUntil - now, wide.blockedUntil - now)
     },
-    async failed (account: string, address: string, now = Date.now()): Promise<void> {
+    async failed (account: string, address: string, now = options.clock.nowMs()): Promise<void> {
       const pair = await read(pairKey(account, address))
       const count = pair.failures + 1
       await write(pairKey(account, address), { failures: count, blockedUntil: now + blockMs(count - options.freeFailures, options.maxBlockMs) })

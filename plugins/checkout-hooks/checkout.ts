@@ -5,6 +5,7 @@ import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../co
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
 import { httpUrl, type HookAnswer, type PaymentMethod } from './schemas.ts'
+import type { Clock } from '../../server/clock.ts'
 
 const BUILT_IN_METHOD_NAMES: Record<string, string> = { CASH: 'Cash', CARD: 'Card' }
 /** App payment method ids are namespaced by installation, so two apps can both call a method "card". */
@@ -29,6 +30,7 @@ const okAnswers = <P extends Parameters<HookRunner['run']>[1]>(results: Array<Ho
  */
 export interface CheckoutDeps {
   db: Db
+  clock: Clock
   commerce: CommerceService
   runner: HookRunner
   /** Enqueues the expiry of an app payment inside the transaction that stores its session. */
@@ -114,7 +116,7 @@ export function createCheckout (deps: CheckoutDeps) {
 
   /** Prices, fee, discounts and the payment methods on offer, without placing anything. */
   async function quote (businessId: string, input: QuoteInput) {
-    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }, deps.rules.maxLineQuantity), runner.hooksOf(businessId)])
+    const [ctx, hooks] = await Promise.all([deps.commerce.checkoutContext(businessId, { ...input, paymentMethod: 'CASH' }, deps.rules.maxLineQuantity, deps.clock.now()), runner.hooksOf(businessId)])
     const [quoted, methods] = await Promise.all([quoteCheckout(ctx, pipelineFor(businessId, hooks)), appPaymentMethods(businessId, hooks)])
     return {
       subtotal: quoted.subtotal,
@@ -160,11 +162,11 @@ export function createCheckout (deps: CheckoutDeps) {
   /** The same checkout for the storefront and POST /app-api/orders. */
   async function placeOrder (businessId: string, input: GuestOrderBody, options: PlaceOptions = {}): Promise<Placed> {
     const hold = options.holdStock === true
-      ? { expiresAt: new Date(Date.now() + deps.rules.paymentExpiryMinutes * 60_000), schedule: deps.schedulePaymentExpiry }
+      ? { expiresAt: new Date(deps.clock.nowMs() + deps.rules.paymentExpiryMinutes * 60_000), schedule: deps.schedulePaymentExpiry }
       : undefined
     const orderId = newOrderId()
     const order = await deps.commerce.createOrder(businessId, input, pipelineFor(businessId, await runner.hooksOf(businessId), orderId),
-      { maxLineQuantity: deps.rules.maxLineQuantity, hold, id: orderId })
+      { now: deps.clock.now(), maxLineQuantity: deps.rules.maxLineQuantity, hold, id: orderId })
     if ((BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(order.paymentMethod)) {
       return { order, paymentExpiresAt: hold?.expiresAt.toISOString() ?? null }
     }

@@ -14,6 +14,7 @@ import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { HOOK_DEFAULTS, HOOK_SCOPES, type HookPoint } from '../apps/manifest/schemas.ts'
 import { HOOK_ANSWERS, type HookAnswer } from './schemas.ts'
 import type { RelayOutcome, RelayRequest } from '../relay/service.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** Hook answers are small JSON documents; anything bigger is a failure, not a memory risk. */
 const MAX_ANSWER_BYTES = 64 * 1024
@@ -100,7 +101,7 @@ export function hookUrl (webhookUrl: string, path: string): string {
  * and checks each answer against the hook point's schema. Every call is logged for the developer.
  */
 export function createHookRunner (deps: {
-  db: Db, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
+  db: Db, clock: Clock, encryptionKey: Buffer, outbound: OutboundPolicy, onLogError: (error: unknown) => void
   /** After calls were logged (analytics counters, the console's live tail); must not throw. */
   onLogged?: (calls: LoggedCall[]) => void
   /** After each call, as it returns (metrics); must not throw. */
@@ -178,7 +179,7 @@ export function createHookRunner (deps: {
   async function callOnce<P extends HookPoint> (hook: ActiveHook, businessId: string, hookPoint: P, data: Record<string, unknown>): Promise<HookResult<P>> {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
-    const timestamp = new Date()
+    const timestamp = deps.clock.now()
     const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
@@ -258,7 +259,7 @@ export function createHookRunner (deps: {
       relayed: result.exchange.relayed === true,
       failurePolicy: result.hook.failurePolicy,
       orderId,
-      createdAt: new Date()
+      createdAt: deps.clock.now()
     })))
     if (pending.length >= LOG_BATCH) void flush()
   }

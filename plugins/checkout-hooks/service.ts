@@ -27,6 +27,7 @@ export function createCheckoutHooks (deps: Parameters<typeof createHookRunner>[0
 export default fp(async function checkoutHooksService (fastify) {
   const checkoutHooks = createCheckoutHooks({
     db: fastify.db,
+    clock: fastify.clock,
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
     onCalled: (hookPoint, result) => { fastify.metrics.hookCall(hookPoint, result.ok, result.durationMs) },
@@ -60,4 +61,4 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay', 'installations'] })
+}, { name: 'checkout-hooks', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay', 'installations'] })

@@ -6,6 +6,7 @@ import { fieldError, notFound } from './errors.ts'
 import type { Business, BusinessPatchBody } from './schemas.ts'
 import { serializeBusiness } from './serializers.ts'
 import { rows } from '../../server/db/rows.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 export function slugify (text: string): string {
   const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
@@ -63,7 +64,7 @@ export async function updateBusinessProfile (executor: Executor, id: string, pat
     if (!known) throw fieldError('business_timezone_unknown', '/timezone', `${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
   }
   const [row] = await executor.update(businesses)
-    .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })
+    .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
     .where(eq(businesses.id, id)).returning()
   if (row === undefined) throw notFound('business_not_found', 'Business')
   return serializeBusiness(row)

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { Executor } from '../../server/db/client.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /**
  * The App API's product reads, answered from memory.
@@ -22,7 +23,7 @@ const IN_FLIGHT_MAX_MS = 30_000
 /** This process, in NOTIFY payloads: `<origin>:<sequence>:<businessId>`. */
 const ORIGIN = randomBytes(6).toString('hex')
 let sequence = 0
-/** Changes written by this process whose NOTIFY has not come back: businessId → sequence → when. */
+/** Changes written by this process whose NOTIFY has not come back: businessId → sequence → when (performance.now(): elapsed real time). */
 const inFlight = new Map<string, Map<number, number>>()
 
 /** Call inside the transaction that creates, updates or deletes products of `businessId` (stock included). */
@@ -30,14 +31,15 @@ export async function catalogChanged (executor: Executor, businessId: string): P
   const seq = ++sequence
   let pending = inFlight.get(businessId)
   if (pending === undefined) inFlight.set(businessId, pending = new Map())
-  pending.set(seq, Date.now())
+  pending.set(seq, performance.now())
   await executor.execute(sql`select pg_notify(${CATALOG_CHANNEL}, ${`${ORIGIN}:${seq}:${businessId}`})`)
 }
 
 /** No change of this process to the business is waiting for its commit. */
-function settled (businessId: string, now: number): boolean {
+function settled (businessId: string): boolean {
   const pending = inFlight.get(businessId)
   if (pending === undefined) return true
+  const now = performance.now()
   for (const [seq, since] of pending) if (now - since > IN_FLIGHT_MAX_MS) pending.delete(seq)
   if (pending.size > 0) return false
   inFlight.delete(businessId)
@@ -50,9 +52,9 @@ interface Entry { businessId: string, body: string, expiresAt: number }
  * Serialized responses by (business, request key): an LRU bounded by `maxBytes` of response text.
  * A read that started before an invalidation of its business is answered but not stored.
  */
-export function createCatalogCache (options: { maxBytes: number, ttlMs?: number, now?: () => number }) {
+export function createCatalogCache (options: { maxBytes: number, clock: Clock, ttlMs?: number }) {
   const ttlMs = options.ttlMs ?? CATALOG_CACHE_TTL_MS
-  const now = options.now ?? Date.now
+  const now = (): number => options.clock.nowMs()
   const entries = new Map<string, Entry>()
   const keysByBusiness = new Map<string, Set<string>>()
   /** Reads running per business; an invalidation empties the set, and only members may store. */
@@ -96,7 +98,7 @@ export function createCatalogCache (options: { maxBytes: number, ttlMs?: number,
      * happened meanwhile. `load` throws for answers that must not be cached (404s).
      */
     async read (businessId: string, key: string, load: () => Promise<string>): Promise<string> {
-      if (!enabled || !settled(businessId, now())) return await load()
+      if (!enabled || !settled(businessId)) return await load()
       const id = `${businessId}\u0000${key}`
       const entry = entries.get(id)
       if (entry !== undefined) {
@@ -115,7 +117,7 @@ export function createCatalogCache (options: { maxBytes: number, ttlMs?: number,
       readers.add(token)
       try {
         const body = await load()
-        if (enabled && readers.has(token) && settled(businessId, now())) store(businessId, id, body)
+        if (enabled && readers.has(token) && settled(businessId)) store(businessId, id, body)
         return body
       } finally {
         readers.delete(token)

@@ -9,6 +9,7 @@ import { applyPromoCode } from './promo-codes-service.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder } from './serializers.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** Built-in delivery fee in minor units; PICKUP is free. Apps may override it (checkout.shipping_rates). */
 export const DELIVERY_FEE = 300
@@ -89,7 +90,11 @@ export function mergeItems (items: GuestOrderBody['items'], maxLineQuantity = DE
  */
 export interface StockHold { expiresAt: Date, schedule: (tx: Tx, input: { businessId: string, orderId: string, expiresAt: Date }) => Promise<void> }
 
-export interface OrderOptions { maxLineQuantity?: number, hold?: StockHold, /** chosen before the hooks run, so their calls are logged under it */ id?: string }
+export interface OrderOptions {
+  maxLineQuantity?: number, hold?: StockHold, /** chosen before the hooks run, so their calls are logged under it */ id?: string
+  /** The time a promo code's expiry is judged at: the caller's clock (server/clock.ts); else the database's. */
+  now?: Date
+}
 
 /** Prices the cart from the catalogue (never from the client): unknown or unavailable products → 422. */
 async function priceItems (executor: Executor, businessId: string, lines: Array<{ productId: string, quantity: number }>): Promise<OrderItem[]> {
@@ -128,7 +133,7 @@ export async function quoteCheckout (ctx: CheckoutContext, pipeline: CheckoutPip
 /** Decrements stock only where enough is left (a conditional update, safe under concurrency). */
 async function takeStock (executor: Executor, businessId: string, item: OrderItem): Promise<void> {
   const [row] = await executor.update(products)
-    .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: new Date() })
+    .set({ stock: sql`${products.stock} - ${item.quantity}`, updatedAt: databaseNow() })
     .where(and(eq(products.businessId, businessId), eq(products.id, item.productId), sql`${products.stock} >= ${item.quantity}`,
       eq(products.price, item.unitPrice), eq(products.isAvailable, true), eq(products.status, 'ACTIVE')))
     .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
@@ -153,7 +158,7 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
  * No address needed: a shopper asks for a delivery price before typing one (the order requires it).
  */
 export async function checkoutContext (executor: Executor, businessId: string, input: Omit<GuestOrderBody, 'customer'>,
-  maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY): Promise<CheckoutContext> {
+  maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY, now?: Date): Promise<CheckoutContext> {
   const lines = mergeItems(input.items, maxLineQuantity)
   const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
   if (business === undefined) throw notFound('business_not_found', 'Business')
@@ -162,7 +167,7 @@ export async function checkoutContext (executor: Executor, businessId: string, i
   // a blank code is no code: the shop sends the field as the shopper left it
   const promo = input.promoCode === undefined || input.promoCode.trim() === ''
     ? { code: null, discount: 0 }
-    : await applyPromoCode(executor, businessId, input.promoCode, { subtotal, currency: business.currency })
+    : await applyPromoCode(executor, businessId, input.promoCode, { subtotal, currency: business.currency }, now)
   return {
     businessId,
     currency: business.currency,
@@ -185,7 +190,7 @@ export async function createOrder (executor: Executor, businessId: string, input
   const address = input.address?.trim() ?? ''
   if (input.deliveryMethod === 'DELIVERY' && address === '') throw fieldError('field_required', '/address', 'is required for DELIVERY')
   if (input.customer.name.trim() === '') throw fieldError('field_required', '/customer/name', 'must not be blank')
-  const ctx = await checkoutContext(executor, businessId, input, options.maxLineQuantity)
+  const ctx = await checkoutContext(executor, businessId, input, options.maxLineQuantity, options.now)
   const { items, currency } = ctx
   const quote = await quoteCheckout(ctx, pipeline)
   const priced = { ...ctx, deliveryFee: quote.deliveryFee, discount: quote.discount }

@@ -9,6 +9,7 @@ import { catalogChanged } from './catalog-cache.ts'
 import { ORDER_PAGE_LIMITS, ORDER_TRANSITIONS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
 import { businessPage, countRows, listCountTotal, preparedOnce } from '../../server/db/rows.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 // the only legal moves are the contract's (the admin's status buttons offer the same)
 export { ORDER_TRANSITIONS }
@@ -58,7 +59,7 @@ async function restock (executor: Executor, businessId: string, items: OrderItem
   const sorted = [...items].sort((a, b) => a.productId.localeCompare(b.productId))
   for (const item of sorted) {
     const [row] = await executor.update(products)
-      .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: new Date() })
+      .set({ stock: sql`${products.stock} + ${item.quantity}`, updatedAt: databaseNow() })
       .where(and(eq(products.businessId, businessId), eq(products.id, item.productId)))
       .returning({ id: products.id, name: products.name, stock: products.stock, threshold: products.lowStockThreshold })
     if (row !== undefined) {
@@ -87,7 +88,7 @@ export async function updateOrderStatus (executor: Executor, businessId: string,
     const paymentStatus = status === 'DELIVERED' && before.paymentMethodId === null && before.paymentStatus === 'PENDING'
       ? 'COMPLETED' as const
       : status === 'CANCELLED' && before.paymentStatus === 'PENDING' ? 'CANCELLED' as const : before.paymentStatus
-    const [row] = await tx.update(orders).set({ status, paymentStatus, updatedAt: new Date() })
+    const [row] = await tx.update(orders).set({ status, paymentStatus, updatedAt: databaseNow() })
       .where(and(eq(orders.businessId, businessId), eq(orders.id, id), eq(orders.status, before.status))).returning()
     if (row === undefined) throw conflict('order_changed', 'The order changed meanwhile; reload it and retry')
     const data = orderEventData(row)

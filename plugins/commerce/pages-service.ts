@@ -8,6 +8,7 @@ import { isUniqueViolation } from '../../server/db/rows.ts'
 import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
 import { serializePage, type PageRow } from './serializers.ts'
 import { businessPage } from '../../server/db/rows.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 const slugTaken = () => conflict('page_slug_taken', 'This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
@@ -38,7 +39,7 @@ export async function createPage (executor: Executor, businessId: string, input:
 export async function updatePage (executor: Executor, businessId: string, slug: string, patch: PagePatchBody): Promise<Page> {
   try {
     const [row] = await executor.update(pages)
-      .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: new Date() })
+      .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: databaseNow() })
       .where(bySlug(businessId, slug)).returning()
     if (row === undefined) throw notFound('page_not_found', 'Page')
     return serializePage(row)
@@ -73,7 +74,7 @@ export async function setPageBlocks (executor: Executor, businessId: string, slu
   return await executor.transaction(async (tx) => {
     const [page] = await tx.select({ id: pages.id }).from(pages).where(bySlug(businessId, slug)).limit(1).for('update')
     if (page === undefined) throw notFound('page_not_found', 'Page')
-    const [row] = await tx.update(pages).set({ blocks, updatedAt: new Date() }).where(eq(pages.id, page.id)).returning()
+    const [row] = await tx.update(pages).set({ blocks, updatedAt: databaseNow() }).where(eq(pages.id, page.id)).returning()
     return serializePage(row)
   })
 }
@@ -82,6 +83,6 @@ export async function setPageBlocks (executor: Executor, businessId: string, slu
 export async function removeBlocksOf (executor: Executor, businessId: string, installationId: string): Promise<void> {
   await executor.update(pages).set({
     blocks: sql`coalesce((select jsonb_agg(b) from jsonb_array_elements(${pages.blocks}) b where b->>'installationId' <> ${installationId}), '[]'::jsonb)`,
-    updatedAt: new Date()
+    updatedAt: databaseNow()
   }).where(and(eq(pages.businessId, businessId), sql`${pages.blocks} @> ${JSON.stringify([{ installationId }])}::jsonb`))
 }

@@ -25,6 +25,7 @@ declare module 'fastify' {
 export async function schedulePaymentExpiry (jobs: Jobs, tx: Tx, input: PaymentExpiry): Promise<void> {
   const data: PaymentExpiryJob = { businessId: input.businessId, orderId: input.orderId, expiresAt: input.expiresAt.toISOString() }
   await jobs.ensureQueue(PAYMENT_EXPIRY_JOB)
+  // the deadline as a time: the job never starts before it (pg-boss compares with the database's clock, docs/decisions.md)
   await jobs.boss.send(PAYMENT_EXPIRY_JOB, data, { startAfter: input.expiresAt, retryLimit: RETRY_LIMIT, retryBackoff: true, db: txExecutor(tx) })
 }
 
@@ -36,7 +37,7 @@ export type ExpiryOutcome = 'expired' | 'settled' | 'rescheduled' | 'gone'
  * A storefront order paid with a built-in method (CASH, CARD) has a deadline too (its stock hold); once
  * the merchant has accepted it (past PENDING) it is paid on delivery and no longer expires.
  */
-export async function expireIfDue (db: Db, job: PaymentExpiryJob, now = new Date()): Promise<ExpiryOutcome> {
+export async function expireIfDue (db: Db, job: PaymentExpiryJob, now: Date): Promise<ExpiryOutcome> {
   try {
     return await db.transaction(async (tx) => {
       const order = await findOrderRow(tx, job.businessId, job.orderId, true)
@@ -56,7 +57,7 @@ export default fp(async function paymentExpiry (fastify) {
   fastify.decorate('schedulePaymentExpiry', (tx: Tx, input: PaymentExpiry) => schedulePaymentExpiry(fastify.jobs, tx, input))
   // The queue exists before any transaction schedules into it
   await fastify.jobs.work<PaymentExpiryJob>(PAYMENT_EXPIRY_JOB, async (job) => {
-    const outcome = await expireIfDue(fastify.db, job.data)
+    const outcome = await expireIfDue(fastify.db, job.data, fastify.clock.now())
     fastify.log.info({ orderId: job.data.orderId, outcome }, 'payment expiry')
   })
-}, { name: 'payment-expiry', dependencies: ['db', 'jobs'] })
+}, { name: 'payment-expiry', dependencies: ['db', 'clock', 'jobs'] })

@@ -6,6 +6,7 @@ import { conflict } from './errors.ts'
 import type { Order } from './schemas.ts'
 import { serializeOrder } from './serializers.ts'
 import { findOrderRow, getOrder, updateOrderStatus } from './orders-service.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 export interface PaymentSession { invoiceId?: string, expiresAt?: Date }
 
@@ -17,7 +18,7 @@ export async function attachPaymentSession (executor: Executor, businessId: stri
     const [row] = await tx.update(orders).set({
       paymentInvoiceId: session.invoiceId ?? before.paymentInvoiceId,
       paymentExpiresAt: session.expiresAt ?? before.paymentExpiresAt,
-      updatedAt: new Date()
+      updatedAt: databaseNow()
     }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).returning()
     return serializeOrder(row)
   })
@@ -39,7 +40,8 @@ export async function settlePayment (executor: Executor, businessId: string, ord
     if (invoiceId !== undefined && before.paymentInvoiceId !== null && invoiceId !== before.paymentInvoiceId) {
       throw conflict('payment_invoice_mismatch', 'The invoice id does not match the order\'s payment')
     }
-    const [row] = await tx.update(orders).set({ paymentStatus: outcome, paymentInvoiceId: before.paymentInvoiceId ?? invoiceId ?? null, updatedAt: new Date() })
+    const [row] = await tx.update(orders)
+      .set({ paymentStatus: outcome, paymentInvoiceId: before.paymentInvoiceId ?? invoiceId ?? null, updatedAt: databaseNow() })
       .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).returning()
     const event = OUTCOME_EVENTS[outcome]
     if (event !== null) {
@@ -69,7 +71,7 @@ export async function expireUnpaidOrder (executor: Executor, businessId: string,
     if (before.paymentMethodId !== null) {
       await expirePayment(tx, businessId, orderId)
     } else {
-      await tx.update(orders).set({ paymentStatus: 'EXPIRED', updatedAt: new Date() }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
+      await tx.update(orders).set({ paymentStatus: 'EXPIRED', updatedAt: databaseNow() }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
     }
     if (before.status !== 'PENDING') return await getOrder(tx, businessId, orderId)
     return await updateOrderStatus(tx, businessId, orderId, 'CANCELLED')

@@ -7,6 +7,7 @@ import { notFound } from './errors.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import type { Product } from './schemas.ts'
 import { serializeProduct } from './serializers.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** Where an uploaded picture is served, on the API and the storefront origins (as all of /media). */
 export const productImageUrl = (id: string): string => `/media/products/${id}`
@@ -23,7 +24,7 @@ export async function setProductImage (executor: Executor, businessId: string, p
     await tx.delete(productImages).where(and(eq(productImages.businessId, businessId), eq(productImages.productId, productId)))
     const id = newId('img')
     await tx.insert(productImages).values({ id, businessId, productId, contentType, size: bytes.length, bytes })
-    const [row] = await tx.update(products).set({ imageUrl: productImageUrl(id), updatedAt: new Date() })
+    const [row] = await tx.update(products).set({ imageUrl: productImageUrl(id), updatedAt: databaseNow() })
       .where(and(eq(products.businessId, businessId), eq(products.id, productId))).returning()
     const product = serializeProduct(row)
     await emitEvent(tx, { businessId, event: 'product.updated', data: product })

@@ -12,6 +12,7 @@ import { catalogChanged } from './catalog-cache.ts'
 import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type ProductPatchBody } from './schemas.ts'
 import { serializeProduct, type ProductRow } from './serializers.ts'
 import { businessPage, countRows, listCountTotal } from '../../server/db/rows.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** The product list's total, kept by the database per business and category (list_counts). */
 const PRODUCT_TOTAL = listCountTotal('products', 'category')
@@ -116,7 +117,7 @@ export async function updateProduct (executor: Executor, businessId: string, id:
   try {
     return await executor.transaction(async (tx) => {
       const before = await findRow(tx, businessId, id, true)
-      const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: new Date() })
+      const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
         .where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
       const product = serializeProduct(row)
       await emitEvent(tx, { businessId, event: 'product.updated', data: product })

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import { promoCodes } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -6,6 +6,7 @@ import { businessPage, isUniqueViolation } from '../../server/db/rows.ts'
 import { badRequest, conflict, notFound, unprocessable } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { PROMO_CODE_PAGE_LIMITS, type PromoCode, type PromoCodeCreateBody, type PromoCodePatchBody } from './schemas.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 type PromoCodeRow = typeof promoCodes.$inferSelect
 
@@ -78,7 +79,7 @@ export async function updatePromoCode (executor: Executor, businessId: string, i
         ...rest,
         ...(code === undefined ? {} : { code: normalizePromoCode(code) }),
         ...(expiresAt === undefined ? {} : { expiresAt: expiresAt === null ? null : new Date(expiresAt) }),
-        updatedAt: new Date()
+        updatedAt: databaseNow()
       }).where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.id, id))).returning()
       return serializePromoCode(row)
     })
@@ -101,20 +102,26 @@ function majorUnits (minor: number, currency: string): string {
 /** A refused code: 422 naming the field, so a shop page shows the message beside it. */
 const refused = (message: string) => unprocessable('promo_code_not_applicable', message, { field: 'promoCode' })
 
+/** Whether a code's expiry has passed at `now` (the caller's clock), or by the database's clock when none is given. */
+const promoExpired = (now: Date | undefined) =>
+  sql<boolean>`coalesce(${promoCodes.expiresAt} <= coalesce(${now?.toISOString() ?? null}::timestamptz, now()), false)`
+
 /**
  * What the business's promo code takes off this subtotal (capped at it), or a 422 saying why it
  * does not apply: unknown, switched off, expired, or below its minimum subtotal.
  */
 export async function applyPromoCode (executor: Executor, businessId: string, code: string, order: { subtotal: number, currency: string },
-  now = new Date()): Promise<{ code: string, discount: number }> {
+  now?: Date): Promise<{ code: string, discount: number }> {
   const { subtotal, currency } = order
   const normalized = normalizePromoCode(code)
-  const [row] = normalized === ''
+  const [found] = normalized === ''
     ? []
-    : await executor.select().from(promoCodes).where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.code, normalized))).limit(1)
-  if (row === undefined) throw refused(`Promo code ${JSON.stringify(code.trim())} does not exist`)
+    : await executor.select({ row: promoCodes, expired: promoExpired(now) }).from(promoCodes)
+      .where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.code, normalized))).limit(1)
+  if (found === undefined) throw refused(`Promo code ${JSON.stringify(code.trim())} does not exist`)
+  const { row, expired } = found
   if (!row.active) throw refused(`Promo code ${row.code} is not active`)
-  if (row.expiresAt !== null && row.expiresAt <= now) throw refused(`Promo code ${row.code} has expired`)
+  if (expired) throw refused(`Promo code ${row.code} has expired`)
   if (row.minSubtotal !== null && subtotal < row.minSubtotal) {
     throw unprocessable('promo_code_min_subtotal', `Promo code ${row.code} needs a subtotal of at least ${majorUnits(row.minSubtotal, currency)}`, { field: 'promoCode', minSubtotal: row.minSubtotal })
   }

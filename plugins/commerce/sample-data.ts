@@ -32,8 +32,8 @@ const REVIEWS: Array<[number, number, string, string]> = [
 ]
 
 /** Sample products, orders, reviews and pages, so a sandbox or demo business has data to call. */
-export async function seedSampleCommerce (executor: Executor, businessId: string): Promise<void> {
-  const now = Date.now()
+export async function seedSampleCommerce (executor: Executor, businessId: string, at: Date): Promise<void> {
+  const now = at.getTime()
   const productRows = PRODUCTS.map((p, i) => ({
     id: newId('prod'),
     businessId,

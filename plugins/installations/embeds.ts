@@ -7,6 +7,7 @@ import type { ErrorItem } from '../../server/http-errors.ts'
 import { badRequest, notFound } from './errors.ts'
 import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** 400 listing every problem: `errors` for forms (path and code), `problems` as sentences. */
 function invalid (what: string, items: ErrorItem[]) {
@@ -101,7 +102,7 @@ export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
       next[embedType] = { enabled: input.enabled, settings }
     }
     if (problems.length > 0) throw invalid('embeds', problems)
-    await tx.update(installations).set({ embedSettings: next, updatedAt: new Date() }).where(eq(installations.id, installationId))
+    await tx.update(installations).set({ embedSettings: next, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
     return embedsView({ ...installation, embedSettings: next })
   })
 }

@@ -20,6 +20,7 @@ import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import { factsOf, installCountsOf } from './facts.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
+import { databaseNow, type Clock } from '../../server/clock.ts'
 
 // What other capabilities may use without reaching into installations' files
 export { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
@@ -82,6 +83,7 @@ export const SESSION_TOKEN_SECONDS = 300
 
 export interface InstallationsDeps {
   db: Db
+  clock: Clock
   jobs: Jobs
   encryptionKey: Buffer
   dataErasureDelaySeconds: number
@@ -95,20 +97,17 @@ export interface InstallationsDeps {
 }
 
 /**
- * The installations service over the database, or over a caller's transaction with
- * `installations.in(tx)` (as commerce and webhooks do). Installing, uninstalling, revoking a token and
- * the approval listener write several capabilities' tables together: they run only in a caller's
- * transaction. `consentSources` is shared by every `in(tx)` view.
+ * The installations' operations over one executor: `common` runs anywhere, `inTransaction` (installing,
+ * uninstalling, revoking a token, the approval listener: they write several capabilities' tables
+ * together) only in a caller's transaction, so only `installations.in(tx)` offers them (the type says
+ * so; no runtime check). `consentSources` is shared by every view.
  */
-export function createInstallationsService (deps: InstallationsDeps, db: Executor = deps.db, consentSources: UnexchangedConsentSource[] = []) {
+function installationOperations (deps: InstallationsDeps, db: Executor, consentSources: UnexchangedConsentSource[]) {
   const { encryptionKey } = deps
   const extensionsOf: ExtensionsOf = async (appIds, kinds) => await deps.apps.activeExtensionsOf(appIds, kinds)
 
-  /** The caller's transaction; the root service (over the database itself) has none to offer. */
-  function transaction (operation: string): Tx {
-    if (db === deps.db) throw new Error(`installations.${operation} runs in the caller's transaction: call installations.in(tx).${operation}`)
-    return db as Tx
-  }
+  /** The caller's transaction: the operations that take it are offered by `in(tx)` only (createInstallationsService). */
+  const transaction = (): Tx => db as Tx
 
   async function announce (executor: Executor, installationId: string): Promise<void> {
     deps.evict(installationId)
@@ -129,14 +128,14 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
    * app already installed on the business, re-grants the requested scopes and rotates the token.
    */
   async function install (input: InstallInput): Promise<Issued> {
-    const tx = transaction('install')
+    const tx = transaction()
     const kind = input.isTestInstall ? 'test' : 'live'
     const accessToken = randomSecret(TOKEN_PREFIX[kind])
     const existing = await activeFor(input.app.id, input.businessId)
     if (existing !== null) {
       const pendingScopes = existing.pendingScopes.filter((s) => !input.scopes.includes(s))
       const [updated] = await tx.update(installations).set({
-        accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: new Date()
+        accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: databaseNow()
       }).where(eq(installations.id, existing.id)).returning()
       await deps.webhooks.in(tx).setAppWebhookEvents(existing.id, allowedEvents(input.app.webhookEvents, input.scopes))
       await announce(tx, existing.id)
@@ -169,8 +168,8 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
    * uninstalledAt), and the data-erasure job enqueued in the same transaction.
    */
   async function uninstall (installation: InstallationRow): Promise<ErasureJob> {
-    const tx = transaction('uninstall')
-    const now = new Date()
+    const tx = transaction()
+    const now = deps.clock.now()
     await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
       .where(eq(installations.id, installation.id))
     await deps.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
@@ -182,7 +181,8 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     }
     await deps.jobs.ensureQueue(DATA_ERASURE_JOB)
     await deps.jobs.boss.send(DATA_ERASURE_JOB, job, {
-      startAfter: new Date(now.getTime() + deps.dataErasureDelaySeconds * 1000),
+      // seconds after the database's now(), the clock pg-boss starts jobs by (docs/decisions.md)
+      startAfter: deps.dataErasureDelaySeconds,
       singletonKey: installation.id,
       retryLimit: 10,
       retryBackoff: true,
@@ -194,8 +194,8 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
 
   /** Revokes a token without uninstalling (a replayed OAuth code): the app must authorize again. */
   async function revokeToken (installationId: string): Promise<void> {
-    const tx = transaction('revokeToken')
-    await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: new Date() }).where(eq(installations.id, installationId))
+    const tx = transaction()
+    await tx.update(installations).set({ accessTokenHash: `revoked:${newId('r')}`, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
     await announce(tx, installationId)
   }
 
@@ -239,9 +239,9 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
   /** The merchant approves the scopes added since install: the token grants the full set from now on. */
   async function consent (businessId: string, installationId: string): Promise<InstallationRow> {
     return await db.transaction(async (tx) => {
-      const row = await createInstallationsService(deps, tx, consentSources).getForBusiness(businessId, installationId, true)
+      const row = await installationOperations(deps, tx, consentSources).common.getForBusiness(businessId, installationId, true)
       const grantedScopes = [...new Set([...row.grantedScopes, ...row.pendingScopes])]
-      const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: new Date() })
+      const [updated] = await tx.update(installations).set({ grantedScopes, pendingScopes: [], needsReConsent: false, updatedAt: databaseNow() })
         .where(eq(installations.id, row.id)).returning()
       const app = await deps.apps.in(tx).findById(row.appId) as AppRow
       await deps.webhooks.in(tx).setAppWebhookEvents(row.id, allowedEvents(app.webhookEvents, grantedScopes))
@@ -252,7 +252,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
 
   /** Approval: test installs become production installs (same token); grown scopes need re-consent. */
   async function onAppApproved (app: AppRow, previouslyApproved: string[]): Promise<void> {
-    const tx = transaction('onAppApproved')
+    const tx = transaction()
     const rows = await tx.select().from(installations).where(and(eq(installations.appId, app.id), isNull(installations.uninstalledAt))).for('update')
     const added = app.approvedScopes.filter((s) => !previouslyApproved.includes(s))
     for (const row of rows) {
@@ -261,7 +261,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
       await tx.update(installations).set({
         isTestInstall: false,
         ...(expands ? { pendingScopes, needsReConsent: true } : {}),
-        updatedAt: new Date()
+        updatedAt: databaseNow()
       }).where(eq(installations.id, row.id))
       await announce(tx, row.id)
     }
@@ -289,7 +289,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
       const items = validationItems(validate.errors ?? []).map((item) => ({ ...item, path: `/settings${item.path}` }))
       throw badRequest('validation_failed', `Invalid settings: ${items.map((item) => `${item.path.slice(1)} ${item.message}`).join('; ')}`, { errors: items })
     }
-    await db.update(installations).set({ settings, updatedAt: new Date() }).where(eq(installations.id, installation.id))
+    await db.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
     return { settings, settingsSchema: schema }
   }
 
@@ -320,7 +320,7 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     const installation = await getForBusiness(input.businessId, input.installationId)
     const [app] = await deps.apps.findByIds([installation.appId])
     if (app === undefined) throw notFound('installation_not_found', 'Installation')
-    const iat = unixSeconds()
+    const iat = unixSeconds(deps.clock.now())
     const exp = iat + SESSION_TOKEN_SECONDS
     const claims = {
       iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID()
@@ -340,12 +340,11 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     return [...origins].sort()
   }
 
-  return {
-    in: (tx: Executor) => createInstallationsService(deps, tx, consentSources),
+  const common = {
     adminPageOrigins, sessionToken, unfinishedFor,
     /** The oauth capability registers where unexchanged consents are found. */
     addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },
-    install, uninstall, revokeToken, findByTokenHash, listForBusiness, getForBusiness, consent, onAppApproved, testInstallOf, activeFor,
+    findByTokenHash, listForBusiness, getForBusiness, consent, testInstallOf, activeFor,
     settingsOf, putSettings, liveInstallCounts, reinstalledSince,
     activeExtensions: async (businessId: string) => await activeInstallations(db, extensionsOf, businessId),
     checkBlocks: async (businessId: string, body: PageBlocksBody, current: BlockInstance[] = []) =>
@@ -354,16 +353,33 @@ export function createInstallationsService (deps: InstallationsDeps, db: Executo
     getEmbeds: async (businessId: string, installationId: string) => await getEmbeds(db, extensionsOf, businessId, installationId),
     putEmbeds: async (businessId: string, installationId: string, body: EmbedsBody) => await putEmbeds(db, extensionsOf, businessId, installationId, body)
   }
+  return { common, inTransaction: { install, uninstall, revokeToken, onAppApproved } }
+}
+
+/**
+ * The installations service over the database, or over a caller's transaction with
+ * `installations.in(tx)` (as commerce and webhooks do), which alone offers install, uninstall,
+ * revokeToken and onAppApproved: calling them outside a transaction does not compile.
+ */
+export function createInstallationsService (deps: InstallationsDeps, consentSources: UnexchangedConsentSource[] = []) {
+  return {
+    ...installationOperations(deps, deps.db, consentSources).common,
+    in: (tx: Tx) => {
+      const { common, inTransaction } = installationOperations(deps, tx, consentSources)
+      return { ...common, ...inTransaction }
+    }
+  }
 }
 
 export type InstallationsService = ReturnType<typeof createInstallationsService>
 
 /** Installations, the token cache every process keeps coherent, and the delayed data-erasure job. */
 export default fp(async function installationsService (fastify) {
-  const tokenCache = createTokenCache()
+  const tokenCache = createTokenCache({ clock: fastify.clock })
   fastify.decorate('tokenCache', tokenCache)
   const service = createInstallationsService({
     db: fastify.db,
+    clock: fastify.clock,
     jobs: fastify.jobs,
     encryptionKey: fastify.config.encryptionKey,
     dataErasureDelaySeconds: fastify.config.dataErasureDelaySeconds,
@@ -399,4 +415,4 @@ export default fp(async function installationsService (fastify) {
     })
     fastify.log.info({ installationId }, 'data erasure requested')
   })
-}, { name: 'installations', dependencies: ['db', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })
+}, { name: 'installations', dependencies: ['db', 'clock', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })

@@ -1,3 +1,5 @@
+import type { Clock } from '../../server/clock.ts'
+
 /** Installation facts needed on every App API call, cached by token hash. */
 export interface CachedInstallation {
   id: string
@@ -13,10 +15,10 @@ export const TOKEN_CACHE_MAX = 10_000
 export const TOKEN_CACHE_TTL_MS = 30_000
 
 /** A bounded LRU (Map insertion order) with a TTL and eviction by installation id. */
-export function createTokenCache (options: { max?: number, ttlMs?: number, now?: () => number } = {}) {
+export function createTokenCache (options: { clock: Clock, max?: number, ttlMs?: number }) {
   const max = options.max ?? TOKEN_CACHE_MAX
   const ttlMs = options.ttlMs ?? TOKEN_CACHE_TTL_MS
-  const now = options.now ?? Date.now
+  const now = (): number => options.clock.nowMs()
   const entries = new Map<string, { value: CachedInstallation, expiresAt: number }>()
   let enabled = true
 

@@ -5,6 +5,7 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { sha256 } from '../../server/crypto.ts'
 import { conflict, httpError, oauthError } from './errors.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** The developer CLI is the one public client of the device flow (DESIGN §19). */
 export const CLI_CLIENT_ID = 'app-platform-cli'
@@ -38,13 +39,13 @@ export interface DeviceFlowOptions {
   verificationUri: () => string
   /** Issues the CLI token once a developer approved (the auth capability's). */
   issueToken: (userId: string, name: string) => Promise<{ token: string, expiresAt: Date }>
-  now?: () => number
+  clock: Clock
 }
 
 /** RFC 8628 device authorization for the developer CLI: the only writer of device_authorizations. */
 export function createDeviceFlow (options: DeviceFlowOptions) {
   const { db } = options
-  const now = options.now ?? Date.now
+  const now = () => options.clock.nowMs()
 
   async function pending (userCode: string) {
     const code = normalizeUserCode(userCode)

@@ -13,6 +13,7 @@ import type { AuthService } from '../auth/service.ts'
 import { createDeviceFlow, type DeviceFlow } from './device.ts'
 import { authorizeError, forbidden, oauthError, redirectedError, type OAuthErrorCode } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizationRequest, type AuthorizeBodyType } from './schemas.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** The admin's screen where a developer enters the CLI's user code. */
 export const DEVICE_SCREEN_PATH = '/device'
@@ -38,8 +39,10 @@ function withParams (base: string, params: Record<string, string | undefined>): 
   return url.toString()
 }
 
-export function createOAuthService (deps: { db: Db, apps: AppsService, installations: InstallationsService, commerce: CommerceService, auth: AuthService }) {
-  const { db } = deps
+export function createOAuthService (deps: {
+  db: Db, clock: Clock, apps: AppsService, installations: InstallationsService, commerce: CommerceService, auth: AuthService
+}) {
+  const { db, clock } = deps
 
   /**
    * Who may install what, where: a MERCHANT installs a published app on their business within its
@@ -103,7 +106,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
       scopes: resolved.scopes,
       isTestInstall: resolved.isTestInstall,
       codeChallenge: body.code_challenge ?? null,
-      expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_MS)
+      expiresAt: new Date(clock.nowMs() + AUTHORIZATION_CODE_TTL_MS)
     })
     return withParams(body.redirect_uri, { code, state: body.state })
   }
@@ -127,7 +130,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
         if (row.installationId !== null) await deps.installations.in(tx).revokeToken(row.installationId)
         return { error: 'The authorization code was already used; the token it issued is revoked' }
       }
-      if (row.expiresAt.getTime() <= Date.now()) return { error: 'The authorization code has expired' }
+      if (row.expiresAt.getTime() <= clock.nowMs()) return { error: 'The authorization code has expired' }
       if (row.redirectUri !== redirectUri) return { error: 'redirect_uri does not match the authorization request' }
       if (row.codeChallenge !== null) {
         if (body.code_verifier === undefined || !VERIFIER_PATTERN.test(body.code_verifier)) return { error: 'code_verifier is missing or malformed' }
@@ -139,7 +142,7 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
         app, businessId: row.businessId, scopes: row.scopes, userId: row.userId,
         isTestInstall: row.isTestInstall
       })
-      await tx.update(oauthCodes).set({ usedAt: new Date(), installationId: issued.installation.id }).where(eq(oauthCodes.codeHash, row.codeHash))
+      await tx.update(oauthCodes).set({ usedAt: clock.now(), installationId: issued.installation.id }).where(eq(oauthCodes.codeHash, row.codeHash))
       return { issued }
     })
     if ('error' in outcome) throw oauthError('invalid_grant', outcome.error)
@@ -183,12 +186,13 @@ export function createOAuthService (deps: { db: Db, apps: AppsService, installat
   async function unexchangedConsents (businessId: string): Promise<UnexchangedConsent[]> {
     const rows = await db.select({ appId: oauthCodes.appId, scopes: oauthCodes.scopes, createdAt: oauthCodes.createdAt, expiresAt: oauthCodes.expiresAt })
       .from(oauthCodes)
-      .where(and(eq(oauthCodes.businessId, businessId), isNull(oauthCodes.usedAt), gt(oauthCodes.expiresAt, new Date(Date.now() - EXPIRED_CONSENT_SHOWN_MS))))
+      .where(and(eq(oauthCodes.businessId, businessId), isNull(oauthCodes.usedAt),
+        gt(oauthCodes.expiresAt, new Date(clock.nowMs() - EXPIRED_CONSENT_SHOWN_MS))))
       .orderBy(desc(oauthCodes.createdAt))
     const newest = new Map<string, UnexchangedConsent>()
     for (const row of rows) {
       if (newest.has(row.appId)) continue
-      const expired = row.expiresAt.getTime() <= Date.now()
+      const expired = row.expiresAt.getTime() <= clock.nowMs()
       newest.set(row.appId, { appId: row.appId, scopes: row.scopes, consentedAt: row.createdAt, expiresAt: row.expiresAt, expired })
     }
     return [...newest.values()]
@@ -210,11 +214,14 @@ declare module 'fastify' {
 
 /** The oauth service as a decorator, like every capability's; it tells installations where unexchanged consents are. */
 export default fp(async function oauthService (fastify) {
-  const oauth = createOAuthService({ db: fastify.db, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth })
+  const oauth = createOAuthService({
+    db: fastify.db, clock: fastify.clock, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth
+  })
   fastify.decorate('oauth', oauth)
   fastify.installations.addConsentSource(oauth.unexchangedConsents)
   fastify.decorate('deviceFlow', createDeviceFlow({
     db: fastify.db,
+    clock: fastify.clock,
     intervalSeconds: fastify.config.devicePollIntervalSeconds,
     verificationUri: () => `${fastify.origins.adminUrl}${DEVICE_SCREEN_PATH}`,
     issueToken: async (userId, name) => {
@@ -222,4 +229,4 @@ export default fp(async function oauthService (fastify) {
       return { token, expiresAt: view.expiresAt }
     }
   }))
-}, { name: 'oauth', dependencies: ['db', 'apps', 'installations', 'commerce', 'auth', 'auth-guards'] })
+}, { name: 'oauth', dependencies: ['db', 'clock', 'apps', 'installations', 'commerce', 'auth', 'auth-guards'] })

@@ -5,6 +5,7 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent, type EventName } from '../../server/events.ts'
 import { sampleData } from './samples.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** NOTIFY channels: a call for an app's session, an answer for the waiting caller, a session that came or went. */
 export const RELAY_CALL_CHANNEL = 'relay_call'
@@ -58,10 +59,10 @@ export function createRelay (deps: {
   notify: (channel: string, payload: string) => Promise<void>
   listen: (channel: string, onMessage: (payload: string) => void) => Promise<() => Promise<void>>
   onError: (error: unknown) => void
-  now?: () => number
+  clock: Clock
 }) {
   const { db } = deps
-  const now = deps.now ?? Date.now
+  const now = (): number => deps.clock.nowMs()
   const presence = new Map<string, { businessId: string | null, until: number }>()
   const waiting = new Map<string, (answer: RelayAnswerRecord | null) => void>()
   /** This process's streams by app and session: a newer session of the app, here or elsewhere, ends the older ones. */
@@ -215,8 +216,9 @@ export default fp(async function relayService (fastify) {
     db: fastify.db,
     notify: fastify.database.notify,
     listen: async (channel, onMessage) => await fastify.database.listen(channel, onMessage),
-    onError: (error) => fastify.log.warn({ err: error }, 'relay hand-over failed')
+    onError: (error) => fastify.log.warn({ err: error }, 'relay hand-over failed'),
+    clock: fastify.clock
   })
   fastify.decorate('relay', relay)
   fastify.addHook('onClose', async () => { await relay.close() })
-}, { name: 'relay', dependencies: ['db'] })
+}, { name: 'relay', dependencies: ['db', 'clock'] })

@@ -41,7 +41,7 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
    */
   async function draftOf (preview: unknown, businessId: string): Promise<{ page: PageRow, blocks: PreviewBlock[] } | null> {
     if (typeof preview !== 'string' || preview === '1') return null
-    const claims = verifyPreviewToken(fastify.config.jwtSecret, preview)
+    const claims = verifyPreviewToken(fastify.config.jwtSecret, preview, fastify.clock.now())
     if (claims === null || claims.businessId !== businessId) return null
     const page = await fastify.commerce.pageById(businessId, claims.pageId)
     return page === null ? null : { page, blocks: claims.blocks }

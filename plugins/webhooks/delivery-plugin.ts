@@ -42,6 +42,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
   const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
   const engine = createDeliveryEngine({
     db: fastify.db,
+    clock: fastify.clock,
     jobs: fastify.jobs,
     sender,
     encryptionKey: config.encryptionKey,
@@ -62,7 +63,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
         status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
-        relayed: outcome.relayed, at: new Date().toISOString()
+        relayed: outcome.relayed, at: fastify.clock.now().toISOString()
       })
     }
   })
@@ -149,7 +150,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
    * process; tests await it instead of sleeping, and it fails after `timeoutMs` rather than hang.
    */
   async function idle (timeoutMs = IDLE_TIMEOUT_MS): Promise<void> {
-    const deadline = Date.now() + timeoutMs
+    const deadline = performance.now() + timeoutMs
     for (;;) {
       await dispatch()
       await settled()
@@ -157,7 +158,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
         (select count(*)::int from outbox_events where dispatched_at is null) as undispatched,
         (select count(*)::int from webhook_deliveries where status = 'PENDING' and next_attempt_at <= now()) as due`)
       if (left.undispatched === 0 && left.due === 0 && queue.size === 0) return
-      if (Date.now() > deadline) throw new Error(`webhook delivery not idle after ${timeoutMs} ms: ${JSON.stringify(left)}`)
+      if (performance.now() > deadline) throw new Error(`webhook delivery not idle after ${timeoutMs} ms: ${JSON.stringify(left)}`)
       // a due retry waits for its job (or another process's attempt): look again shortly
       await new Promise((resolve) => setTimeout(resolve, IDLE_POLL_MS))
     }
@@ -217,4 +218,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay'] })

@@ -10,6 +10,7 @@ import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Sender, SendResult } from './sender.ts'
+import type { Clock } from '../../server/clock.ts'
 
 /** pg-boss queue of retries: each job asks for one due attempt of one delivery. */
 export const DELIVER_JOB = 'webhooks.deliver'
@@ -19,6 +20,8 @@ const DATA_ERASURE = 'business.data_erasure'
 
 export interface DeliveryDeps {
   db: Db
+  /** Signature timestamps; the retry schedule is the database's time (docs/decisions.md). */
+  clock: Clock
   jobs: Jobs
   sender: Sender
   encryptionKey: Buffer
@@ -421,7 +424,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       return null
     }
     const headers = deliveryHeaders({
-      secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme
+      secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme, now: deps.clock.nowMs()
     })
     const result = (await deps.relay?.(claimed, rawBody, headers)) ?? await sender.send(url, rawBody, headers)
     if (!result.success) {

@@ -2,6 +2,7 @@ import { and, desc, eq } from 'drizzle-orm'
 import { webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** What the installations capability asks of webhooks: the app's own registration follows the installation. */
 
@@ -14,7 +15,7 @@ export async function createForInstallation (executor: Executor, input: AppWebho
 
 /** The events of the app's own registration, after the granted scopes changed. */
 export async function setAppWebhookEvents (executor: Executor, installationId: string, events: string[]): Promise<void> {
-  await executor.update(webhooks).set({ events, updatedAt: new Date() })
+  await executor.update(webhooks).set({ events, updatedAt: databaseNow() })
     .where(and(eq(webhooks.installationId, installationId), eq(webhooks.isAppWebhook, true)))
 }
 
@@ -23,7 +24,7 @@ export const UNINSTALLED_REASON = 'App uninstalled'
 
 /** Uninstall: every registration of the installation stops receiving events. */
 export async function deactivateFor (executor: Executor, installationId: string): Promise<void> {
-  await executor.update(webhooks).set({ isActive: false, disabledReason: UNINSTALLED_REASON, updatedAt: new Date() })
+  await executor.update(webhooks).set({ isActive: false, disabledReason: UNINSTALLED_REASON, updatedAt: databaseNow() })
     .where(eq(webhooks.installationId, installationId))
 }
 

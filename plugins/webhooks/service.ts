@@ -17,6 +17,7 @@ import { envelopeBody } from './signing.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
+import { databaseNow } from '../../server/clock.ts'
 
 /** Registrations one installation may hold (the spec leaves it open). */
 // How deliveries are signed, for other capabilities that send as the webhook engine does (app checks)
@@ -193,7 +194,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const current = await getOfApp(appId, id)
     if (current.isActive) return (await present([current]))[0]
     if (current.disabledReason === UNINSTALLED_REASON) throw conflict('webhook_uninstalled', 'The app was uninstalled from this business; install it again instead')
-    const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: new Date() })
+    const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: databaseNow() })
       .where(eq(webhooks.id, current.id)).returning()
     return (await present([row]))[0]
   }
@@ -238,7 +239,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   async function update (installation: CallingInstallation, id: string, patch: WebhookPatch) {
     const current = await get(installation, id)
-    const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: new Date() }
+    const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: databaseNow() }
     if (patch.events !== undefined) set.events = checkEvents(patch.events, installation)
     if (patch.url !== undefined) {
       await checkUrl(patch.url)
@@ -259,7 +260,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function remove (installation: CallingInstallation, id: string): Promise<void> {
     const current = await get(installation, id)
     await db.transaction(async (tx) => {
-      await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: new Date() })
+      await tx.update(webhookDeliveries).set({ status: 'FAILED', lastError: 'Webhook deleted', nextAttemptAt: null, lockedUntil: null, completedAt: databaseNow() })
         .where(and(eq(webhookDeliveries.webhookId, current.id), eq(webhookDeliveries.status, 'PENDING')))
       await tx.delete(webhooks).where(eq(webhooks.id, current.id))
     })

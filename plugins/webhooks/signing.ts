@@ -35,9 +35,11 @@ export function envelopeBody (delivery: {
  */
 export function deliveryHeaders (input: {
   secret: string, rawBody: string, webhookId: string, event: string, deliveryId: string,
-  scheme?: SignatureScheme, now?: number
+  /** The attempt's send time (ms), from the clock (server/clock.ts). */
+  now: number
+  scheme?: SignatureScheme
 }): Record<string, string> {
-  const timestamp = Math.floor((input.now ?? Date.now()) / 1000)
+  const timestamp = Math.floor(input.now / 1000)
   const scheme = input.scheme ?? DEFAULT_SIGNATURE_SCHEME
   return {
     'content-type': 'application/json',

@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
 import { isApiPath } from '../../server/plugins/spa.ts'
 import { ERROR_CODES } from '../../sdk/src/contract/error-codes.ts'
-import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, loginReviewer, type Session } from '../helper.ts'
+import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, loginReviewer, within, type Session } from '../helper.ts'
 
 /**
  * Walks every operation of the generated OpenAPI document and, as every role that may call it, sends
@@ -206,10 +206,7 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
         }
         const target = url.startsWith('/store/') ? app.storefront : app
         requests++
-        const response = await Promise.race([
-          target.inject(request),
-          new Promise<never>((_resolve, reject) => setTimeout(() => reject(new Error(`no answer within ${ANSWER_DEADLINE_MS} ms`)), ANSWER_DEADLINE_MS).unref())
-        ])
+        const response = await within(target.inject(request), ANSWER_DEADLINE_MS, 'an answer')
         const where = `${op.method} ${op.path} as ${role}`
         if (response.statusCode >= 500) throw new Error(`${where}: ${response.statusCode} ${response.body.slice(0, 300)}`)
         if (!op.documented.includes(String(response.statusCode))) {

@@ -33,7 +33,7 @@ async function fill (t: Test, app: App): Promise<void> {
   const developer = await registerUser(app, 'DEVELOPER')
   const { merchant, slug, pizza, soda } = await shop(app)
   // the demo's sample catalogue, orders, reviews and pages
-  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId) })
+  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId, app.clock.now()) })
   const appServer = await startAppServer(t, {
     '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'QR pay' }] } }),
     '/base/pay': ({ body }) => ({ json: { paymentUrl: `https://pay.example.com/${String(body.data.orderId)}` } }),

@@ -114,7 +114,7 @@ t.test('behind PgBouncer in transaction mode: App API reads, revocations and web
       })
       t.equal(placed.statusCode, 201, `order ${i + 1} placed on the web process`)
     }
-    const arrived = await target.waitFor(5, 60_000)
+    const arrived = await target.waitFor(5)
     t.equal(arrived.filter((r) => JSON.parse(r.body).event === 'order.created').length, 5, 'five order.created deliveries')
     await worker.webhookDelivery.idle()
   })

@@ -57,7 +57,7 @@ export async function stage (t: Test, env: Record<string, string> = {}): Promise
   await publishApp(platform, developer, app.id)
 
   const merchant = await registerUser(platform, 'MERCHANT')
-  await platform.db.transaction(async (tx) => { await platform.commerce.in(tx).seedSample(merchant.businessId) })
+  await platform.db.transaction(async (tx) => { await platform.commerce.in(tx).seedSample(merchant.businessId, platform.clock.now()) })
   const business = (await platform.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   return { platform, baseUrl, reference, appUrl, dataDir, developer, merchant: { ...merchant, slug: business.slug }, appId: app.id, clientId: app.clientId }
 }

@@ -61,7 +61,7 @@ async function forward (route: Route, context: CheckContext, refused: string[], 
     if (!seen.has(url)) {
       seen.set(url, {
         request: `${outgoing.method()} ${url} (in headless Chromium)`, status: response.statusCode, headers: answered,
-        body: body.subarray(0, EVIDENCE_BYTES).toString('utf8'), durationMs: Math.round(performance.now() - started), at: new Date().toISOString()
+        body: body.subarray(0, EVIDENCE_BYTES).toString('utf8'), durationMs: Math.round(performance.now() - started), at: context.clock.now().toISOString()
       })
     }
     await route.fulfill({ status: response.statusCode, headers: answered, body })
@@ -99,9 +99,9 @@ function bridgeCheck (context: CheckContext, page: AdminPageDefinition): Check<C
           if (route.request().url() === hostUrl) await route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: hostPage(src.toString(), init) })
           else await forward(route, context, refused, seen)
         })
-        const until = Date.now() + BRIDGE_WAIT_MS
+        const until = performance.now() + BRIDGE_WAIT_MS
         await tab.goto(hostUrl, { waitUntil: 'domcontentloaded', timeout: BRIDGE_WAIT_MS })
-        const left = () => ({ timeout: Math.max(1, until - Date.now()) })
+        const left = () => ({ timeout: Math.max(1, until - performance.now()) })
         const waited = await tab.waitForFunction(() => (window as unknown as { __bridge: { ready: boolean } }).__bridge.ready, undefined, left())
           .then(() => true, () => false)
         const state = await tab.evaluate(() => (window as unknown as { __bridge: { ready: boolean, loaded: boolean } }).__bridge)

@@ -18,7 +18,7 @@ function frameableCheck (context: CheckContext, input: Framed): Check<CheckConte
       const url = new URL(input.renderUrl)
       for (const [name, value] of Object.entries(input.query)) url.searchParams.set(name, value)
       const answer = await probe(url.toString(), {
-        policy: context.policy, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs,
+        policy: context.policy, clock: context.clock, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs,
         headers: { accept: 'text/html', 'sec-fetch-dest': 'iframe', referer: `${input.embedder}/` }
       })
       const shown = [evidence(answer)]
@@ -44,7 +44,7 @@ function scriptCheck (context: CheckContext, embedType: string, scriptUrl: strin
     timeoutMs: context.webhookTimeoutMs + 1000,
     run: async (): Promise<Verdict> => {
       const answer = await probe(scriptUrl, {
-        policy: context.policy, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, readBytes: MAX_SCRIPT_BYTES,
+        policy: context.policy, clock: context.clock, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, readBytes: MAX_SCRIPT_BYTES,
         headers: { accept: '*/*', 'sec-fetch-dest': 'script', referer: `${context.storefrontOrigin}/` }
       })
       const shown = [evidence(answer)]

@@ -5,6 +5,7 @@ import { EVIDENCE_BYTES } from '../http.ts'
 import { once, type CheckContext, type HookDefinition } from '../context.ts'
 import { fail, pass, type Check, type Verdict } from '../runner.ts'
 import type { Evidence } from '../schemas.ts'
+import type { Clock } from '../../../server/clock.ts'
 
 const SAMPLE_ITEMS = [{ productId: 'prod_app_check_1', quantity: 2 }, { productId: 'prod_app_check_2', quantity: 1 }]
 const SAMPLE_SUBTOTAL = 3600
@@ -29,14 +30,14 @@ async function sampleData (context: CheckContext, hookPoint: HookPoint): Promise
   }
 }
 
-function hookEvidence (result: HookResult<HookPoint>, url: string): Evidence {
+function hookEvidence (result: HookResult<HookPoint>, url: string, clock: Clock): Evidence {
   return {
     request: `POST ${url} (${result.exchange.request.length} bytes, signed)`,
     status: result.statusCode,
     headers: result.exchange.headers ?? {},
     body: Buffer.from(result.exchange.text ?? '').subarray(0, EVIDENCE_BYTES).toString('utf8'),
     durationMs: result.durationMs,
-    at: new Date(Date.now() - result.durationMs).toISOString()
+    at: new Date(clock.nowMs() - result.durationMs).toISOString()
   }
 }
 
@@ -58,7 +59,7 @@ function hookCheck (context: CheckContext, definition: HookDefinition): Check<Ch
       if (refused !== null) return fail(`Refused by the outbound URL policy: ${refused}`, 'Point the webhook URL at a public https address the platform may call.')
       const data = await sampleData(context, hookPoint)
       const result = await once(context, `hooks.${hookPoint}`, async () => await context.callHook(hook, context.business.id, hookPoint, data))
-      const shown = [hookEvidence(result, hook.url)]
+      const shown = [hookEvidence(result, hook.url, context.clock)]
       if (result.ok) return pass(`Answered HTTP ${result.statusCode} in ${result.durationMs} ms with a valid answer`, shown)
       const error = result.error
       if (error.startsWith('no answer')) return fail(`No answer within the hook's ${timeout} ms timeout`, `Answer ${hookPoint} within ${timeout} ms (the manifest's timeout), or raise the timeout up to ${HOOK_DEFAULTS.maxTimeout} ms.`, shown)

@@ -20,7 +20,7 @@ async function visitAppUrl (context: CheckContext, appUrl: string): Promise<Entr
     const hops: Probe[] = []
     let url = start.toString()
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
-      const answer = await probe(url, { policy: context.policy, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs })
+      const answer = await probe(url, { policy: context.policy, clock: context.clock, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs })
       hops.push(answer)
       if (answer.status === null) return { hops, authorize: null, problem: noAnswer(answer) }
       const location = answer.headers.location
@@ -68,7 +68,7 @@ export function oauthChecks (context: CheckContext): Array<Check<CheckContext>> 
         const callback = new URL(app.redirectUrl)
         callback.searchParams.set('error', 'access_denied')
         callback.searchParams.set('state', 'app-check')
-        const answer = await probe(callback.toString(), { policy: context.policy, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, label: 'a declined consent' })
+        const answer = await probe(callback.toString(), { policy: context.policy, clock: context.clock, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, label: 'a declined consent' })
         const shown = [evidence(answer)]
         if (answer.status === null) return fail(noAnswer(answer), 'Make the redirect URL reachable from the platform: it is where merchants land after the consent screen.', shown)
         if (answer.status >= 500) return fail(`The redirect URL answered HTTP ${answer.status} to a declined consent`, 'Answer a callback that carries error=access_denied with a page, not a server error.', shown)

@@ -16,13 +16,13 @@ type Signing = 'valid' | 'forged' | 'stale'
 async function deliver (context: CheckContext, event: string, data: Record<string, unknown>, signing: Signing, label?: string): Promise<Probe> {
   const url = context.app.webhookUrl as string
   const webhookId = NO_REGISTRATION
-  const occurredAt = new Date()
+  const occurredAt = context.clock.now()
   const body = envelopeBody({ event, occurredAt, webhookId, businessId: context.business.id, data })
   const secret = signing === 'forged' ? `whsec_${randomBytes(24).toString('hex')}` : context.installation.webhookSecret
-  const now = signing === 'stale' ? Date.now() - STALE_BY_MS : Date.now()
+  const now = signing === 'stale' ? context.clock.nowMs() - STALE_BY_MS : context.clock.nowMs()
   // signed as the app chose (the spec's X-Webhook-* or Standard Webhooks), as its real deliveries are
   const headers = deliveryHeaders({ secret, rawBody: body, webhookId, event, deliveryId: newId('dlv'), now, scheme: context.app.webhookSignatureScheme })
-  return await probe(url, { policy: context.policy, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, method: 'POST', headers, body, label: label ?? event })
+  return await probe(url, { policy: context.policy, clock: context.clock, dispatcher: context.dispatcher, timeoutMs: context.webhookTimeoutMs, method: 'POST', headers, body, label: label ?? event })
 }
 
 const ok = (p: Probe) => p.status !== null && p.status >= 200 && p.status < 300

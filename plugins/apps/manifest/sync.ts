@@ -4,6 +4,7 @@ import { appExtensions, type ExtensionKind } from '../../../server/db/schema/ind
 import type { Executor } from '../../../server/db/client.ts'
 import { newId } from '../../../server/db/ids.ts'
 import { HOOK_DEFAULTS, type Manifest, type SyncResult } from './schemas.ts'
+import { databaseNow } from '../../../server/clock.ts'
 
 interface Desired { kind: ExtensionKind, key: string, definition: Record<string, unknown> }
 
@@ -29,7 +30,7 @@ export async function syncExtensions (executor: Executor, appId: string, manifes
   const existing = await executor.select().from(appExtensions).where(eq(appExtensions.appId, appId))
   const byKey = new Map(existing.map((row) => [`${row.kind}:${row.key}`, row]))
   const result: SyncResult = { created: [], updated: [], deactivated: [], reactivated: [] }
-  const now = new Date()
+  const now = databaseNow()
   const seen = new Set<string>()
 
   for (const item of declaredExtensions(manifest)) {

@@ -106,7 +106,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const businessId = businessOf(request)
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
     const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
-    const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks })
+    const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks }, fastify.clock.now())
     if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('page_preview_too_large', 'This draft is too large to preview: save it to see it on the storefront')
     const business = await fastify.commerce.getBusinessProfile(businessId)
     return { previewUrl: `${fastify.origins.storeUrl(business.slug)}/${encodeURIComponent(page.slug)}?preview=${token}`, expiresAt: expiresAt.toISOString() }

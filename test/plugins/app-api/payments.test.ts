@@ -3,7 +3,8 @@ import { createOrder } from '../../../plugins/commerce/checkout-service.ts'
 import { attachPaymentSession } from '../../../plugins/commerce/payments-service.ts'
 import { PAYMENT_EXPIRY_JOB, expireIfDue } from '../../../plugins/commerce/payment-expiry.ts'
 import type { App } from '../../../server/app.ts'
-import { build } from '../../helper.ts'
+import { build, releaseDelayedJobs, until } from '../../helper.ts'
+import { TestClock } from '../../clock.ts'
 import { NO_RATE_LIMIT, call, eventsOf, installApp, type Installed } from './fixtures.ts'
 
 /** App payment method ids are namespaced by the installation that offers them (checkout.payment_methods). */
@@ -16,23 +17,14 @@ async function appPaidOrder (app: App, installed: Installed, productId: string) 
     { paymentMethods: async () => [methodOf(installed)] })
 }
 
-async function until<T> (probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
 async function expiryJobs (app: App, orderId: string) {
   const { rows } = await app.database.executeSql('select state from pgboss.job where name = $1 and data->>\'orderId\' = $2', [PAYMENT_EXPIRY_JOB, orderId])
   return rows.map((row) => row.state as string)
 }
 
 t.test('App API payments', async (t) => {
-  const app = await build(t, NO_RATE_LIMIT)
+  const clock = new TestClock()
+  const app = await build(t, { ...NO_RATE_LIMIT, clock })
   const installed = await installApp(app, ['read_products', 'read_orders', 'write_payments'])
   const other = await installApp(app, ['read_products', 'write_payments'])
   const product = (await call(app, installed, 'GET', '/app-api/products?category=Drinks')).json().data[0]
@@ -87,15 +79,16 @@ t.test('App API payments', async (t) => {
   t.test('an unpaid app payment expires at paymentExpiresAt, writing payment.expired once', async (t) => {
     const order = await appPaidOrder(app, installed, product.id)
     await app.db.transaction(async (tx) => {
-      const expiresAt = new Date(Date.now() + 1000)
+      const expiresAt = new Date(clock.nowMs() + 15 * 60_000)
       await attachPaymentSession(tx, installed.businessId, order.id, { invoiceId: 'inv_exp', expiresAt })
       await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
     })
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'PENDING', 'not before its time')
-    const expired = await until(async () => {
-      const events = (await eventsOf(app, installed.businessId, 'payment.expired')).filter((e) => e.data.orderId === order.id)
-      return events.length > 0 ? events : undefined
-    })
+    t.same(await expiryJobs(app, order.id), ['created'], 'its job waits for the deadline')
+    clock.advance(15 * 60_000)
+    t.equal(await releaseDelayedJobs(app, PAYMENT_EXPIRY_JOB), 1, 'the deadline passed: the job is due')
+    const expired = await until(async () => (await eventsOf(app, installed.businessId, 'payment.expired')).filter((e) => e.data.orderId === order.id),
+      (events) => events.length > 0)
     t.equal(expired.length, 1)
     t.same(expired[0].data, { orderId: order.id, invoiceId: 'inv_exp', amount: order.amount, currency: 'USD', paymentMethodId: methodOf(installed) })
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'EXPIRED')
@@ -105,12 +98,14 @@ t.test('App API payments', async (t) => {
   t.test('a payment completed before its deadline is left alone by the expiry job', async (t) => {
     const order = await appPaidOrder(app, installed, product.id)
     await app.db.transaction(async (tx) => {
-      const expiresAt = new Date(Date.now() + 800)
+      const expiresAt = new Date(clock.nowMs() + 15 * 60_000)
       await attachPaymentSession(tx, installed.businessId, order.id, { expiresAt })
       await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
     })
     t.equal((await pay(order.id, 'COMPLETED')).statusCode, 200)
-    await until(async () => (await expiryJobs(app, order.id)).includes('completed') ? true : undefined)
+    clock.advance(15 * 60_000)
+    await releaseDelayedJobs(app, PAYMENT_EXPIRY_JOB)
+    await until(async () => await expiryJobs(app, order.id), (states) => states.includes('completed'))
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'COMPLETED')
     t.same((await eventsOf(app, installed.businessId, 'payment.expired')).filter((e) => e.data.orderId === order.id), [])
   })
@@ -118,7 +113,7 @@ t.test('App API payments', async (t) => {
   t.test('the expiry is scheduled with the session: a rolled-back transaction leaves no job', async (t) => {
     const order = await appPaidOrder(app, installed, product.id)
     await t.rejects(app.db.transaction(async (tx) => {
-      const expiresAt = new Date(Date.now() + 500)
+      const expiresAt = new Date(clock.nowMs() + 500)
       await attachPaymentSession(tx, installed.businessId, order.id, { expiresAt })
       await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
       throw new Error('the checkout failed after the session')
@@ -128,11 +123,12 @@ t.test('App API payments', async (t) => {
 
   t.test('expireIfDue skips a deadline moved later, a settled payment and a deleted order', async (t) => {
     const order = await appPaidOrder(app, installed, product.id)
-    await attachPaymentSession(app.db, installed.businessId, order.id, { expiresAt: new Date(Date.now() + 60_000) })
-    const job = { businessId: installed.businessId, orderId: order.id, expiresAt: new Date().toISOString() }
-    t.equal(await expireIfDue(app.db, job), 'rescheduled')
-    t.equal(await expireIfDue(app.db, job, new Date(Date.now() + 61_000)), 'expired')
-    t.equal(await expireIfDue(app.db, job, new Date(Date.now() + 61_000)), 'settled')
-    t.equal(await expireIfDue(app.db, { ...job, businessId: other.businessId }), 'gone', "another business's id finds nothing")
+    const now = clock.nowMs()
+    await attachPaymentSession(app.db, installed.businessId, order.id, { expiresAt: new Date(now + 60_000) })
+    const job = { businessId: installed.businessId, orderId: order.id, expiresAt: new Date(now).toISOString() }
+    t.equal(await expireIfDue(app.db, job, new Date(now)), 'rescheduled')
+    t.equal(await expireIfDue(app.db, job, new Date(now + 61_000)), 'expired')
+    t.equal(await expireIfDue(app.db, job, new Date(now + 61_000)), 'settled')
+    t.equal(await expireIfDue(app.db, { ...job, businessId: other.businessId }, new Date(now)), 'gone', "another business's id finds nothing")
   })
 })

@@ -2,6 +2,7 @@ import t from 'tap'
 import { build, registerUser, type Session } from '../../helper.ts'
 import type { App } from '../../../server/app.ts'
 import { createCliTokens, CLI_TOKEN_LIFETIME_MS } from '../../../plugins/auth/cli-tokens.ts'
+import { TestClock } from '../../clock.ts'
 
 /** A CLI token through the device flow, approved by `developer`. */
 async function cliLogin (app: App, developer: Session, name = 'laptop') {
@@ -58,13 +59,13 @@ t.test('CLI tokens', async (t) => {
   })
 
   t.test('are stored hashed and refused after 30 days', async (t) => {
-    let clock = Date.now()
-    const tokens = createCliTokens(app.db, () => clock)
+    const clock = new TestClock()
+    const tokens = createCliTokens(app.db, clock)
     const { token } = await tokens.issue(developer.userId, 'clock')
     const rows = await app.db.execute<{ token_hash: string }>('select token_hash from cli_tokens')
     t.notOk(JSON.stringify(rows).includes(token), 'the token itself is nowhere in the table')
     t.ok(await tokens.verify(token))
-    clock += CLI_TOKEN_LIFETIME_MS + 1
+    clock.advance(CLI_TOKEN_LIFETIME_MS + 1)
     t.equal(await tokens.verify(token), null)
   })
 })

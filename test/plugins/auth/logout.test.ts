@@ -2,6 +2,7 @@ import t from 'tap'
 import { buildApp } from '../../../server/app.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from '../../../plugins/auth/revocations.ts'
 import { build, registerUser, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
+import { TestClock } from '../../clock.ts'
 
 const decode = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString())
 
@@ -64,11 +65,11 @@ t.test('while the LISTEN connection is down sessions are checked in the database
 })
 
 t.test('createRevocations forgets entries once their token has expired', async (t) => {
-  let now = 1000
-  const revocations = createRevocations(null as never, () => now)
+  const clock = new TestClock({ startMs: 1000, frozen: true })
+  const revocations = createRevocations(null as never, clock)
   revocations.received('a 2000')
   revocations.received('b 5000')
-  now = 3000
+  clock.advance(2000)
   revocations.prune()
   t.equal(revocations.size, 1)
 })

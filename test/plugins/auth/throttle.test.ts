@@ -4,12 +4,15 @@ import { buildApp } from '../../../server/app.ts'
 import { testPglite } from '../../database.ts'
 import { build, registerUser, redisReachable, REDIS_URL, testConfig } from '../../helper.ts'
 import { Redis } from 'ioredis'
+import { TestClock } from '../../clock.ts'
 
 const login = (app: Awaited<ReturnType<typeof buildApp>>, email: string, password: string, remoteAddress = '198.51.100.7') =>
   app.inject({ method: 'POST', url: '/auth/login', remoteAddress, payload: { email, password } })
 
 t.test('POST /auth/login: per account and address, blocked after 5 failures, then the right password gets through', async (t) => {
-  const app = await build(t, { env: { AUTH_THROTTLE_MAX_BLOCK_SECONDS: '1' } })
+  // frozen: the block lasts until the test moves past it, however slow the machine
+  const clock = new TestClock({ frozen: true })
+  const app = await build(t, { env: { AUTH_THROTTLE_MAX_BLOCK_SECONDS: '1' }, clock })
   const merchant = await registerUser(app, 'MERCHANT')
   for (let i = 1; i <= 5; i++) t.equal((await login(app, merchant.email, 'wrong-password')).statusCode, 401, `failure ${i}`)
   const blocked = await login(app, merchant.email, 'correct-horse')
@@ -20,13 +23,14 @@ t.test('POST /auth/login: per account and address, blocked after 5 failures, the
   const other = await registerUser(app, 'MERCHANT')
   t.equal((await login(app, other.email, 'correct-horse')).statusCode, 200, 'other accounts are not affected')
 
-  await new Promise((resolve) => setTimeout(resolve, 1100)) // the block is about time: it ends after its (shortened) length
+  clock.advance(1000) // the block is about time: it ends after its (shortened) length
   t.equal((await login(app, merchant.email, 'correct-horse')).statusCode, 200, 'after the block the owner signs in')
   t.equal((await login(app, merchant.email, 'wrong-password')).statusCode, 401, 'and the count started over')
 })
 
 t.test('the attack: a stranger\'s failures do not lock the owner out', async (t) => {
-  const app = await build(t)
+  // frozen: the stranger's 1 s, 2 s, 4 s … blocks cannot run out between the attempts on a slow machine
+  const app = await build(t, { clock: new TestClock({ frozen: true }) })
   const owner = await registerUser(app, 'MERCHANT')
   for (let i = 1; i <= 12; i++) await login(app, owner.email, `guess-${i}`, '203.0.113.66')
   t.equal((await login(app, owner.email, 'correct-horse', '203.0.113.66')).statusCode, 429, 'the stranger\'s address is blocked')
@@ -44,7 +48,8 @@ t.test('failures from many addresses back the account off, at most 60 s', async 
 })
 
 t.test('the blocks double with each failure and are capped', async (t) => {
-  const throttle = createAccountThrottle(memoryFailureStore(), { freeFailures: 5, maxBlockMs: 900_000 })
+  const clock = new TestClock({ frozen: true })
+  const throttle = createAccountThrottle(memoryFailureStore(clock), { freeFailures: 5, maxBlockMs: 900_000, clock })
   const now = 1_000_000
   const waits: number[] = []
   for (let i = 1; i <= 16; i++) {
@@ -111,8 +116,9 @@ t.test('with Redis the failures are shared by every process', { skip: redisUp ? 
   const redis = new Redis(REDIS_URL)
   t.teardown(() => { redis.disconnect() })
   const account = `shared-${Date.now()}-${Math.random()}@x.test`
-  const one = createAccountThrottle(redisFailureStore(redis), { freeFailures: 2, maxBlockMs: 60_000 })
-  const two = createAccountThrottle(redisFailureStore(redis), { freeFailures: 2, maxBlockMs: 60_000 })
+  const clock = new TestClock({ frozen: true })
+  const one = createAccountThrottle(redisFailureStore(redis), { freeFailures: 2, maxBlockMs: 60_000, clock })
+  const two = createAccountThrottle(redisFailureStore(redis), { freeFailures: 2, maxBlockMs: 60_000, clock })
   await one.failed(account, '203.0.113.1')
   await two.failed(account, '203.0.113.1')
   t.ok(await one.waitMs(account, '203.0.113.1') > 0, 'two processes\' failures add up')

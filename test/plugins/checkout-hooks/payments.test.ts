@@ -1,16 +1,19 @@
 import t from 'tap'
 import { and, eq } from 'drizzle-orm'
 import { orders, outboxEvents } from '../../../server/db/schema/index.ts'
-import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { PAYMENT_EXPIRY_JOB } from '../../../plugins/commerce/payment-expiry.ts'
+import { build, registerUser, releaseDelayedJobs, REVIEWER_ENV, until } from '../../helper.ts'
+import { TestClock } from '../../clock.ts'
 import { startAppServer, installHookApp, shop, cart, customer } from './fixtures.ts'
 
 const PAYMENT_HOOKS = [{ hookPoint: 'checkout.payment_methods', url: '/methods' }, { hookPoint: 'checkout.create_payment', url: '/pay', timeout: 3000 }]
 
 t.test('checkout.create_payment', async (t) => {
-  const app = await build(t, { env: REVIEWER_ENV })
+  const clock = new TestClock()
+  const app = await build(t, { env: REVIEWER_ENV, clock })
   const developer = await registerUser(app, 'DEVELOPER')
   const { merchant, slug, pizza, soda } = await shop(app)
-  const expiresAt = new Date(Date.now() + 15 * 60_000).toISOString()
+  const expiresAt = new Date(clock.nowMs() + 15 * 60_000).toISOString()
   let payAnswer: Record<string, unknown> = { status: 200 }
   const provider = await startAppServer(t, {
     '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'QR pay', description: 'Scan to pay' }] } }),
@@ -57,17 +60,16 @@ t.test('checkout.create_payment', async (t) => {
   })
 
   t.test('an unpaid app payment expires at expiresAt (payment.expired)', async (t) => {
-    const soon = new Date(Date.now() + 1500).toISOString()
+    const soon = new Date(clock.nowMs() + 10 * 60_000).toISOString()
     provider.handlers['/base/pay'] = ({ body }) => ({ json: { invoiceId: `inv-${body.data.orderId}`, expiresAt: soon } })
     const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: method } })
     t.equal(placed.statusCode, 201)
     const orderId = placed.json().order.id
-    let status = ''
-    for (let i = 0; i < 100 && status !== 'EXPIRED'; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100))
-      status = (await app.db.select().from(orders).where(eq(orders.id, orderId)))[0].paymentStatus
-    }
-    t.equal(status, 'EXPIRED')
+    const paymentStatus = async () => (await app.db.select().from(orders).where(eq(orders.id, orderId)))[0].paymentStatus
+    t.equal(await paymentStatus(), 'PENDING', 'not before its time')
+    clock.advance(10 * 60_000)
+    t.ok(await releaseDelayedJobs(app, PAYMENT_EXPIRY_JOB) >= 1, 'the deadline passed: its expiry job is due')
+    t.equal(await until(paymentStatus, (status) => status === 'EXPIRED'), 'EXPIRED')
     const expired = await app.db.select().from(outboxEvents).where(and(eq(outboxEvents.businessId, merchant.businessId), eq(outboxEvents.event, 'payment.expired')))
     t.match(expired.map((e) => e.data), [{ orderId, invoiceId: `inv-${orderId}`, amount: 3000, currency: 'USD', paymentMethodId: method }])
   })

@@ -1,13 +1,14 @@
 import t from 'tap'
 import { catalogChanged, createCatalogCache, CATALOG_CHANNEL } from '../../../plugins/commerce/catalog-cache.ts'
 import { openDatabase } from '../../../server/db/client.ts'
-import { testDatabaseUrl } from '../../helper.ts'
+import { testDatabaseUrl, until } from '../../helper.ts'
+import { TestClock } from '../../clock.ts'
 
 const body = (text: string) => async () => text
 
 t.test('createCatalogCache', async (t) => {
   t.test('stores a read and answers the next one from memory, per business and key', async (t) => {
-    const cache = createCatalogCache({ maxBytes: 1000 })
+    const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
     let loads = 0
     const load = async () => { loads++; return `body ${loads}` }
     t.equal(await cache.read('biz_a', 'list', load), 'body 1')
@@ -18,7 +19,7 @@ t.test('createCatalogCache', async (t) => {
   })
 
   t.test('an invalidation drops the business and only it', async (t) => {
-    const cache = createCatalogCache({ maxBytes: 1000 })
+    const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
     await cache.read('biz_a', 'list', body('a'))
     await cache.read('biz_b', 'list', body('b'))
     cache.invalidate('biz_a')
@@ -27,7 +28,7 @@ t.test('createCatalogCache', async (t) => {
   })
 
   t.test('a read that overlaps an invalidation answers but is not stored', async (t) => {
-    const cache = createCatalogCache({ maxBytes: 1000 })
+    const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
     let release: () => void = () => {}
     const slow = cache.read('biz_a', 'list', async () => { await new Promise<void>((resolve) => { release = resolve }); return 'before the change' })
     cache.invalidate('biz_a')
@@ -37,7 +38,7 @@ t.test('createCatalogCache', async (t) => {
   })
 
   t.test('bounded by the bytes of the bodies, least recently used first; a huge body is not kept', async (t) => {
-    const cache = createCatalogCache({ maxBytes: 80 })
+    const cache = createCatalogCache({ maxBytes: 80, clock: new TestClock() })
     await cache.read('biz', 'one', body('x'.repeat(10)))
     await cache.read('biz', 'two', body('y'.repeat(10)))
     await cache.read('biz', 'one', body('unused'))
@@ -49,22 +50,22 @@ t.test('createCatalogCache', async (t) => {
   })
 
   t.test('entries expire after the TTL', async (t) => {
-    let now = 0
-    const cache = createCatalogCache({ maxBytes: 1000, ttlMs: 100, now: () => now })
+    const clock = new TestClock()
+    const cache = createCatalogCache({ maxBytes: 1000, ttlMs: 100, clock })
     await cache.read('biz', 'list', body('old'))
-    now = 150
+    clock.advance(150)
     t.equal(await cache.read('biz', 'list', body('new')), 'new')
   })
 
   t.test('disabled (0 bytes, or LISTEN down) it always loads', async (t) => {
-    const off = createCatalogCache({ maxBytes: 0 })
+    const off = createCatalogCache({ maxBytes: 0, clock: new TestClock() })
     await off.read('biz', 'list', body('one'))
     t.equal(await off.read('biz', 'list', body('two')), 'two')
     t.equal(off.stats().enabled, false)
     off.setEnabled(true)
     t.equal(off.stats().enabled, false, 'a cache configured with 0 bytes stays off')
 
-    const cache = createCatalogCache({ maxBytes: 1000 })
+    const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
     await cache.read('biz', 'list', body('one'))
     cache.setEnabled(false)
     t.equal(await cache.read('biz', 'list', body('two')), 'two', 'disabling drops the entries')
@@ -75,7 +76,7 @@ t.test('createCatalogCache', async (t) => {
   })
 
   t.test('payloads that are not ours or malformed are harmless', async (t) => {
-    const cache = createCatalogCache({ maxBytes: 1000 })
+    const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
     await cache.read('biz', 'list', body('kept'))
     cache.received('garbage')
     t.equal(await cache.read('biz', 'list', body('other')), 'kept')
@@ -88,13 +89,10 @@ t.test('catalogChanged: the writing process bypasses the cache until its change 
   const url = await testDatabaseUrl(t)
   const database = await openDatabase({ databaseUrl: url, dataDir: null })
   t.teardown(() => database.close())
-  const cache = createCatalogCache({ maxBytes: 1000 })
+  const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
   const payloads: string[] = []
   await database.listen(CATALOG_CHANNEL, (payload) => { payloads.push(payload); cache.received(payload) })
-  const arrived = async (count: number) => {
-    const deadline = Date.now() + 5000
-    while (payloads.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5))
-  }
+  const arrived = async (count: number) => await until(async () => payloads.length, (n) => n >= count)
 
   await cache.read('biz_1', 'list', body('v1'))
   let committed: () => void = () => {}

@@ -2,6 +2,7 @@ import t from 'tap'
 import { build, registerUser } from '../../helper.ts'
 import { createDeviceFlow, normalizeUserCode } from '../../../plugins/oauth/device.ts'
 import type { App } from '../../../server/app.ts'
+import { TestClock } from '../../clock.ts'
 
 const GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
 
@@ -117,35 +118,35 @@ t.test('POST /oauth/token with the device grant', async (t) => {
 t.test('the device flow on a controlled clock', async (t) => {
   const app = await build(t)
   const developer = await registerUser(app, 'DEVELOPER')
-  let clock = Date.now()
+  const clock = new TestClock()
   const issued: string[] = []
   const flow = createDeviceFlow({
     db: app.db,
     intervalSeconds: 5,
     verificationUri: () => 'http://admin.test/device',
-    issueToken: async (userId) => { issued.push(userId); return { token: 'fbcli_x', expiresAt: new Date(clock + 1000) } },
-    now: () => clock
+    issueToken: async (userId) => { issued.push(userId); return { token: 'fbcli_x', expiresAt: new Date(clock.nowMs() + 1000) } },
+    clock
   })
 
   t.test('slow_down adds five seconds to the interval, and a poll after it is answered', async (t) => {
     const codes = await flow.start('box')
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'authorization_pending')
-    clock += 1000
+    clock.advance(1000)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'slow_down')
-    clock += 6000
+    clock.advance(6000)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'slow_down', 'the interval was 10 seconds, now 15')
-    clock += 15_000
+    clock.advance(15_000)
     await flow.decide(developer.userId, codes.user_code, 'approve')
     const token = await flow.poll(codes.device_code)
     t.equal(token.access_token, 'fbcli_x')
     t.same(issued, [developer.userId])
-    clock += 20_000
+    clock.advance(20_000)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'invalid_grant', 'the token is issued once')
   })
 
   t.test('a code past 15 minutes is expired_token, and cannot be approved', async (t) => {
     const codes = await flow.start('box')
-    clock += 15 * 60 * 1000 + 1
+    clock.advance(15 * 60 * 1000 + 1)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'expired_token')
     const refused = await flow.decide(developer.userId, codes.user_code, 'approve').then(() => 200, (error: { statusCode?: number }) => error.statusCode)
     t.equal(refused, 404)

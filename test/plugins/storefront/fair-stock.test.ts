@@ -4,6 +4,7 @@ import { orders, products } from '../../../server/db/schema/index.ts'
 import type { App } from '../../../server/app.ts'
 import { PAYMENT_EXPIRY_JOB, expireIfDue } from '../../../plugins/commerce/payment-expiry.ts'
 import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { TestClock } from '../../clock.ts'
 import { createProduct, eventsOf } from '../commerce/fixtures.ts'
 import { startAppServer, installHookApp } from '../checkout-hooks/fixtures.ts'
 import { businessSlug } from './fixtures.ts'
@@ -25,18 +26,19 @@ async function expiryJob (app: App, orderId: string) {
 const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000)
 
 t.test('an unpaid storefront order holds its stock until its payment expires (PAYMENT_EXPIRY_MINUTES, every method)', async (t) => {
-  const app = await build(t, { env: { PAYMENT_EXPIRY_MINUTES: '45' } })
+  const clock = new TestClock()
+  const app = await build(t, { env: { PAYMENT_EXPIRY_MINUTES: '45' }, clock })
   const merchant = await registerUser(app, 'MERCHANT')
   const slug = await businessSlug(app, merchant)
   const bread = await createProduct(app, merchant, { name: 'Sourdough', price: 500, stock: 6, lowStockThreshold: 2 })
   const place = (body: Record<string, unknown>) => app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: body })
 
-  const before = Date.now()
+  const before = clock.nowMs()
   const placed = await place(cashOrder(bread.id, 6))
   t.equal(placed.statusCode, 201, placed.body)
   const { order, paymentExpiresAt } = placed.json()
   const deadline = new Date(paymentExpiresAt).getTime()
-  t.ok(deadline >= before + 45 * 60_000 && deadline <= Date.now() + 45 * 60_000, 'a CASH order is held for PAYMENT_EXPIRY_MINUTES')
+  t.ok(deadline >= before + 45 * 60_000 && deadline <= clock.nowMs() + 45 * 60_000, 'a CASH order is held for PAYMENT_EXPIRY_MINUTES')
   t.equal(await stockOf(app, bread.id), 0, 'the stock is held')
   t.equal((await place(cashOrder(bread.id, 1))).statusCode, 409, 'nobody else can take it meanwhile')
 
@@ -44,15 +46,16 @@ t.test('an unpaid storefront order holds its stock until its payment expires (PA
   t.equal(job?.data.expiresAt, paymentExpiresAt, 'the expiry job was scheduled with the order')
   t.equal(new Date(job.startAfter).toISOString(), paymentExpiresAt, 'for the deadline')
 
-  t.equal(await expireIfDue(app.db, job.data), 'rescheduled', 'before the deadline nothing is released')
+  t.equal(await expireIfDue(app.db, job.data, clock.now()), 'rescheduled', 'before the deadline nothing is released')
   t.equal(await stockOf(app, bread.id), 0)
-  t.equal(await expireIfDue(app.db, job.data, minutesFromNow(46)), 'expired', 'at the deadline the job expires it')
+  clock.advance(46 * 60_000)
+  t.equal(await expireIfDue(app.db, job.data, clock.now()), 'expired', 'at the deadline the job expires it')
   t.equal(await stockOf(app, bread.id), 6, 'the stock is back on the shelf')
   const [row] = await app.db.select().from(orders).where(eq(orders.id, order.id))
   t.match(row, { status: 'CANCELLED', paymentStatus: 'EXPIRED' })
   t.same((await eventsOf(app, merchant.businessId, 'order.cancelled')).map((e) => e.data.orderId), [order.id], 'order.cancelled tells the apps')
   t.equal((await eventsOf(app, merchant.businessId, 'product.back_in_stock')).length, 1, 'and the product is back in stock')
-  t.equal(await expireIfDue(app.db, job.data, minutesFromNow(46)), 'settled', 'a second run changes nothing')
+  t.equal(await expireIfDue(app.db, job.data, clock.now()), 'settled', 'a second run changes nothing')
   t.equal(await stockOf(app, bread.id), 6, 'never restocked twice')
   t.equal((await place(cashOrder(bread.id, 6))).statusCode, 201, 'the next customer can buy it')
 })

@@ -39,11 +39,11 @@ t.test('POST /merchant/pages/:slug/preview and the storefront preview', async (t
   t.equal((await app.storefront.inject({ url: `${url.pathname}?preview=${token.slice(0, -2)}xx` })).statusCode, 404, 'a forged token')
   const secret = app.config.jwtSecret
   const other = await registerUser(app, 'MERCHANT')
-  const foreign = signPreviewToken(secret, { businessId: other.businessId, pageId: 'page_x', blocks: [] }).token
+  const foreign = signPreviewToken(secret, { businessId: other.businessId, pageId: 'page_x', blocks: [] }, app.clock.now()).token
   t.equal((await app.storefront.inject({ url: `${url.pathname}?preview=${foreign}` })).statusCode, 404, "another business's token")
-  const expired = signPreviewToken(secret, { businessId: merchant.businessId, pageId: verifyPreviewToken(secret, token)?.pageId ?? '', blocks: [] }, new Date(Date.now() - 11 * 60 * 1000)).token
+  const expired = signPreviewToken(secret, { businessId: merchant.businessId, pageId: verifyPreviewToken(secret, token, app.clock.now())?.pageId ?? '', blocks: [] }, new Date(app.clock.nowMs() - 11 * 60 * 1000)).token
   t.equal((await app.storefront.inject({ url: `${url.pathname}?preview=${expired}` })).statusCode, 404, 'an expired token')
-  t.equal(verifyPreviewToken('another-secret', token), null, 'signed with the platform secret')
+  t.equal(verifyPreviewToken('another-secret', token, app.clock.now()), null, 'signed with the platform secret')
 
   // the draft is checked like a save; pages of another business are 404
   const bad = await preview([{ installationId: inst, blockType: 'hero', settings: { headline: 42 } }])

@@ -20,7 +20,7 @@ t.test('uninstall: no more deliveries; business.data_erasure arrives after the d
   const uninstalled = await app.inject({ method: 'POST', url: `/developer/apps/${installed.appId}/test-uninstall`, headers: installed.developer.auth })
   t.equal(uninstalled.statusCode, 200)
   await placeOrder(app, installed.businessId)
-  const [, erasure] = await appSink.waitFor(2, 10_000)
+  const [, erasure] = await appSink.waitFor(2)
   t.equal(erasure.headers['x-webhook-event'], 'business.data_erasure')
   t.match(JSON.parse(erasure.body).data, { appId: installed.appId, businessId: installed.businessId, uninstalledAt: String })
   await app.webhookDelivery.idle()

@@ -53,7 +53,7 @@ t.test('SIGKILL with deliveries pending: after a restart every event arrives, du
 
   const products: string[] = []
   for (let i = 0; i < 10; i++) products.push((await call(base, 'POST', '/merchant/products', { name: `P${i}`, price: 100, stock: 5 }, merchantAuth)).id)
-  await sink.waitFor(3, 10_000)
+  await sink.waitFor(3)
   child.kill('SIGKILL')
   await once(child, 'exit')
   hang = false
@@ -90,7 +90,7 @@ t.test('two processes on one PostgreSQL: each delivery attempted once per retry 
   await registerWebhook(first, installed, sink.url)
   const orders = 20
   for (let i = 0; i < orders; i++) await placeOrder(i % 2 === 0 ? first : second, installed.businessId)
-  await sink.waitFor(orders * 3, 30_000)
+  await sink.waitFor(orders * 3)
   // every delivery settled and both processes idle: no attempt can still be on its way
   const pending = async () => (await first.database.executeSql("select count(*)::int as n from webhook_deliveries where status = 'PENDING'")).rows[0].n as number
   t.equal(await until(pending, (n) => n === 0), 0, 'no delivery left pending')

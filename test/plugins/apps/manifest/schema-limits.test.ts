@@ -2,7 +2,7 @@ import t from 'tap'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { settingsValidator } from '../../../../plugins/apps/manifest/validate.ts'
 import { MAX_SETTING_VALUES, SCHEMA_LIMITS, schemaLimitProblem } from '../../../../plugins/apps/manifest/schema-limits.ts'
-import { build, createApp, registerUser } from '../../../helper.ts'
+import { build, createApp, registerUser, until } from '../../../helper.ts'
 
 const BLOCK = { blockType: 'promo', name: 'Promo', renderUrl: 'https://app.example.com/blocks/promo' }
 const STALL_MS = 100
@@ -26,7 +26,8 @@ async function longestStall (work: () => Promise<unknown>): Promise<number> {
     histogram.enable()
     await work()
     // the histogram samples on a timer: let one fire after the work so a synchronous stall is recorded
-    await new Promise((resolve) => setTimeout(resolve, 20))
+    const sampled = histogram.count
+    await until(async () => histogram.count, (count) => count > sampled)
     histogram.disable()
     stalls.push(histogram.max / 1e6)
   }
