@@ -2,6 +2,7 @@ import { outboxEvents } from './db/schema/index.ts'
 import type { Executor, Tx } from './db/client.ts'
 import { newId } from './db/ids.ts'
 import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
+import { deleteInBatches } from './db/rows.ts'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
 import { databaseNow } from './clock.ts'
@@ -81,6 +82,5 @@ export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void
 
 /** Deletes the events dispatched before `before` (the delivery log's retention): each delivery keeps its own copy of the data. */
 export async function pruneDispatched (executor: Executor, before: SQL): Promise<number> {
-  const result = await executor.execute(sql`delete from outbox_events where dispatched_at < ${before} returning 1`) as unknown as { rows: unknown[] }
-  return result.rows.length
+  return await deleteInBatches(executor, 'outbox_events', 'seq', sql`dispatched_at < ${before}`)
 }

@@ -17,7 +17,7 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.get('/:appId/hook-calls', {
     schema: {
-      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome.',
+      tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome. `total` counts at most 10 000 calls (a bigger log says 10 000).',
       params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {

@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { request } from 'undici'
-import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { cappedCount, deleteInBatches } from '../../server/db/rows.ts'
 import { appExtensions, apps, hookCalls, installations } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -302,9 +303,9 @@ export function createHookRunner (deps: {
     if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
     if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
     const where = and(...filters)
-    const [rows, [{ total }]] = await Promise.all([
+    const [rows, total] = await Promise.all([
       deps.db.select().from(hookCalls).where(where).orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit).offset(offset),
-      deps.db.select({ total: count() }).from(hookCalls).where(where)
+      cappedCount(deps.db, hookCalls, where)
     ])
     return { data: rows.map(publicCall), total, page, limit }
   }
@@ -340,8 +341,7 @@ export function createHookRunner (deps: {
 
   /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
   async function pruneCalls (retentionDays: number): Promise<number> {
-    const deleted = await deps.db.delete(hookCalls).where(lt(hookCalls.createdAt, sql`now() - ${retentionDays}::int * interval '1 day'`)).returning({ id: hookCalls.id })
-    return deleted.length
+    return await deleteInBatches(deps.db, 'hook_calls', 'id', sql`created_at < now() - ${retentionDays}::int * interval '1 day'`)
   }
 
   return { hooksOf, call, run, flush, close, callLog, callOfApp, callsOfOrder, pruneCalls }

@@ -36,10 +36,19 @@ function embedScript (script: ScriptView, businessId: string): string {
   return `<script src="${escapeHtml(script.src)}"${dataAttributes({ embedType: script.embedType, businessId, settings: JSON.stringify(script.settings) })}></script>`
 }
 
-/** Settings reach a FLOATING_WIDGET in its URL's `settings` query parameter (JSON). */
+/**
+ * Settings reach a FLOATING_WIDGET in its URL's `settings` query parameter (JSON). The platform's dock
+ * around it carries the minimise control (host.js: the state is kept per store in the customer's browser).
+ */
 function widgetFrame (widget: WidgetView): string {
   const position = widget.position === 'bottom_left' ? 'bottom-left' : 'bottom-right'
-  return `<iframe class="widget widget-${position}" src="${escapeHtml(widget.src)}" title="${escapeHtml(widget.name)}" sandbox="${IFRAME_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"${dataAttributes({ embedType: widget.embedType })}></iframe>`
+  const id = `widget-${widget.embedType}`
+  const name = escapeHtml(widget.name)
+  return `<aside class="widget-dock widget-dock-${position}" aria-label="${name}"${dataAttributes({ widget: widget.embedType })}>` +
+    `<button type="button" class="widget-toggle" aria-expanded="true" aria-controls="${escapeHtml(id)}" aria-label="Minimise ${name}" data-widget-toggle>` +
+    `<span class="widget-toggle-name">${name}</span><span class="widget-toggle-icon" aria-hidden="true"></span></button>` +
+    `<iframe class="widget widget-${position}" src="${escapeHtml(widget.src)}" title="${name}" sandbox="${IFRAME_SANDBOX}" referrerpolicy="strict-origin-when-cross-origin"${dataAttributes({ embedType: widget.embedType })} id="${escapeHtml(id)}"></iframe>` +
+    '</aside>'
 }
 
 /** A product image only from http(s) or a site-relative path: never javascript: or data: URLs. */

@@ -88,7 +88,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:appId/deliveries', {
     schema: {
       tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app',
-      description: 'Newest first; filter by status, event, registration (webhookId) and creation time [from, to).',
+      description: 'Newest first; filter by status, event, registration (webhookId) and creation time [from, to). `total` counts at most 10 000 deliveries (a bigger log says 10 000: narrow it with from/to).',
       params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {

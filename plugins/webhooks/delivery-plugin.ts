@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
-import { rows } from '../../server/db/rows.ts'
+import { deleteInBatches, rows } from '../../server/db/rows.ts'
 import { OUTBOX_CHANNEL, pruneDispatched } from '../../server/events.ts'
 import { createSender, relayedResult } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
@@ -137,8 +137,9 @@ function createWebhookDelivery (fastify: FastifyInstance) {
   async function prune (): Promise<{ attempts: number, deliveries: number, events: number }> {
     const days = config.deliveryLogRetentionDays
     const cutoff = sql`now() - ${days}::int * interval '1 day'`
-    const attempts = (await rows(fastify.db, sql<any>`delete from webhook_attempts where created_at < ${cutoff} returning 1`)).length
-    const deliveries = (await rows(fastify.db, sql<any>`delete from webhook_deliveries where created_at < ${cutoff} and status <> 'PENDING' returning 1`)).length
+    // in batches inside the database (deleteInBatches): deliveries keep flowing while a big log is pruned
+    const attempts = await deleteInBatches(fastify.db, 'webhook_attempts', 'id', sql`created_at < ${cutoff}`)
+    const deliveries = await deleteInBatches(fastify.db, 'webhook_deliveries', 'id', sql`created_at < ${cutoff} and status <> 'PENDING'`)
     // dispatched events as old: their deliveries hold their data; an event not yet dispatched stays whatever its age
     const events = await pruneDispatched(fastify.db, cutoff)
     return { attempts, deliveries, events }

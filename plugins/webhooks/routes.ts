@@ -54,7 +54,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => await service.test(request.installation, request.params.id))
 
   fastify.get('/:id/deliveries', {
-    schema: { tags, security, operationId: 'listWebhookDeliveries', summary: 'Delivery log of a webhook, newest first, with every attempt', description: 'Each delivery with its attempts (status code, duration, error, the first 1 KB of the answer), filterable by status and event; kept DELIVERY_LOG_RETENTION_DAYS.', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
+    schema: { tags, security, operationId: 'listWebhookDeliveries', summary: 'Delivery log of a webhook, newest first, with every attempt', description: 'Each delivery with its attempts (status code, duration, error, the first 1 KB of the answer), filterable by status and event; kept DELIVERY_LOG_RETENTION_DAYS. `total` counts at most 10 000 deliveries.', params: WebhookParams, querystring: DeliveryQuery, response: { 200: Paginated(DeliveryWithAttemptsSchema), ...errorResponses(400, 401, 404, 429) } }
   }, async (request) => await service.deliveries(request.installation, request.params.id, request.query))
 
   fastify.post('/:id/deliveries/:deliveryId/redeliver', {

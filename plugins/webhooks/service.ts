@@ -14,6 +14,7 @@ import { provided, requireProvided, type Provided } from '../../server/providers
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { envelopeBody } from './signing.ts'
+import { cappedCount } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
@@ -62,9 +63,9 @@ export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
   if (query.from !== undefined) filters.push(gte(webhookDeliveries.createdAt, new Date(query.from)))
   if (query.to !== undefined) filters.push(lt(webhookDeliveries.createdAt, new Date(query.to)))
   const where = and(...filters)
-  const [rows, [{ total }]] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
-    db.select({ total: count() }).from(webhookDeliveries).where(where)
+    cappedCount(db, webhookDeliveries, where)
   ])
   return { rows, total, page, limit }
 }

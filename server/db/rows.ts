@@ -109,3 +109,38 @@ export async function businessPage<T extends BusinessTable> (executor: Executor,
     : await countRows(executor, table, and(eq(table.businessId, businessId), ...(filter === undefined ? [] : [eq(filter.column, filter.value)]))))
   return { rows: page.map((entry) => entry.row), total }
 }
+
+/** Rows one prune statement deletes: a batch takes milliseconds, so work queued behind it waits no longer. */
+export const PRUNE_BATCH = 2000
+
+/**
+ * Deletes the rows of `table` matching `where`, `batch` at a time, each batch a statement of its own
+ * (its own transaction, its own row locks) and a turn of the event loop between batches, so deliveries
+ * and requests interleave with a long prune instead of waiting for it; nothing is read into Node but
+ * the count. `key` is the table's primary key column. Returns how many rows went.
+ */
+export async function deleteInBatches (executor: Executor, table: string, key: string, where: SQL, batch = PRUNE_BATCH): Promise<number> {
+  const name = sql.identifier(table)
+  const id = sql.identifier(key)
+  let deleted = 0
+  for (;;) {
+    const [{ n }] = await rows(executor, sql<{ n: number }>`with doomed as (select ${id} from ${name} where ${where} limit ${batch}),
+      gone as (delete from ${name} where ${id} in (select ${id} from doomed) returning 1)
+      select count(*)::int as n from gone`)
+    deleted += n
+    if (n < batch) return deleted
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+}
+
+/** The most rows a log's `total` counts (the console's delivery and hook-call logs): past it, the total says this many. */
+export const LOG_TOTAL_CAP = 10_000
+
+/**
+ * How many rows of `table` match `where`, counting no further than LOG_TOTAL_CAP: a log of ten million
+ * rows costs as much to count as one of ten thousand (the filter's index, read LOG_TOTAL_CAP + 1 entries at most).
+ */
+export async function cappedCount (executor: Executor, table: PgTable, where: SQL | undefined): Promise<number> {
+  const [{ total }] = await rows(executor, sql<{ total: number }>`select count(*)::int as total from (select 1 from ${table} where ${where ?? sql`true`} limit ${LOG_TOTAL_CAP}) as capped`)
+  return total
+}

@@ -68,3 +68,19 @@ t.test('npm run bench:drivers lists orders through both PostgreSQL drivers', { s
   t.match(stdout, /postgres\.js\s+[1-9]\d* \(\d+–\d+\)/)
   t.match(stdout, /postgres\.js \/ node-postgres: \d+ % of the lists\/s/)
 })
+
+t.test('npm run bench:growth prints every figure beside its aim at two sizes, and the prune while deliveries run', async (t) => {
+  const { stdout } = await bench('bench/growth.ts', {
+    BENCH_ORDERS: '100,400', BENCH_DELIVERIES: '200,600', BENCH_PRUNE: '300', BENCH_BUSINESSES: '5', BENCH_SAMPLES: '2', BENCH_ROUNDS: '1'
+  })
+  for (const figure of ['App API orders page 1 (400 orders)', 'App API review stats (400 orders)', 'App API dashboard 365 days (400 orders)',
+    'App API order by id (beside the spread orders)', 'console deliveries status=FAILED (600 deliveries)', 'console hook calls failed (600 deliveries)',
+    'console analytics (600 deliveries)', 'console replay dry-run (600 deliveries)']) {
+    t.match(stdout, new RegExp(`${figure.replace(/[()=]/g, '\\$&')}\\s+p50\\s+[\\d.]+ ms\\s+p99\\s+[\\d.]+ ms`), figure)
+  }
+  t.match(stdout, /delivery log size per million deliveries \(with one attempt each\): tables \d+ MB, indexes \d+ MB, total \d+ MB/)
+  t.match(stdout, /pruned \{"attempts":\d+,"deliveries":\d+,"events":\d+\} in [\d.]+ s; \d+ events meanwhile/)
+  t.match(stdout, /(met|not met)\s+App API orders page 1 p99 at 400 within 2× of 100/)
+  t.match(stdout, /(met|not met)\s+console lists < 200 ms p99 at 600 deliveries/)
+  t.match(stdout, /(met|not met)\s+the prune never stalls delivery by more than 1 s/)
+})

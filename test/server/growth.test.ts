@@ -3,8 +3,8 @@ import pg from 'pg'
 import { sql } from 'drizzle-orm'
 import { build, registerUser, until, SERVER_URL } from '../helper.ts'
 import { call, installApp } from '../plugins/app-api/fixtures.ts'
-import { ordersInsert, reviewsInsert } from '../../bench/growth-seed.ts'
-import { rows } from '../../server/db/rows.ts'
+import { deliveriesInsert, ordersInsert, reviewsInsert } from '../../bench/growth-seed.ts'
+import { LOG_TOTAL_CAP, deleteInBatches, rows } from '../../server/db/rows.ts'
 import { createFairness } from '../../plugins/app-api/fairness.ts'
 import type { App } from '../../server/app.ts'
 
@@ -197,4 +197,39 @@ t.test('a query past DATABASE_STATEMENT_TIMEOUT_MS is cancelled: 503 with Retry-
   t.same(slow.json(), { statusCode: 503, error: 'Service Unavailable', message: 'The service is busy; retry shortly' }, 'the error format, no internals')
   t.equal(slow.headers['retry-after'], '1')
   t.equal((await app.inject({ url: '/merchant/orders', headers: merchant.auth })).statusCode, 200, 'the same list answers once nothing holds it up')
+})
+
+t.test('the retention prune deletes in batches exactly the rows past the retention; the console log counts up to its cap', async (t) => {
+  const app = await build(t)
+  const installed = await installApp(app)
+  const [webhook] = await rows(app.db, sql<{ id: string }>`select id from webhooks where installation_id = ${installed.installationId} limit 1`)
+  const seed = { appId: installed.appId, installationId: installed.installationId, webhookId: webhook.id, businessId: installed.businessId }
+  // 500 deliveries over the last 60 days: the older half is past the 30-day retention (one in 50 still PENDING)
+  await app.db.execute(deliveriesInsert({ ...seed, count: 500, days: 60, tag: 'dlv_old' }))
+  const counted = async () => (await rows(app.db, sql<{ old: number, oldPending: number, young: number, attempts: number, orphans: number }>`select
+    count(*) filter (where created_at < now() - interval '30 days' and status <> 'PENDING')::int as old,
+    count(*) filter (where created_at < now() - interval '30 days' and status = 'PENDING')::int as "oldPending",
+    count(*) filter (where created_at >= now() - interval '30 days')::int as young,
+    (select count(*)::int from webhook_attempts where created_at < now() - interval '30 days') as attempts,
+    (select count(*)::int from webhook_attempts a where not exists (select 1 from webhook_deliveries d where d.id = a.delivery_id)) as orphans
+    from webhook_deliveries where app_id = ${installed.appId}`))[0]
+  const before = await counted()
+  t.ok(before.old > 200 && before.oldPending > 0 && before.young > 200, 'old, old pending and young deliveries to begin with')
+
+  t.equal(await deleteInBatches(app.db, 'webhook_attempts', 'id', sql`created_at < now() - interval '30 days'`, 7), before.attempts,
+    'batches of 7: every old attempt, counted across the batches')
+  const pruned = await app.webhookDelivery.prune()
+  t.equal(pruned.deliveries, before.old, 'the prune took every finished delivery past the retention')
+  const after = await counted()
+  t.same(after, { old: 0, oldPending: before.oldPending, young: before.young, attempts: 0, orphans: 0 },
+    'nothing younger and no pending delivery went; no attempt was left without its delivery')
+
+  await app.db.execute(deliveriesInsert({ ...seed, count: LOG_TOTAL_CAP + 20, days: 1, tag: 'dlv_many' }))
+  const log = await app.inject({ url: `/developer/apps/${installed.appId}/deliveries?limit=5`, headers: installed.developer.auth })
+  t.equal(log.statusCode, 200)
+  t.equal(log.json().total, LOG_TOTAL_CAP, 'a log bigger than the cap says the cap')
+  const failed = await app.inject({ url: `/developer/apps/${installed.appId}/deliveries?status=FAILED&limit=5`, headers: installed.developer.auth })
+  const [{ n }] = await rows(app.db, sql<{ n: number }>`select count(*)::int as n from webhook_deliveries where app_id = ${installed.appId} and status = 'FAILED'`)
+  t.equal(failed.json().total, Math.min(n, LOG_TOTAL_CAP), 'a filter under the cap is counted exactly')
+  t.ok(failed.json().data.every((row: { status: string }) => row.status === 'FAILED'))
 })

@@ -54,6 +54,7 @@ t.test('storefront block, widget and admin page', async (t) => {
     const page = await fetch(`${s.appUrl}/admin?businessId=${installation.businessId}&locale=en`)
     t.equal(page.status, 200)
     t.match(page.headers.get('content-security-policy'), `frame-ancestors ${new URL(s.platform.origins.adminUrl).origin}`, 'only the admin panel may frame it')
+    t.match(page.headers.get('content-security-policy'), "img-src 'self' data:", 'its data: icon is allowed: no CSP error in the merchant\'s console')
     t.match(await page.text(), /<script src="\/assets\/admin\.js"><\/script>/)
 
     const issued = await s.platform.inject({ method: 'POST', url: `/merchant/installations/${installation.installationId}/session-token`, headers: s.merchant.auth })

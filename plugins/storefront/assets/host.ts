@@ -85,5 +85,54 @@ function startHost (data: HostData): void {
   })
 }
 
+/** Where the customer's minimised widgets are remembered: per store (business id), in this browser only. */
+const widgetStateKey = (businessId: string) => `app-platform.widgets.${businessId}`
+
+function readMinimised (businessId: string): Set<string> {
+  try {
+    const stored: unknown = JSON.parse(localStorage.getItem(widgetStateKey(businessId)) ?? '[]')
+    return new Set(Array.isArray(stored) ? stored.filter((x): x is string => typeof x === 'string') : [])
+  } catch {
+    return new Set() // storage off (private mode, blocked cookies): every widget starts open
+  }
+}
+
+function writeMinimised (businessId: string, minimised: Set<string>): void {
+  try {
+    localStorage.setItem(widgetStateKey(businessId), JSON.stringify([...minimised]))
+  } catch {
+    // not remembered: the control still works for this page
+  }
+}
+
+/** The platform's minimise control on each floating widget's dock (a button: Enter and Space work). */
+function startWidgetDocks (businessId: string): void {
+  const minimised = readMinimised(businessId)
+  for (const dock of document.querySelectorAll<HTMLElement>('.widget-dock[data-widget]')) {
+    const embedType = dock.dataset.widget ?? ''
+    const toggle = dock.querySelector<HTMLButtonElement>('[data-widget-toggle]')
+    if (toggle === null) continue
+    const name = dock.getAttribute('aria-label') ?? ''
+    const show = (small: boolean) => {
+      dock.toggleAttribute('data-minimised', small)
+      toggle.setAttribute('aria-expanded', String(!small))
+      toggle.setAttribute('aria-label', `${small ? 'Open' : 'Minimise'} ${name}`)
+    }
+    show(minimised.has(embedType))
+    toggle.addEventListener('click', () => {
+      const small = !dock.hasAttribute('data-minimised')
+      if (small) minimised.add(embedType)
+      else minimised.delete(embedType)
+      writeMinimised(businessId, minimised)
+      show(small)
+    })
+  }
+}
+
 const data = readData()
-if (data !== null) startHost(data)
+if (data !== null) {
+  startHost(data)
+  // this script runs in <head>: the docks exist once the document is parsed
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', () => startWidgetDocks(data.businessId))
+  else startWidgetDocks(data.businessId)
+}

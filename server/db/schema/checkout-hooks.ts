@@ -25,8 +25,10 @@ export const hookCalls = pgTable('hook_calls', {
   relayed: boolean('relayed').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 }, (t) => [
-  index('hook_calls_app_created_idx').on(t.appId, t.createdAt),
-  index('hook_calls_app_point_created_idx').on(t.appId, t.hookPoint, t.createdAt),
+  // the console's log of an app, newest first (read backwards), whole or by hook point or outcome: an index each
+  index('hook_calls_app_created_idx').on(t.appId, t.createdAt, t.id),
+  index('hook_calls_app_point_created_idx').on(t.appId, t.hookPoint, t.createdAt, t.id),
+  index('hook_calls_app_success_idx').on(t.appId, t.success, t.createdAt, t.id),
   index('hook_calls_created_idx').on(t.createdAt),
   index('hook_calls_business_order_idx').on(t.businessId, t.orderId).where(sql`order_id is not null`)
 ])

@@ -62,7 +62,10 @@ export const webhookDeliveries = pgTable('webhook_deliveries', {
 }, (t) => [
   uniqueIndex('webhook_deliveries_event_webhook_idx').on(t.eventId, t.webhookId),
   index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt),
-  index('webhook_deliveries_app_created_idx').on(t.appId, t.createdAt),
+  // the console's log of an app, newest first (read backwards), whole or by status or event: an index each
+  index('webhook_deliveries_app_created_idx').on(t.appId, t.createdAt, t.id),
+  index('webhook_deliveries_app_status_idx').on(t.appId, t.status, t.createdAt, t.id),
+  index('webhook_deliveries_app_event_idx').on(t.appId, t.event, t.createdAt, t.id),
   index('webhook_deliveries_installation_created_idx').on(t.installationId, t.createdAt),
   index('webhook_deliveries_pending_idx').on(t.nextAttemptAt).where(sql`status = 'PENDING'`),
   index('webhook_deliveries_created_idx').on(t.createdAt)

@@ -1,5 +1,6 @@
 import { formatDate } from '../../lib/format.ts'
 import type { CheckEvidence, CheckOutcome, CheckResult, CheckRun, CheckRunStatus } from '../../lib/check-types.ts'
+import { CodeBlock } from '../code-block/index.tsx'
 import styles from './style.module.css'
 
 const OUTCOME_LABEL: Record<CheckOutcome, string> = { FAIL: 'Failed', WARN: 'Warning', PASS: 'Passed', SKIP: 'Skipped' }
@@ -18,8 +19,8 @@ function Evidence ({ evidence }: { evidence: CheckEvidence }) {
         <dt>Answer</dt><dd>{evidence.status === null ? 'none' : `HTTP ${evidence.status}`}</dd>
         <dt>Time</dt><dd>{evidence.durationMs} ms · {formatDate(evidence.at)}</dd>
       </dl>
-      {headers.length > 0 && <pre class={styles.code} aria-label='Answer headers'>{headers.map(([name, value]) => `${name}: ${value}`).join('\n')}</pre>}
-      {evidence.body !== '' && <pre class={styles.code} aria-label='First 1 KB of the answer'>{evidence.body}</pre>}
+      {headers.length > 0 && <CodeBlock label='Answer headers' text={headers.map(([name, value]) => `${name}: ${value}`).join('\n')} />}
+      {evidence.body !== '' && <CodeBlock label='First 1 KB of the answer' text={evidence.body} pretty />}
     </div>
   )
 }

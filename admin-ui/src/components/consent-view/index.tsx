@@ -25,7 +25,7 @@ export function ConsentView ({ app, target, scopes, added = [], granted = [], ch
       <div class={styles.app}>
         {app.iconUrl !== null ? <img class={styles.icon} src={app.iconUrl} alt='' /> : <div class={styles.icon} aria-hidden='true'>{app.name.slice(0, 1)}</div>}
         <div>
-          <p class={styles.name}>{app.name}</p>
+          <h1 class={styles.name}>{app.name}</h1>
           {app.developerName !== undefined && <div class={styles.by}>by {app.developerName}</div>}
         </div>
       </div>

@@ -150,15 +150,15 @@ function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemo
  * frame element: a frame that navigates adds a history entry, so the browser's Back would step back
  * inside the frame (no navigate event on the page, nothing for the leave guard to catch).
  */
-function Preview ({ url, frame, error, generation }: {
-  url: string | null, frame: { current: HTMLIFrameElement | null }, error: string | null, generation: number
+function Preview ({ url, frame, error, generation, onLoad }: {
+  url: string | null, frame: { current: HTMLIFrameElement | null }, error: string | null, generation: number, onLoad: (frame: HTMLIFrameElement) => void
 }) {
   return (
     <div class={styles.preview}>
       <ErrorMessage message={error} />
       {url === null && error === null && <Loading what='Loading the preview' />}
       {/* a new frame per URL: changing a frame's src adds a history entry, and Back would go back in the frame */}
-      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} sandbox={PREVIEW_SANDBOX} />}
+      {url !== null && <iframe key={`${generation} ${url}`} ref={frame} class={styles.frame} title='Page preview' src={url} sandbox={PREVIEW_SANDBOX} onLoad={(e) => onLoad(e.currentTarget)} />}
     </div>
   )
 }
@@ -173,6 +173,11 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
   // bumped to reload the preview when only settings changed (Discard): they went by message
   const [generation, setGeneration] = useState(0)
   const frame = useRef<HTMLIFrameElement>(null)
+  // the frame whose storefront page has loaded: until then its window is still the admin's about:blank, and
+  // a message to the storefront's origin would be dropped with an origin-mismatch warning (#29 item 15);
+  // edits made meanwhile wait in `pending` and go once it loads
+  const loadedFrame = useRef<HTMLIFrameElement | null>(null)
+  const pending = useRef(new Map<string, Record<string, unknown>>())
   const save = useAction()
   const dirty = JSON.stringify(draft) !== JSON.stringify(saved)
   useLeaveGuard(dirty, 'This page has unsaved changes. Leave without saving them?')
@@ -186,6 +191,7 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
   // a new preview URL (reload) for each structural change; settings travel in the draft too
   useEffect(() => {
     let current = true
+    pending.current.clear() // this draft carries them
     api.post<{ previewUrl: string }>(`${blocksPath}/preview`, { blocks: draft }).then(
       (answer) => { if (current) setPreview({ url: answer.previewUrl, error: null }) },
       (e: unknown) => { if (current) setPreview({ url: null, error: e instanceof Error ? `The preview could not load: ${e.message}` : 'The preview could not load' }) }
@@ -197,9 +203,19 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
   const editSettings = (id: string, settings: Record<string, unknown>) => {
     change(draft.map((b) => b.id === id ? { ...b, settings } : b))
     if (preview.url === null) return
-    // to the storefront page in the frame, at its origin only; its host script forwards it to the block
-    const message: BlockUpdateMessage = { type: BLOCK_UPDATE, blockId: id, settings }
-    frame.current?.contentWindow?.postMessage(message, new URL(preview.url).origin)
+    if (frame.current === null || loadedFrame.current !== frame.current) pending.current.set(id, settings)
+    else postUpdate(frame.current, preview.url, id, settings)
+  }
+  /** To the storefront page in the frame, at its origin only; its host script forwards it to the block. */
+  const postUpdate = (target: HTMLIFrameElement, url: string, blockId: string, settings: Record<string, unknown>) => {
+    const message: BlockUpdateMessage = { type: BLOCK_UPDATE, blockId, settings }
+    target.contentWindow?.postMessage(message, new URL(url).origin)
+  }
+  const onPreviewLoad = (loaded: HTMLIFrameElement) => {
+    loadedFrame.current = loaded
+    if (preview.url === null) return
+    for (const [blockId, settings] of pending.current) postUpdate(loaded, preview.url, blockId, settings)
+    pending.current.clear()
   }
   const add = (block: AvailableBlock) => {
     const id = newBlockId()
@@ -259,7 +275,7 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
             <BlockPicker available={available} onAdd={add} />
           </section>
         </aside>
-        <Preview url={preview.url} frame={frame} error={preview.error} generation={generation} />
+        <Preview url={preview.url} frame={frame} error={preview.error} generation={generation} onLoad={onPreviewLoad} />
       </div>
     </div>
   )

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks'
+import { useLocation } from 'preact-iso'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
@@ -9,6 +10,7 @@ import type { ConsoleWebhook, Delivery, DeliveryDetail, LiveEvent, Replayed, Web
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import type { SectionProps } from './section.ts'
+import { CodeBlock } from '../../components/code-block/index.tsx'
 import styles from './console.module.css'
 
 const PAGE_SIZE = 20
@@ -117,11 +119,11 @@ function Attempts ({ detail }: { detail: DeliveryDetail }) {
             {a.nextRetryAt !== null && <><dt>Next retry</dt><dd data-testid='next-retry'>{formatDate(a.nextRetryAt)}</dd></>}
           </dl>
           <div class='muted'>Response body (first 1 KB)</div>
-          <pre class={styles.code} data-testid='response-body'>{a.responseSnippet ?? '(empty)'}</pre>
+          <CodeBlock label={`Attempt ${a.attempt}: response body`} testId='response-body' text={a.responseSnippet ?? '(empty)'} pretty />
           {a.requestHeaders !== null && (
             <details>
               <summary>Request headers</summary>
-              <pre class={styles.code} data-testid='request-headers'>{Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+              <CodeBlock label={`Attempt ${a.attempt}: request headers`} testId='request-headers' text={Object.entries(a.requestHeaders).map(([k, v]) => `${k}: ${v}`).join('\n')} />
             </details>
           )}
         </section>
@@ -163,7 +165,7 @@ function DeliveryPanel ({ appId, id, version, onRedelivered }: { appId: string, 
             <ErrorMessage message={action.error} />
             {notice !== null && <Notice>{notice}</Notice>}
             <div class='muted'>Body sent with every attempt</div>
-            <pre class={styles.code} data-testid='request-body'>{d.requestBody}</pre>
+            <CodeBlock label='Body sent with every attempt' testId='request-body' text={d.requestBody} pretty />
             <Attempts detail={d} />
           </>
           )}
@@ -175,7 +177,10 @@ export function DeliveriesSection ({ app }: SectionProps) {
   const { api, session } = useSession()
   const [filters, setFilters] = useState({ status: '', event: '', webhookId: '', from: '', to: '' })
   const [page, setPage] = useState(1)
-  const [selected, setSelected] = useState<string | null>(null)
+  // the open delivery is in the URL (?delivery=): a link to it works, and Back closes it
+  const location = useLocation()
+  const selected = location.query.delivery ?? null
+  const select = (id: string) => location.route(`${location.path}?${new URLSearchParams({ ...location.query, delivery: id }).toString()}`)
   const [version, setVersion] = useState(0)
   const [fresh, setFresh] = useState<Set<string>>(new Set())
   const appPath = `/developer/apps/${encodeURIComponent(app.id)}`
@@ -251,7 +256,7 @@ export function DeliveriesSection ({ app }: SectionProps) {
                 <ul class={styles.list} data-testid='deliveries'>
                   {list.data.data.map((d) => (
                     <li key={d.id} class={fresh.has(d.id) ? styles.new : ''}>
-                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' onClick={() => setSelected(d.id)}>
+                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' onClick={() => select(d.id)}>
                         <strong>{d.event}</strong>
                         <span class={`${styles.badge} ${styles[d.status]}`}>{d.status}</span>
                         <span class={styles.meta}>

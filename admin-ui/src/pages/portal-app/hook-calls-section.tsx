@@ -9,6 +9,7 @@ import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
 import type { SectionProps } from './section.ts'
 import { LiveIndicator } from './deliveries-section.tsx'
+import { CodeBlock } from '../../components/code-block/index.tsx'
 import styles from './console.module.css'
 
 const PAGE_SIZE = 20
@@ -37,9 +38,9 @@ function CallPanel ({ appId, id }: { appId: string, id: string }) {
               <dt>When</dt><dd>{formatDate(c.createdAt)}</dd>
             </dl>
             <div class='muted'>Request body</div>
-            <pre class={styles.code} data-testid='hook-request'>{c.requestBody ?? '(not kept)'}</pre>
+            <CodeBlock label='Request body' testId='hook-request' text={c.requestBody ?? '(not kept)'} pretty />
             <div class='muted'>The answer (first 4 KB)</div>
-            <pre class={styles.code} data-testid='hook-answer'>{c.answer ?? '(no answer)'}</pre>
+            <CodeBlock label='The answer' testId='hook-answer' text={c.answer ?? '(no answer)'} pretty />
           </>
           )}
     </div>

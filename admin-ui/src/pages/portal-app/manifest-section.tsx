@@ -3,13 +3,50 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import type { ManifestResult, SyncItem } from '../../lib/types.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
+import { ManifestEditor } from '../../components/manifest-editor/index.tsx'
 import type { SectionProps } from './section.ts'
 import styles from './style.module.css'
+
+/** The API reference's manifest operation, with the Manifest schema and its parts (blocks, embeds, hooks, adminPages). */
+export const MANIFEST_DOCS = '/docs#/manifest/putManifest'
+
+/**
+ * A new app's first manifest: plain JSON (a manifest with comments would not be JSON), explained by its own
+ * `description` fields, which the merchant sees in the block picker and the embeds list until the developer
+ * rewrites them. Its URLs are on the app's own origin.
+ */
+export function manifestTemplate (app: Pick<SectionProps['app'], 'appUrl' | 'redirectUrl'>): string {
+  let origin = 'https://app.example.com'
+  try { origin = new URL(app.appUrl ?? app.redirectUrl).origin } catch {}
+  return JSON.stringify({
+    blocks: [{
+      blockType: 'hero',
+      name: 'Hero banner',
+      description: 'A block merchants add to their pages in the theme editor. Its renderUrl is framed in the store; settingsSchema becomes its settings form, defaultConfig its first values.',
+      renderUrl: `${origin}/blocks/hero`,
+      settingsSchema: { type: 'object', properties: { headline: { type: 'string', title: 'Headline', maxLength: 80 } }, additionalProperties: false },
+      defaultConfig: { headline: 'Welcome' }
+    }],
+    embeds: [{
+      embedType: 'chat',
+      name: 'Chat bubble',
+      description: 'An embed merchants switch on for the whole store: a FLOATING_WIDGET frames renderUrl in a corner, a GLOBAL_SCRIPT loads scriptUrl on every page.',
+      kind: 'FLOATING_WIDGET',
+      position: 'bottom_right',
+      renderUrl: `${origin}/embeds/chat`
+    }],
+    hooks: [],
+    adminPages: [{ pageId: 'overview', title: 'Overview', renderUrl: `${origin}/admin/overview` }]
+  }, null, 2)
+}
+
+const isEmpty = (manifest: Record<string, unknown>) => Object.keys(manifest).length === 0
 
 export function ManifestSection ({ app, reload }: SectionProps) {
   const { api } = useSession()
   const action = useAction()
-  const [text, setText] = useState(() => JSON.stringify(app.manifest, null, 2))
+  // an app without a manifest starts from the template (Preview shows what it would create; nothing is saved until Save)
+  const [text, setText] = useState(() => isEmpty(app.manifest) ? manifestTemplate(app) : JSON.stringify(app.manifest, null, 2))
   const [parseError, setParseError] = useState<string | null>(null)
   const [result, setResult] = useState<ManifestResult | null>(null)
 
@@ -33,12 +70,16 @@ export function ManifestSection ({ app, reload }: SectionProps) {
     <>
       <h2>Manifest</h2>
       <p class='muted'>Blocks, embeds, hooks, admin pages and the app's settingsSchema. On save, new keys are created, known keys updated and missing keys deactivated (merchant data is kept).</p>
-      <label>Manifest JSON
-        <textarea
-          class={styles.editor} value={text} spellcheck={false}
-          onInput={(e) => { setText((e.currentTarget as HTMLTextAreaElement).value); setResult(null) }}
-        />
-      </label>
+      {isEmpty(app.manifest) && <Notice>No manifest saved yet: this is a starting template. Change it to your app's extensions, then Preview and Save.</Notice>}
+      <div class='muted' id='manifest-help'>
+        <p class={styles.help}>
+          The editor checks the <a href={MANIFEST_DOCS} target='_blank' rel='noreferrer'>manifest reference</a> as you type: Ctrl+Space lists the keys a place allows, and errors are underlined (F8 goes to the next one).
+          A hook's <code>url</code> is a path under the app's Webhook URL{app.webhookUrl !== null ? <> (<code>/rates</code> is called as <code>{`${app.webhookUrl.replace(/\/$/, '')}/rates`}</code>)</> : ' (set one in Settings first)'}.
+        </p>
+        <p class={styles.help}>Tab indents; to leave the editor with the keyboard, press Esc and then Tab.</p>
+      </div>
+      <span class={styles.editorLabel} id='manifest-label'>Manifest JSON</span>
+      <ManifestEditor value={text} label='Manifest JSON' describedBy='manifest-help' onChange={(next) => { setText(next); setResult(null) }} />
       <ErrorMessage message={parseError} />
       <ErrorMessage message={action.error} problems={action.problems} />
       {result !== null && (

@@ -50,16 +50,16 @@ export function ReviewSection ({ app, reload }: SectionProps) {
         : versions.data.data.length === 0
           ? <Empty>No reviews yet: the history starts with the first submission.</Empty>
           : (
-            <table data-testid='versions'>
+            <table class='cards' data-testid='versions'>
               <thead><tr><th>When</th><th>Event</th><th>Version</th><th>Scopes</th><th>Notes</th></tr></thead>
               <tbody>
                 {versions.data.data.map((v) => (
                   <tr key={v.id}>
                     <td class={`muted ${styles.when}`}>{formatDate(v.createdAt)}</td>
-                    <td>{KIND_LABEL[v.kind] ?? v.kind}{v.changes.length > 0 && <div class='muted'>{v.changes.join(', ')}</div>}</td>
-                    <td>{v.version}</td>
-                    <td>{v.scopes.join(', ')}</td>
-                    <td>{v.notes ?? <span class='muted'>—</span>}</td>
+                    <td data-label='Event'>{KIND_LABEL[v.kind] ?? v.kind}{v.changes.length > 0 && <div class='muted'>{v.changes.join(', ')}</div>}</td>
+                    <td data-label='Version'>{v.version}</td>
+                    <td data-label='Scopes'>{v.scopes.join(', ')}</td>
+                    <td data-label='Notes'>{v.notes ?? <span class='muted'>—</span>}</td>
                   </tr>
                 ))}
               </tbody>

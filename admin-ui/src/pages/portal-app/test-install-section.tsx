@@ -60,18 +60,18 @@ export function TestInstallSection ({ app }: SectionProps) {
             {s.webhooks.length === 0
               ? <Empty>No webhooks. Set a webhook URL and events in Settings, then test-install.</Empty>
               : (
-                <table data-testid='test-webhooks'>
+                <table class='cards' data-testid='test-webhooks'>
                   <thead><tr><th>URL</th><th>Events</th><th>Active</th></tr></thead>
-                  <tbody>{s.webhooks.map((w) => <tr key={w.id}><td><code>{w.url}</code></td><td>{w.events.join(', ')}</td><td>{w.isActive ? 'Yes' : 'No'}</td></tr>)}</tbody>
+                  <tbody>{s.webhooks.map((w) => <tr key={w.id}><td><code>{w.url}</code></td><td data-label='Events'>{w.events.join(', ')}</td><td data-label='Active'>{w.isActive ? 'Yes' : 'No'}</td></tr>)}</tbody>
                 </table>
                 )}
             <h2>Recent deliveries</h2>
             {s.recentDeliveries.length === 0
               ? <Empty>No deliveries yet.</Empty>
               : (
-                <table>
+                <table class='cards'>
                   <thead><tr><th>When</th><th>Event</th><th>Status</th><th>Attempts</th><th>Last HTTP status</th></tr></thead>
-                  <tbody>{s.recentDeliveries.map((d) => <tr key={d.id}><td class='muted'>{formatDate(d.createdAt)}</td><td>{d.event}</td><td>{d.status}</td><td>{d.attempts}</td><td>{d.lastStatusCode ?? '—'}</td></tr>)}</tbody>
+                  <tbody>{s.recentDeliveries.map((d) => <tr key={d.id}><td class='muted'>{formatDate(d.createdAt)}</td><td data-label='Event'>{d.event}</td><td data-label='Status'>{d.status}</td><td data-label='Attempts'>{d.attempts}</td><td data-label='Last HTTP status'>{d.lastStatusCode ?? '—'}</td></tr>)}</tbody>
                 </table>
                 )}
           </>

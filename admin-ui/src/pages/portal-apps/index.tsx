@@ -33,16 +33,16 @@ function PortalApps () {
           ? <Empty>You have no apps yet. <a href='/portal/apps/new'>Create your first app</a> to get a client ID and start testing on your sandbox business.</Empty>
           : (
             <>
-              <table data-testid='portal-apps'>
+              <table class='cards' data-testid='portal-apps'>
                 <thead><tr><th>App</th><th>Status</th><th>Marketplace</th><th>Version</th><th>Updated</th></tr></thead>
                 <tbody>
                   {apps.data.data.map((app) => (
                     <tr key={app.id}>
                       <td><a class={styles.app} href={`/portal/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.slug}</span></span></a></td>
-                      <td><StatusBadge status={app.status} /></td>
-                      <td><PublishedBadge published={app.isPublished} /></td>
-                      <td>{app.version}</td>
-                      <td class='muted'>{formatDate(app.updatedAt)}</td>
+                      <td data-label='Status'><StatusBadge status={app.status} /></td>
+                      <td data-label='Marketplace'><PublishedBadge published={app.isPublished} /></td>
+                      <td data-label='Version'>{app.version}</td>
+                      <td data-label='Updated' class='muted'>{formatDate(app.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -13,6 +13,7 @@ import { ScopeList } from '../../components/scope-list/index.tsx'
 import { CheckResults, RunStatusBadge } from '../../components/check-results/index.tsx'
 import { ApiError } from '../../lib/api.ts'
 import type { CheckRun } from '../../lib/check-types.ts'
+import { CodeBlock } from '../../components/code-block/index.tsx'
 import styles from './style.module.css'
 
 /** The latest check run of the submitted version, failures first: the first thing a reviewer reads. */
@@ -99,7 +100,7 @@ function ReviewApp () {
           </dl>
           {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt='Screenshot' />)}</div></>}
           <h2>Manifest</h2>
-          <pre class={styles.manifest} data-testid='review-manifest'>{JSON.stringify(a.manifest, null, 2)}</pre>
+          <CodeBlock label='Manifest' testId='review-manifest' text={JSON.stringify(a.manifest, null, 2)} dark />
         </div>
         <aside class={`panel ${styles.decide}`}>
           <h2>Decision</h2>

@@ -33,16 +33,16 @@ function ReviewQueue () {
           ? <Empty>Nothing to review: the queue is empty.</Empty>
           : (
             <>
-              <table data-testid='review-queue'>
+              <table class='cards' data-testid='review-queue'>
                 <thead><tr><th>App</th><th>Category</th><th>Scopes requested</th><th>Version</th><th>Updated</th></tr></thead>
                 <tbody>
                   {queue.data.data.map((app) => (
                     <tr key={app.id}>
                       <td><a class={styles.app} href={`/reviewer/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.isPublished ? 'Update of a published app' : 'New app'}</span>{app.appUrl === null && <><br /><span class={styles.flag}>No app URL: not installable</span></>}</span></a></td>
-                      <td>{categoryLabel(app.category)}</td>
-                      <td><ScopeList scopes={app.scopes} added={app.addedScopes} /></td>
-                      <td>{app.version}</td>
-                      <td class='muted'>{formatDate(app.updatedAt)}</td>
+                      <td data-label='Category'>{categoryLabel(app.category)}</td>
+                      <td data-label='Scopes'><ScopeList scopes={app.scopes} added={app.addedScopes} /></td>
+                      <td data-label='Version'>{app.version}</td>
+                      <td data-label='Updated' class='muted'>{formatDate(app.updatedAt)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -33,7 +33,7 @@ export default async function adminRoutes (fastify: FastifyInstance, { context }
     return reply
       .type('text/html; charset=utf-8')
       // only the platform's admin panel may frame this page
-      .header('content-security-policy', `default-src 'self'; style-src 'self' 'unsafe-inline'; frame-ancestors ${origin(context.urls.adminUrl)}`)
+      .header('content-security-policy', `default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors ${origin(context.urls.adminUrl)}`)
       .send(page({
         title: 'Reference app',
         scripts: ['admin'],

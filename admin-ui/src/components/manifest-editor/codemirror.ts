@@ -1,0 +1,81 @@
+/**
+ * The manifest editor proper: CodeMirror 6 with JSON, the published manifest schema (completion, inline
+ * errors as you type, codemirror-json-schema) and JSON syntax errors. Loaded only by the manifest tab
+ * (index.tsx imports it dynamically), so no other page downloads it.
+ */
+import { EditorState, type Extension } from '@codemirror/state'
+import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view'
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
+import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language'
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete'
+import { lintGutter, linter, lintKeymap } from '@codemirror/lint'
+import { json, jsonLanguage, jsonParseLinter } from '@codemirror/lang-json'
+import * as jsonSchemaSupport from 'codemirror-json-schema'
+import schema from 'virtual:manifest-schema'
+
+// the package's index.d.ts re-exports ./features/state without an extension, which this project's module
+// resolution does not follow: its types are written here
+const { handleRefresh, jsonCompletion, jsonSchemaLinter, stateExtensions } = jsonSchemaSupport as typeof jsonSchemaSupport & {
+  stateExtensions: (schema?: Record<string, unknown>) => Extension[]
+}
+
+export interface EditorOptions {
+  doc: string
+  /** The editable region's accessible name and the id of the text that explains the keys. */
+  label: string
+  describedBy: string
+  onChange: (text: string) => void
+}
+
+/** Colours from the admin's palette: the default gutter grey is below 4.5:1. */
+const theme = EditorView.theme({
+  '&': { fontSize: '.85rem', border: '1px solid var(--line)', borderRadius: '6px', background: '#fff', color: 'var(--text)' },
+  '&.cm-focused': { outline: '2px solid var(--accent)', outlineOffset: '2px' },
+  '.cm-scroller': { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, monospace', lineHeight: '1.45', minHeight: '320px', maxHeight: '70vh' },
+  '.cm-content': { minHeight: '320px' },
+  '.cm-gutters': { background: '#f8f9fb', color: 'var(--muted)', borderRight: '1px solid var(--line)' },
+  '.cm-activeLineGutter': { background: '#eef2ff', color: 'var(--text)' },
+  '.cm-activeLine': { background: '#f5f7ff' },
+  '.cm-tooltip': { fontSize: '.85rem', maxWidth: 'min(28rem, 90vw)' },
+  '.cm-tooltip-autocomplete ul li[aria-selected]': { background: 'var(--accent)', color: '#fff' },
+  '.cm-diagnostic-error': { borderLeftColor: 'var(--danger)' }
+})
+
+/**
+ * The editor lives in a shadow root: CodeMirror's styles then go into a constructed stylesheet (adopted by
+ * the shadow root), which the admin's CSP (style-src 'self') allows; in the document itself they would be a
+ * <style> element, which it refuses. An id outside the shadow root cannot describe the editor, so the help
+ * text is copied in as a hidden element.
+ */
+export function createManifestEditor (parent: HTMLElement, options: EditorOptions): EditorView {
+  const shadow = parent.shadowRoot ?? parent.attachShadow({ mode: 'open' })
+  shadow.replaceChildren()
+  const help = document.createElement('p')
+  help.id = 'help'
+  help.hidden = true
+  help.textContent = document.getElementById(options.describedBy)?.textContent ?? ''
+  const mount = document.createElement('div')
+  shadow.append(help, mount)
+  return new EditorView({
+    root: shadow,
+    parent: mount,
+    state: EditorState.create({
+      doc: options.doc,
+      extensions: [
+        lineNumbers(), highlightActiveLineGutter(), foldGutter(), lintGutter(), history(), drawSelection(), indentOnInput(),
+        syntaxHighlighting(defaultHighlightStyle, { fallback: true }), bracketMatching(), closeBrackets(), autocompletion(), highlightActiveLine(),
+        // Tab indents; Esc then Tab (or Shift-Tab) leaves the editor: CodeMirror's escape hatch for keyboard users
+        keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
+        json(),
+        linter(jsonParseLinter()),
+        linter(jsonSchemaLinter(), { needsRefresh: handleRefresh }),
+        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+        stateExtensions(schema),
+        EditorView.lineWrapping,
+        EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': help.id, tabindex: '0' }),
+        EditorView.updateListener.of((update) => { if (update.docChanged) options.onChange(update.state.doc.toString()) }),
+        theme
+      ]
+    })
+  })
+}

@@ -1,0 +1,53 @@
+import { useEffect, useRef, useState } from 'preact/hooks'
+import type { EditorView } from '@codemirror/view'
+import styles from './style.module.css'
+
+interface Props {
+  value: string
+  onChange: (text: string) => void
+  /** The editable region's accessible name, and the id of the text that explains it. */
+  label: string
+  describedBy: string
+}
+
+/**
+ * A schema-aware JSON editor for the manifest (CodeMirror 6, loaded on first use: ./codemirror.ts is its
+ * own chunk). While it loads, and if it cannot, a plain textarea does the job.
+ */
+export function ManifestEditor ({ value, onChange, label, describedBy }: Props) {
+  const host = useRef<HTMLDivElement>(null)
+  const view = useRef<EditorView | null>(null)
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading')
+  // the latest callback and text, for the editor created once
+  const latest = useRef({ value, onChange })
+  latest.current = { value, onChange }
+
+  useEffect(() => {
+    let alive = true
+    import('./codemirror.ts').then(({ createManifestEditor }) => {
+      if (!alive || host.current === null) return
+      view.current = createManifestEditor(host.current, { doc: latest.current.value, label, describedBy, onChange: (text) => latest.current.onChange(text) })
+      setState('ready')
+    }, () => { if (alive) setState('failed') })
+    return () => { alive = false; view.current?.destroy(); view.current = null }
+  }, [])
+
+  // a change from outside (a template, a reload): the editor takes it as one edit
+  useEffect(() => {
+    const editor = view.current
+    if (editor === null || editor.state.doc.toString() === value) return
+    editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: value } })
+  }, [value, state])
+
+  return (
+    <div class={styles.editor} data-testid='manifest-editor' data-state={state}>
+      {state !== 'ready' && (
+        <textarea
+          class={styles.fallback} value={value} spellcheck={false} aria-label={label} aria-describedby={describedBy}
+          onInput={(e) => onChange((e.currentTarget as HTMLTextAreaElement).value)}
+        />
+      )}
+      <div ref={host} hidden={state !== 'ready'} />
+    </div>
+  )
+}
