@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import rateLimit from '@fastify/rate-limit'
-import { HttpError } from './http-errors.ts'
+import { httpError } from './http-errors.ts'
 import { Redis } from 'ioredis'
 
 /**
@@ -41,6 +41,6 @@ export async function registerPerMinuteLimit (fastify: FastifyInstance, limit: P
     redis: rateLimitRedis(fastify),
     nameSpace: limit.nameSpace,
     skipOnError: true,
-    errorResponseBuilder: (request, context) => new HttpError(429, limit.refusal(context.max, context.after, request))
+    errorResponseBuilder: (request, context) => httpError(429, 'rate_limited', limit.refusal(context.max, context.after, request))
   })
 }

@@ -1,9 +1,27 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { ERROR_CODE_LIST, type ErrorCode } from '../sdk/src/contract/error-codes.ts'
+
+/** A stable error code: one enum for the whole API (docs/decisions.md), generated from every capability's errors.ts. */
+export const ErrorCodeSchema = Type.Unsafe<ErrorCode>({
+  type: 'string',
+  enum: ERROR_CODE_LIST,
+  description: 'Stable, machine-readable code (DESIGN §21): decide by it, never by `message`. sdk/src/contract/error-codes.ts says when each is sent.'
+})
+
+/** One problem of a 400 that lists several (schema validation, manifests, page blocks, settings). */
+export const ErrorItemSchema = Type.Object({
+  in: Type.Optional(Type.Union([Type.Literal('body'), Type.Literal('querystring'), Type.Literal('params'), Type.Literal('headers')], { description: 'The part of the request (body when absent)' })),
+  path: Type.String({ description: 'JSON Pointer to the field inside that part, e.g. /webhookEvents or /blocks/0/settings/maxReviews', examples: ['/webhookEvents'] }),
+  message: Type.String({ description: 'What is wrong, as a sentence about the field', examples: ['must be <= 5'] }),
+  code: ErrorCodeSchema
+}, { $id: 'ErrorItem', additionalProperties: false })
 
 export const ErrorSchema = Type.Object({
   statusCode: Type.Integer({ examples: [404] }),
   error: Type.String({ description: 'HTTP reason phrase', examples: ['Not Found'] }),
-  message: Type.String({ examples: ['Product not found'] })
+  message: Type.String({ examples: ['Product not found'] }),
+  code: ErrorCodeSchema,
+  errors: Type.Optional(Type.Array(Type.Ref(ErrorItemSchema), { description: 'Every problem, each with the path of its field (validation_failed, manifest_invalid)' }))
 }, { $id: 'ErrorBody', additionalProperties: true, description: 'Every error has this shape.' })
 
 const ErrorRef = Type.Ref(ErrorSchema)

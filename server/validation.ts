@@ -1,6 +1,7 @@
 import { Ajv } from 'ajv'
 import formatsPlugin from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
+import type { ErrorItem, ServerErrorCode } from './http-errors.ts'
 
 // ajv-formats is CommonJS: its default export arrives wrapped under ESM
 export const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (ajv: Ajv, formats?: string[]) => Ajv
@@ -49,3 +50,38 @@ export function findString (value: unknown, bad: (text: string) => boolean, root
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
   httpPart === 'body' ? bodyAjv.compile(schema as object) : textAjv.compile(httpPart === 'querystring' ? tolerantQuery(schema as Record<string, unknown>) : schema as object)
+
+/** One problem of an Ajv validation (fastify's validation errors have the same fields). */
+export interface SchemaProblem { keyword: string, instancePath: string, params: Record<string, any>, message?: string }
+
+/** Codes of one validation problem, by the schema keyword that failed. */
+const KEYWORD_CODES: Record<string, ServerErrorCode> = {
+  required: 'field_required',
+  type: 'field_type',
+  minimum: 'field_too_small',
+  exclusiveMinimum: 'field_too_small',
+  maximum: 'field_too_large',
+  exclusiveMaximum: 'field_too_large',
+  minLength: 'field_too_short',
+  maxLength: 'field_too_long',
+  minItems: 'field_too_few',
+  maxItems: 'field_too_many',
+  pattern: 'field_pattern',
+  format: 'field_format',
+  enum: 'field_not_allowed',
+  const: 'field_not_allowed',
+  additionalProperties: 'field_unknown'
+}
+
+/** The problems of a schema validation as {in, path, message, code}: the path points at the field itself. */
+export function validationItems (problems: SchemaProblem[], part?: string): ErrorItem[] {
+  const where = (part ?? 'body') as ErrorItem['in']
+  return problems.map((problem) => {
+    const params = problem.params as Record<string, unknown>
+    // a missing or unknown property is a problem of the property, not of the object holding it
+    const child = typeof params.missingProperty === 'string' ? params.missingProperty : typeof params.additionalProperty === 'string' ? params.additionalProperty : null
+    const path = child === null ? problem.instancePath : `${problem.instancePath}/${child}`
+    const message = problem.keyword === 'required' ? 'is required' : problem.keyword === 'additionalProperties' ? 'is not a known field' : problem.message ?? 'is not valid'
+    return { in: where, path, message, code: KEYWORD_CODES[problem.keyword] ?? 'field_invalid' }
+  })
+}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { ServerResponse } from 'node:http'
 import { errorResponses } from '../../server/schemas.ts'
-import { HttpError } from '../../server/http-errors.ts'
+import { tooManyRequests } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { LiveEventSchema } from './schemas.ts'
 
@@ -75,7 +75,7 @@ export function registerLiveTail (fastify: FastifyInstance, options: Options): v
     const app = await options.owned(request.user.sub, request.params.appId)
     const developer = request.user.sub
     const open = openPerDeveloper.get(developer) ?? 0
-    if (open >= MAX_LIVE_PER_DEVELOPER) throw new HttpError(429, `At most ${MAX_LIVE_PER_DEVELOPER} live tails may be open at once; close one first`)
+    if (open >= MAX_LIVE_PER_DEVELOPER) throw tooManyRequests('live_tail_limit', `At most ${MAX_LIVE_PER_DEVELOPER} live tails may be open at once; close one first`)
     openPerDeveloper.set(developer, open + 1)
 
     const raw = reply.raw

@@ -1,4 +1,5 @@
-import { HttpError } from '../../server/http-errors.ts'
+import type { HttpError } from '../../server/http-errors.ts'
+import { httpError } from './errors.ts'
 
 /** Seconds a refused or timed-out caller is asked to wait. */
 const RETRY_AFTER_SECONDS = 1
@@ -15,7 +16,7 @@ export interface FairnessOptions {
 interface Lane { running: number, waiting: Array<{ start: () => void, timer: NodeJS.Timeout }> }
 
 const busy = (statusCode: 429 | 503, message: string): HttpError =>
-  new HttpError(statusCode, message, {}, { 'retry-after': String(RETRY_AFTER_SECONDS) })
+  httpError(statusCode, statusCode === 429 ? 'business_queue_full' : 'service_busy', message, {}, { 'retry-after': String(RETRY_AFTER_SECONDS) })
 
 /**
  * Fair use of the database pool across businesses (#28 item 7): at most `perBusiness` App API

@@ -49,14 +49,15 @@ const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 /**
  * What apps call with their access token, /app-api and webhooks' /webhooks, in one scope: one token
  * check (installations' requireAppToken) and one rate-limit budget per installation cover both; every
- * answer is counted for the app's analytics and each scope used for the app checks.
+ * answer is counted for the app's analytics and each scope used for the app checks. The token is read,
+ * the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
  */
 export default fp(async function appApiCapability (fastify) {
   await fastify.register(async function appTokenScope (scope) {
-    scope.addHook('onRequest', scope.requireAppToken)
+    scope.addHook('onRequest', scope.identifyAppToken)
     registerApiCounting(scope)
     registerScopeUse(scope)
-    await registerAppRateLimit(scope)
+    await registerAppRateLimit(scope, { then: scope.requireAppToken })
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
     await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks })
   })

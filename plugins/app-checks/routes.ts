@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { badRequest, notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { CheckRunSchema, CheckRunSummarySchema, RunParams, RunsQuery, StartedRunSchema } from './schemas.ts'
 
@@ -22,7 +22,7 @@ export const developerCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) =
     }
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    if (request.user.businessId === null) throw badRequest('Your account has no sandbox business')
+    if (request.user.businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     const checkRunId = await fastify.appChecks.start(app, { businessId: request.user.businessId, userId: request.user.sub }, 'developer')
     request.log.info({ appId: app.id, checkRunId }, 'app checks started')
     return reply.code(202).send({ checkRunId })
@@ -61,9 +61,9 @@ export const reviewCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const app = await fastify.apps.findById(request.params.appId)
-    if (app === null) throw notFound('App')
+    if (app === null) throw notFound('app_not_found', 'App')
     const run = await fastify.appChecks.latest(app.id, app.version)
-    if (run === null) throw notFound('Check run for this version')
+    if (run === null) throw notFound('check_run_not_found', 'Check run for this version')
     return run
   })
 }

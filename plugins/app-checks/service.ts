@@ -4,7 +4,7 @@ import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm'
 import { checkRuns, checkScopeUses } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { conflict, notFound } from '../../server/http-errors.ts'
+import { conflict, notFound } from './errors.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { outboundAgent } from '../../server/url-policy.ts'
 import { pageWindow } from '../../server/schemas.ts'
@@ -193,7 +193,7 @@ export function createAppChecks (deps: AppChecksDeps) {
   async function start (app: AppRow, sandbox: { businessId: string, userId: string }, trigger: Trigger): Promise<string> {
     await closeInterrupted({ appId: app.id })
     const [busy] = await db.select({ id: checkRuns.id }).from(checkRuns).where(and(eq(checkRuns.appId, app.id), eq(checkRuns.status, 'RUNNING'))).limit(1)
-    if (busy !== undefined) throw conflict(`A check run (${busy.id}) is already running for this app`)
+    if (busy !== undefined) throw conflict('check_run_busy', `A check run (${busy.id}) is already running for this app`)
     const context = await contextFor(app, sandbox.businessId, sandbox.userId, trigger === 'developer')
     const checks = plan(context)
     const id = newId('chk')
@@ -205,7 +205,7 @@ export function createAppChecks (deps: AppChecksDeps) {
     } catch (error) {
       // the partial unique index: another process started one in between
       if ((error as { code?: string, cause?: { code?: string } }).code === '23505' || (error as { cause?: { code?: string } }).cause?.code === '23505') {
-        throw conflict('A check run is already running for this app')
+        throw conflict('check_run_busy', 'A check run is already running for this app')
       }
       throw error
     }
@@ -217,7 +217,7 @@ export function createAppChecks (deps: AppChecksDeps) {
   async function get (appId: string, runId: string): Promise<CheckRunView> {
     await closeInterrupted({ appId })
     const [row] = await db.select().from(checkRuns).where(and(eq(checkRuns.appId, appId), eq(checkRuns.id, runId))).limit(1)
-    if (row === undefined) throw notFound('Check run')
+    if (row === undefined) throw notFound('check_run_not_found', 'Check run')
     return view(row)
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 
 export const MAX_MEDIA_BYTES = 1024 * 1024
 
@@ -24,7 +24,7 @@ export const mediaRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const row = await fastify.apps.mediaById(request.params.id)
-    if (row === null) throw notFound('Media')
+    if (row === null) throw notFound('media_not_found', 'Media')
     return reply
       .header('content-type', row.contentType)
       .header('x-content-type-options', 'nosniff')

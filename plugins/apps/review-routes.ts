@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
 import { addedScopes, publicApp, type AppRow } from './service.ts'
 import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot, type ReviewRoutesOptions } from './review-thread.ts'
@@ -33,7 +33,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
 
   async function reviewedApp (appId: string): Promise<AppRow> {
     const app = await fastify.apps.findById(appId)
-    if (app === null) throw notFound('App')
+    if (app === null) throw notFound('app_not_found', 'App')
     return app
   }
 

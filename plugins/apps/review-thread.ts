@@ -3,7 +3,7 @@ import { appReviewReplies, appVersions, apps } from '../../server/db/schema/inde
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { countRows, rows } from '../../server/db/rows.ts'
-import { conflict } from '../../server/http-errors.ts'
+import { conflict } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 
 type AppRow = typeof apps.$inferSelect
@@ -59,7 +59,7 @@ export function createReviewThread (db: Executor) {
     if (author.role === 'DEVELOPER') {
       const [decided] = await db.select({ id: appVersions.id }).from(appVersions)
         .where(and(eq(appVersions.appId, app.id), sql`${appVersions.kind} in ('APPROVED', 'REJECTED')`)).limit(1)
-      if (decided === undefined) throw conflict('Nothing to reply to yet: no reviewer has decided on this app')
+      if (decided === undefined) throw conflict('review_reply_too_early', 'Nothing to reply to yet: no reviewer has decided on this app')
     }
     const [row] = await db.insert(appReviewReplies).values({ id: newId('rpl'), appId: app.id, authorId: author.id, authorRole: author.role, body: body.trim() }).returning()
     return row

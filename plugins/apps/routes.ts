@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { badRequest } from '../../server/http-errors.ts'
+import { badRequest } from './errors.ts'
 import { publicApp } from './service.ts'
 import { replyEvent, reviewEvents, type ReviewRoutesOptions } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
@@ -115,14 +115,14 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     fastify.apps.assertEditable(app)
-    if (!request.isMultipart()) throw badRequest('Send the image as multipart/form-data')
+    if (!request.isMultipart()) throw badRequest('upload_not_multipart', 'Send the image as multipart/form-data')
     const file = await request.file()
-    if (file === undefined) throw badRequest('No file in the upload')
+    if (file === undefined) throw badRequest('upload_file_missing', 'No file in the upload')
     const bytes = await file.toBuffer()
     const contentType = sniffImage(bytes)
-    if (contentType === null) throw badRequest('The file is not a PNG, JPEG or WebP image')
+    if (contentType === null) throw badRequest('upload_not_image', 'The file is not a PNG, JPEG or WebP image')
     const kind = request.query.kind
-    if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest(`An app has at most ${MAX_SCREENSHOTS} screenshots`)
+    if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest('screenshot_limit', `An app has at most ${MAX_SCREENSHOTS} screenshots`)
     const { url, app: updated } = await fastify.apps.addMedia(app, kind, contentType, bytes)
     return reply.code(201).send({ url, kind, app: publicApp(updated) })
   })

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, ilike, inArray, notInArray, or, type SQL } from 'dr
 import { apps, appExtensions, appVersions, media } from '../../server/db/schema/index.ts'
 import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
+import { badRequest, conflict, fieldError, notFound } from './errors.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { DEFAULT_SIGNATURE_SCHEME } from '../../sdk/src/contract/events.ts'
 import { outboundUrlProblem, redirectUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
@@ -81,28 +81,30 @@ async function checkUrls (input: { redirectUrl?: string, appUrl?: string | null,
   const redirect = input.redirectUrl === undefined
     ? null
     : redirectUrlProblem(input.redirectUrl, options.production) ?? (options.isPlatformOrigin(input.redirectUrl) ? PLATFORM_URL : null)
-  if (redirect !== null) throw badRequest(`body/redirectUrl ${redirect}`)
+  if (redirect !== null) throw fieldError('app_url_invalid', '/redirectUrl', redirect)
   // the merchant's browser goes there, like the redirect: the same rules (https in production, never a platform origin)
   const entry = input.appUrl === undefined || input.appUrl === null
     ? null
     : redirectUrlProblem(input.appUrl, options.production) ?? (options.isPlatformOrigin(input.appUrl) ? PLATFORM_URL : null)
-  if (entry !== null) throw badRequest(`body/appUrl ${entry}`)
+  if (entry !== null) throw fieldError('app_url_invalid', '/appUrl', entry)
   const webhook = input.webhookUrl === undefined || input.webhookUrl === null
     ? null
     : await outboundUrlProblem(input.webhookUrl, options.outbound) ?? (options.isPlatformOrigin(input.webhookUrl) ? PLATFORM_URL : null)
-  if (webhook !== null) throw badRequest(`body/webhookUrl ${webhook}`)
+  if (webhook !== null) throw fieldError('app_url_invalid', '/webhookUrl', webhook)
   const icon = input.iconUrl === undefined || input.iconUrl === null ? null : imageUrlProblem(input.iconUrl)
-  if (icon !== null) throw badRequest(`body/iconUrl ${icon}`)
+  if (icon !== null) throw fieldError('app_image_url_invalid', '/iconUrl', icon)
   for (const [i, screenshot] of (input.screenshots ?? []).entries()) {
     const problem = imageUrlProblem(screenshot)
-    if (problem !== null) throw badRequest(`body/screenshots/${i} ${problem}`)
+    if (problem !== null) throw fieldError('app_image_url_invalid', `/screenshots/${i}`, problem)
   }
 }
 
 function checkEvents (events: string[], scopes: string[]): void {
   const missing = events.filter((e) => { const scope = EVENT_SCOPES[e as EventName]; return scope !== null && !scopes.includes(scope) })
   if (missing.length > 0) {
-    throw badRequest(`body/webhookEvents needs scopes the app does not request: ${missing.map((e) => `${e} (${EVENT_SCOPES[e as EventName] as string})`).join(', ')}`)
+    const needs = missing.map((e) => `${e} needs ${EVENT_SCOPES[e as EventName] as string}`).join(', ')
+    throw fieldError('webhook_event_scope_missing', '/webhookEvents', `Add the scope or remove the event: ${needs}.`,
+      `body/webhookEvents needs scopes the app does not request: ${missing.map((e) => `${e} (${EVENT_SCOPES[e as EventName] as string})`).join(', ')}`)
   }
 }
 
@@ -128,7 +130,7 @@ export interface Actor { id: string }
 async function ownedAppIn (executor: Executor, developerId: string, appId: string, lock = false): Promise<AppRow> {
   const query = executor.select().from(apps).where(and(eq(apps.id, appId), eq(apps.developerId, developerId))).limit(1)
   const [row] = lock ? await query.for('update') : await query
-  if (row === undefined) throw notFound('App')
+  if (row === undefined) throw notFound('app_not_found', 'App')
   return row
 }
 
@@ -142,8 +144,8 @@ async function recordVersion (executor: Executor, app: AppRow, kind: string, act
 
 async function pendingReview (tx: Executor, appId: string): Promise<AppRow> {
   const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update')
-  if (app === undefined) throw notFound('App')
-  if (app.status !== 'PENDING_REVIEW') throw conflict(`Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
+  if (app === undefined) throw notFound('app_not_found', 'App')
+  if (app.status !== 'PENDING_REVIEW') throw conflict('app_not_pending_review', `Only a PENDING_REVIEW app can be reviewed; this one is ${app.status}`)
   return app
 }
 
@@ -160,7 +162,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   }
 
   function assertEditable (app: AppRow): void {
-    if (app.status === 'PENDING_REVIEW') throw conflict('The app is pending review and cannot be edited until the review ends')
+    if (app.status === 'PENDING_REVIEW') throw conflict('app_pending_review', 'The app is pending review and cannot be edited until the review ends')
   }
 
   async function create (developerId: string, input: CreateApp) {
@@ -185,7 +187,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       screenshots: input.screenshots ?? [],
       version: input.version ?? '1.0.0'
     }).onConflictDoNothing({ target: apps.slug }).returning()
-    if (row === undefined) throw conflict(`The slug "${input.slug}" is taken`)
+    if (row === undefined) throw conflict('app_slug_taken', `The slug "${input.slug}" is taken`)
     return { app: row, clientSecret }
   }
 
@@ -204,7 +206,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
    * the status goes back to DRAFT (to be submitted) while the listing keeps approvedScopes.
    */
   async function update (developerId: string, appId: string, patch: UpdateApp): Promise<AppRow> {
-    if (patch.slug !== undefined) throw badRequest('body/slug is immutable after creation')
+    if (patch.slug !== undefined) throw fieldError('app_slug_immutable', '/slug', 'is immutable after creation')
     await checkUrls(patch, options)
     return await db.transaction(async (tx) => {
       const app = await ownedAppIn(tx, developerId, appId, true)
@@ -224,7 +226,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function submit (developerId: string, appId: string): Promise<AppRow> {
     return await db.transaction(async (tx) => {
       const app = await ownedAppIn(tx, developerId, appId, true)
-      if (app.status !== 'DRAFT') throw conflict(`Only a DRAFT app can be submitted; this one is ${app.status}`)
+      if (app.status !== 'DRAFT') throw conflict('app_not_draft', `Only a DRAFT app can be submitted; this one is ${app.status}`)
       const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', changesRequested: false, submittedAt: databaseNow(), updatedAt: databaseNow() })
         .where(eq(apps.id, app.id)).returning()
       await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
@@ -323,7 +325,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
       assertEditable(app)
       const { production, isPlatformOrigin } = options
       const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin })
-      if (problems.length > 0) throw badRequest(describeProblems(problems), { errors: problems })
+      if (problems.length > 0) throw badRequest('manifest_invalid', describeProblems(problems), { errors: problems.map((p) => ({ in: 'body', ...p, code: 'manifest_invalid' })) })
       const manifest = input as Manifest
       const sync = await syncExtensions(tx, app.id, manifest, dryRun)
       if (!dryRun) await tx.update(apps).set({ manifest, updatedAt: databaseNow() }).where(eq(apps.id, app.id))
@@ -338,7 +340,7 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function addMedia (app: AppRow, kind: 'icon' | 'screenshot', contentType: string, bytes: Buffer) {
     return await db.transaction(async (tx) => {
       const [current] = await tx.select({ screenshots: apps.screenshots }).from(apps).where(eq(apps.id, app.id)).for('update')
-      if (kind === 'screenshot' && current.screenshots.length >= MAX_SCREENSHOTS) throw badRequest(`An app has at most ${MAX_SCREENSHOTS} screenshots`)
+      if (kind === 'screenshot' && current.screenshots.length >= MAX_SCREENSHOTS) throw badRequest('screenshot_limit', `An app has at most ${MAX_SCREENSHOTS} screenshots`)
       const url = await storeMedia(tx, app.id, contentType, bytes)
       const [updated] = await tx.update(apps)
         .set(kind === 'icon' ? { iconUrl: url, updatedAt: databaseNow() } : { screenshots: [...current.screenshots, url], updatedAt: databaseNow() })
@@ -396,8 +398,8 @@ export function createAppsService (db: Executor, options: AppsOptions) {
   async function deleteDraft (developerId: string, appId: string, listeners: AppDeletingListener[]): Promise<AppRow> {
     return await db.transaction(async (tx) => {
       const app = await ownedAppIn(tx, developerId, appId, true)
-      if (app.isPublished) throw conflict('A published app cannot be deleted: merchants may have installed it')
-      if (app.status === 'PENDING_REVIEW') throw conflict('The app is pending review: wait for the decision before deleting it')
+      if (app.isPublished) throw conflict('app_published', 'A published app cannot be deleted: merchants may have installed it')
+      if (app.status === 'PENDING_REVIEW') throw conflict('app_pending_review', 'The app is pending review: wait for the decision before deleting it')
       for (const listener of listeners) await listener(tx, app)
       await tx.delete(apps).where(eq(apps.id, app.id))
       return app

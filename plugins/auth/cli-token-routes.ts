@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses, Paginated } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import type { CliTokenView } from './cli-tokens.ts'
 import { CliTokenParams, CliTokenSchema, CliWhoamiSchema } from './schemas.ts'
 
@@ -41,7 +41,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(401, 403, 404) }
     }
   }, async (request, reply) => {
-    if (request.user.cli !== true || !await fastify.cliTokens.revoke(request.user.sub, request.user.jti)) throw notFound('CLI token')
+    if (request.user.cli !== true || !await fastify.cliTokens.revoke(request.user.sub, request.user.jti)) throw notFound('cli_token_not_found', 'CLI token')
     return await reply.code(204).send(null)
   })
 
@@ -52,7 +52,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: CliTokenParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(401, 403, 404) }
     }
   }, async (request, reply) => {
-    if (!await fastify.cliTokens.revoke(request.user.sub, request.params.tokenId)) throw notFound('CLI token')
+    if (!await fastify.cliTokens.revoke(request.user.sub, request.params.tokenId)) throw notFound('cli_token_not_found', 'CLI token')
     request.log.info({ tokenId: request.params.tokenId }, 'CLI token revoked')
     return await reply.code(204).send(null)
   })

@@ -4,7 +4,7 @@ import jwt from '@fastify/jwt'
 import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify'
 import type { Role } from '../../server/db/schema/index.ts'
 import type { SessionClaims, VerifiedSession } from './session.ts'
-import { forbidden, HttpError, unauthorized } from '../../server/http-errors.ts'
+import { forbidden, unauthorized } from './errors.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
 import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokens } from './cli-tokens.ts'
@@ -57,23 +57,23 @@ export default fp(async function authGuards (fastify) {
 
   async function verifySession (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
-    if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized('Missing bearer token: sign in and send Authorization: Bearer <token>')
+    if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) throw unauthorized('session_missing', 'Missing bearer token: sign in and send Authorization: Bearer <token>')
     const bearer = header.replace(/^Bearer\s+/i, '')
     if (bearer.startsWith(CLI_TOKEN_PREFIX)) {
       const session = await cliTokens.verify(bearer)
-      if (session === null) throw new HttpError(401, 'CLI token expired or revoked: run `app-platform login` again', { code: 'cli_token_invalid' })
+      if (session === null) throw unauthorized('cli_token_invalid', 'CLI token expired or revoked: run `app-platform login` again')
       // a route's pattern, so `/developer/../auth/me` spellings cannot slip past
       const route = request.routeOptions.url ?? request.url
-      if (!route.startsWith(CLI_TOKEN_ROOT)) throw new HttpError(403, 'A CLI token reaches the developer portal and console (/developer/...) only', { code: 'cli_token_scope' })
+      if (!route.startsWith(CLI_TOKEN_ROOT)) throw forbidden('cli_token_scope', 'A CLI token reaches the developer portal and console (/developer/...) only')
       request.user = session
       return
     }
     try {
       await request.jwtVerify()
     } catch {
-      throw unauthorized('Invalid or expired session token')
+      throw unauthorized('session_invalid', 'Invalid or expired session token')
     }
-    if (typeof request.user.jti !== 'string' || await revocations.isRevoked(request.user.jti)) throw unauthorized('Session expired or signed out')
+    if (typeof request.user.jti !== 'string' || await revocations.isRevoked(request.user.jti)) throw unauthorized('session_revoked', 'Session expired or signed out')
   }
 
   fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign({ ...claims, jti: randomUUID() }))
@@ -87,7 +87,7 @@ export default fp(async function authGuards (fastify) {
   })
   const requireRole = (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
-    if (!roles.includes(request.user.role)) throw forbidden(`This endpoint requires the ${roles.join(' or ')} role`)
+    if (!roles.includes(request.user.role)) throw forbidden('role_forbidden', `This endpoint requires the ${roles.join(' or ')} role`)
   }
   fastify.decorate('requireRole', requireRole)
   // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
 import type { User } from './schemas.ts'
@@ -74,7 +74,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const user = await fastify.auth.findById(request.user.sub)
-    if (user === null) throw notFound('User')
+    if (user === null) throw notFound('user_not_found', 'User')
     const business = user.businessId === null ? null : await fastify.auth.findBusiness(user.businessId)
     return {
       user,

@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm'
 import { users, type Role } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { conflict, badRequest, unauthorized, HttpError } from '../../server/http-errors.ts'
+import { conflict, fieldError, tooManyRequests, unauthorized } from './errors.ts'
 import { rateLimitRedis } from '../../server/redis.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import { hashPassword, verifyPassword } from './passwords.ts'
@@ -38,17 +38,17 @@ export function createAuthService (db: Db, clock: Clock, commerce: CommerceServi
   async function register (input: RegisterBody): Promise<User> {
     const businessName = input.businessName?.trim()
     if (input.role === 'MERCHANT' && (businessName === undefined || businessName === '')) {
-      throw badRequest('body/businessName is required for a MERCHANT')
+      throw fieldError('business_name_required', '/businessName', 'is required for a MERCHANT')
     }
     const email = input.email.toLowerCase()
     const weak = passwordProblem(input.password, [email, input.name])
-    if (weak !== null) throw badRequest(`body/password ${weak}`)
+    if (weak !== null) throw fieldError('password_weak', '/password', weak)
     const passwordHash = await hashPassword(input.password)
     const row = await db.transaction(async (tx) => {
       const id = newId('usr')
       const [inserted] = await tx.insert(users).values({ id, email, passwordHash, name: input.name.trim(), role: input.role })
         .onConflictDoNothing({ target: users.email }).returning()
-      if (inserted === undefined) throw conflict('An account with this email already exists')
+      if (inserted === undefined) throw conflict('email_taken', 'An account with this email already exists')
       const business = await commerce.in(tx).createBusiness({
         name: input.role === 'MERCHANT' ? businessName as string : `${input.name.trim()}'s sandbox`,
         ownerId: id,
@@ -72,13 +72,13 @@ export function createAuthService (db: Db, clock: Clock, commerce: CommerceServi
     const waitMs = await throttle.waitMs(account, address)
     if (waitMs > 0) {
       const seconds = Math.ceil(waitMs / 1000)
-      throw new HttpError(429, `Too many failed sign-ins for this account; try again in ${seconds} s`, {}, { 'retry-after': String(seconds) })
+      throw tooManyRequests('sign_in_throttled', `Too many failed sign-ins for this account; try again in ${seconds} s`, { 'retry-after': String(seconds) })
     }
     const row = await findByEmail(email)
     const ok = await verifyPassword(password, row?.passwordHash ?? null)
     if (row === null || !ok) {
       await throttle.failed(account, address)
-      throw unauthorized('Invalid email or password')
+      throw unauthorized('credentials_invalid', 'Invalid email or password')
     }
     await throttle.succeeded(account, address)
     return publicUser(row)

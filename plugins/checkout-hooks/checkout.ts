@@ -1,5 +1,5 @@
 import type { Db, Tx } from '../../server/db/client.ts'
-import { HttpError } from '../../server/http-errors.ts'
+import { httpError } from './errors.ts'
 import { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline, type CommerceService } from '../commerce/service.ts'
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../commerce/schemas.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
@@ -138,7 +138,7 @@ export function createCheckout (deps: CheckoutDeps) {
   /** Asks the method's app for a payment session; the order stays unpaid (502) when it cannot answer. */
   async function createPayment (businessId: string, order: Order, holdUntil?: Date): Promise<PaymentAnswer> {
     const method = parseAppMethodId(order.paymentMethod)
-    if (method === null) throw new HttpError(500, 'not an app payment method')
+    if (method === null) throw httpError(500, 'internal_error', 'not an app payment method')
     const results = await runner.run(businessId, 'checkout.create_payment', {
       orderId: order.id,
       only: (hook) => hook.installationId === method.installationId,
@@ -146,7 +146,7 @@ export function createCheckout (deps: CheckoutDeps) {
     })
     const answered = okAnswers(results)[0]
     if (answered === undefined) {
-      throw new HttpError(502, `The payment provider did not answer (${results[0]?.ok === false ? results[0].error : 'not reachable'}); the order is saved and unpaid`, { orderId: order.id, orderNumber: order.orderNumber })
+      throw httpError(502, 'payment_provider_unreachable', `The payment provider did not answer (${results[0]?.ok === false ? results[0].error : 'not reachable'}); the order is saved and unpaid`, { orderId: order.id, orderNumber: order.orderNumber })
     }
     const answeredExpiry = answered.answer.expiresAt === undefined ? undefined : new Date(answered.answer.expiresAt)
     // a stock hold's deadline only moves earlier: an app cannot keep a product off the shelf longer

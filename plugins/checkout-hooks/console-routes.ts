@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { AppHookCallParams, HookCallDetailSchema, HookCallQuery, HookCallSchema } from './schemas.ts'
 
@@ -34,7 +34,7 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => {
     const app = await owned(request.user.sub, request.params.appId)
     const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
-    if (call === null) throw notFound('Hook call')
+    if (call === null) throw notFound('hook_call_not_found', 'Hook call')
     return call
   })
 }

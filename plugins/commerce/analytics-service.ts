@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { ORDER_STATUSES } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { badRequest, notFound } from './errors.ts'
 import { rows } from '../../server/db/rows.ts'
 import { MAX_DASHBOARD_DAYS, type Dashboard, type DashboardQuery } from './schemas.ts'
 
@@ -21,12 +21,12 @@ const isoDay = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 export async function dashboard (executor: Executor, businessId: string, query: DashboardQuery = {}): Promise<Dashboard> {
   const [business] = await rows(executor,
     sql<{ today: string }>`select (now() at time zone timezone)::date::text as today from businesses where id = ${businessId}`)
-  if (business === undefined) throw notFound('Business')
+  if (business === undefined) throw notFound('business_not_found', 'Business')
   const to = query.to ?? business.today
   const from = query.from ?? isoDay(dayNumber(to) - (DEFAULT_DASHBOARD_DAYS - 1))
   const span = dayNumber(to) - dayNumber(from) + 1
-  if (span < 1) throw badRequest('querystring/from must not be after to')
-  if (span > MAX_DASHBOARD_DAYS) throw badRequest(`The period may span at most ${MAX_DASHBOARD_DAYS} days`)
+  if (span < 1) throw badRequest('dashboard_period_invalid', 'querystring/from must not be after to')
+  if (span > MAX_DASHBOARD_DAYS) throw badRequest('dashboard_period_invalid', `The period may span at most ${MAX_DASHBOARD_DAYS} days`)
 
   // the days the database keeps per business (order_days, product_days: local dates of the business's zone),
   // so a year reads at most a few thousand rows however many orders it had

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm'
 import { businesses, pages } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { fieldError, notFound } from './errors.ts'
 import type { Business, BusinessPatchBody } from './schemas.ts'
 import { serializeBusiness } from './serializers.ts'
 import { rows } from '../../server/db/rows.ts'
@@ -51,7 +51,7 @@ export async function findBusiness (executor: Executor, id: string) {
 /** The public business profile (App API GET /business, merchant GET /merchant/business). */
 export async function getBusinessProfile (executor: Executor, id: string): Promise<Business> {
   const business = await findBusiness(executor, id)
-  if (business === null) throw notFound('Business')
+  if (business === null) throw notFound('business_not_found', 'Business')
   return serializeBusiness(business)
 }
 
@@ -61,11 +61,11 @@ export async function updateBusinessProfile (executor: Executor, id: string, pat
     // Ask PostgreSQL itself (in a savepoint, so a refusal does not abort the caller's transaction)
     const timezone = patch.timezone
     const known = await executor.transaction(async (tx) => await rows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
-    if (!known) throw badRequest(`body/timezone ${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
+    if (!known) throw fieldError('business_timezone_unknown', '/timezone', `${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
   }
   const [row] = await executor.update(businesses)
     .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
     .where(eq(businesses.id, id)).returning()
-  if (row === undefined) throw notFound('Business')
+  if (row === undefined) throw notFound('business_not_found', 'Business')
   return serializeBusiness(row)
 }

@@ -3,7 +3,7 @@ import { businesses, orders, products, type OrderItem } from '../../server/db/sc
 import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
-import { HttpError, badRequest, conflict, notFound, unprocessable } from '../../server/http-errors.ts'
+import { badRequest, conflict, fieldError, notFound, unprocessable } from './errors.ts'
 import { emitStockEvents } from './inventory.ts'
 import { applyPromoCode } from './promo-codes-service.ts'
 import { catalogChanged } from './catalog-cache.ts'
@@ -73,12 +73,12 @@ export const DEFAULT_MAX_LINE_QUANTITY = 20
 export function mergeItems (items: GuestOrderBody['items'], maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY): Array<{ productId: string, quantity: number }> {
   const merged = new Map<string, number>()
   for (const item of items) {
-    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw badRequest('Every item quantity must be an integer ≥ 1')
+    if (!Number.isSafeInteger(item.quantity) || item.quantity < 1) throw badRequest('order_quantity_invalid', 'Every item quantity must be an integer ≥ 1')
     merged.set(item.productId, (merged.get(item.productId) ?? 0) + item.quantity)
   }
   for (const [productId, quantity] of merged) {
     if (quantity > maxLineQuantity) {
-      throw badRequest(`At most ${maxLineQuantity} of one product per order (${quantity} asked for product ${productId})`, { productId, maxLineQuantity })
+      throw badRequest('order_quantity_too_large', `At most ${maxLineQuantity} of one product per order (${quantity} asked for product ${productId})`, { productId, maxLineQuantity })
     }
   }
   return [...merged].map(([productId, quantity]) => ({ productId, quantity })).sort((a, b) => a.productId.localeCompare(b.productId))
@@ -104,7 +104,7 @@ async function priceItems (executor: Executor, businessId: string, lines: Array<
   return lines.map((line) => {
     const product = byId.get(line.productId)
     if (product === undefined || !product.isAvailable || product.status !== 'ACTIVE') {
-      throw unprocessable(`Product ${line.productId} is not available`, { productId: line.productId })
+      throw unprocessable('product_unavailable', `Product ${line.productId} is not available`, { productId: line.productId })
     }
     return { productId: product.id, name: product.name, quantity: line.quantity, unitPrice: product.price, total: product.price * line.quantity }
   })
@@ -142,9 +142,9 @@ async function takeStock (executor: Executor, businessId: string, item: OrderIte
     return
   }
   const [current] = await executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, item.productId))).limit(1)
-  if (current === undefined || !current.isAvailable || current.status !== 'ACTIVE') throw unprocessable(`Product ${item.productId} is not available`, { productId: item.productId })
-  if (current.price !== item.unitPrice) throw conflict(`The price of ${current.name} changed during checkout; quote again`)
-  throw new HttpError(409, `Not enough stock for ${current.name}: ${current.stock} left`, { productId: current.id, available: current.stock })
+  if (current === undefined || !current.isAvailable || current.status !== 'ACTIVE') throw unprocessable('product_unavailable', `Product ${item.productId} is not available`, { productId: item.productId })
+  if (current.price !== item.unitPrice) throw conflict('product_price_changed', `The price of ${current.name} changed during checkout; quote again`)
+  throw conflict('product_out_of_stock', `Not enough stock for ${current.name}: ${current.stock} left`, { productId: current.id, available: current.stock })
 }
 
 /**
@@ -161,7 +161,7 @@ export async function checkoutContext (executor: Executor, businessId: string, i
   maxLineQuantity = DEFAULT_MAX_LINE_QUANTITY, now?: Date): Promise<CheckoutContext> {
   const lines = mergeItems(input.items, maxLineQuantity)
   const [business] = await executor.select({ currency: businesses.currency }).from(businesses).where(eq(businesses.id, businessId)).limit(1)
-  if (business === undefined) throw notFound('Business')
+  if (business === undefined) throw notFound('business_not_found', 'Business')
   const items = await priceItems(executor, businessId, lines)
   const subtotal = items.reduce((sum, item) => sum + item.total, 0)
   // a blank code is no code: the shop sends the field as the shopper left it
@@ -188,8 +188,8 @@ export const newOrderId = (): string => newId('ord')
 export async function createOrder (executor: Executor, businessId: string, input: GuestOrderBody,
   pipeline: CheckoutPipeline = BUILT_IN_PIPELINE, options: OrderOptions = {}): Promise<Order> {
   const address = input.address?.trim() ?? ''
-  if (input.deliveryMethod === 'DELIVERY' && address === '') throw badRequest('body/address is required for DELIVERY')
-  if (input.customer.name.trim() === '') throw badRequest('body/customer/name must not be blank')
+  if (input.deliveryMethod === 'DELIVERY' && address === '') throw fieldError('field_required', '/address', 'is required for DELIVERY')
+  if (input.customer.name.trim() === '') throw fieldError('field_required', '/customer/name', 'must not be blank')
   const ctx = await checkoutContext(executor, businessId, input, options.maxLineQuantity, options.now)
   const { items, currency } = ctx
   const quote = await quoteCheckout(ctx, pipeline)
@@ -197,10 +197,10 @@ export async function createOrder (executor: Executor, businessId: string, input
 
   const builtIn = (BUILT_IN_PAYMENT_METHODS as readonly string[]).includes(input.paymentMethod)
   if (!builtIn && !(await pipeline.paymentMethods?.(priced) ?? []).includes(input.paymentMethod)) {
-    throw unprocessable(`Unknown payment method ${JSON.stringify(input.paymentMethod)}`)
+    throw unprocessable('payment_method_unknown', `Unknown payment method ${JSON.stringify(input.paymentMethod)}`)
   }
   const verdict = await pipeline.validate?.(priced) ?? { valid: true }
-  if (!verdict.valid) throw unprocessable(verdict.reason ?? 'The order was refused', { reason: verdict.reason ?? null })
+  if (!verdict.valid) throw unprocessable('order_refused', verdict.reason ?? 'The order was refused', { reason: verdict.reason ?? null })
 
   return await executor.transaction(async (tx) => {
     for (const item of items) await takeStock(tx, businessId, item)

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { orders, products, ORDER_STATUSES, type OrderItem, type OrderStatus } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { emitEvent } from '../../server/events.ts'
-import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
+import { badRequest, conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { emitStockEvents } from './inventory.ts'
 import { catalogChanged } from './catalog-cache.ts'
@@ -46,7 +46,7 @@ export async function findOrderRow (executor: Executor, businessId: string, id: 
   const [row] = lock
     ? await executor.select().from(orders).where(and(eq(orders.businessId, businessId), eq(orders.id, id))).limit(1).for('update')
     : await orderById(executor).execute({ businessId, id })
-  if (row === undefined) throw notFound('Order')
+  if (row === undefined) throw notFound('order_not_found', 'Order')
   return row
 }
 
@@ -79,18 +79,18 @@ async function restock (executor: Executor, businessId: string, items: OrderItem
  * a pending payment is cancelled with the order, and the items are restocked.
  */
 export async function updateOrderStatus (executor: Executor, businessId: string, id: string, status: string): Promise<Order> {
-  if (!isOrderStatus(status)) throw badRequest(`Unknown order status ${JSON.stringify(status)}; one of ${ORDER_STATUSES.join(', ')}`)
+  if (!isOrderStatus(status)) throw badRequest('order_status_unknown', `Unknown order status ${JSON.stringify(status)}; one of ${ORDER_STATUSES.join(', ')}`)
   return await executor.transaction(async (tx) => {
     const before = await findOrderRow(tx, businessId, id, true)
     if (!ORDER_TRANSITIONS[before.status].includes(status)) {
-      throw conflict(`An order cannot move from ${before.status} to ${status}`)
+      throw conflict('order_transition_invalid', `An order cannot move from ${before.status} to ${status}`)
     }
     const paymentStatus = status === 'DELIVERED' && before.paymentMethodId === null && before.paymentStatus === 'PENDING'
       ? 'COMPLETED' as const
       : status === 'CANCELLED' && before.paymentStatus === 'PENDING' ? 'CANCELLED' as const : before.paymentStatus
     const [row] = await tx.update(orders).set({ status, paymentStatus, updatedAt: databaseNow() })
       .where(and(eq(orders.businessId, businessId), eq(orders.id, id), eq(orders.status, before.status))).returning()
-    if (row === undefined) throw conflict('The order changed meanwhile; reload it and retry')
+    if (row === undefined) throw conflict('order_changed', 'The order changed meanwhile; reload it and retry')
     const data = orderEventData(row)
     await emitEvent(tx, { businessId, event: 'order.status_changed', data: { ...data, previousStatus: before.status } })
     if (status === 'DELIVERED') await emitEvent(tx, { businessId, event: 'order.delivered', data })

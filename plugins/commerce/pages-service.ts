@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import { pages, type BlockInstance } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { conflict, notFound } from '../../server/http-errors.ts'
+import { conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { isUniqueViolation } from '../../server/db/rows.ts'
 import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
@@ -10,7 +10,7 @@ import { serializePage, type PageRow } from './serializers.ts'
 import { businessPage } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
 
-const slugTaken = () => conflict('This business already has a page with this slug')
+const slugTaken = () => conflict('page_slug_taken', 'This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
 
 export async function listPages (executor: Executor, businessId: string, query: { page?: number, limit?: number } = {}) {
@@ -21,7 +21,7 @@ export async function listPages (executor: Executor, businessId: string, query: 
 
 export async function getPage (executor: Executor, businessId: string, slug: string): Promise<Page> {
   const [row] = await executor.select().from(pages).where(bySlug(businessId, slug)).limit(1)
-  if (row === undefined) throw notFound('Page')
+  if (row === undefined) throw notFound('page_not_found', 'Page')
   return serializePage(row)
 }
 
@@ -41,7 +41,7 @@ export async function updatePage (executor: Executor, businessId: string, slug: 
     const [row] = await executor.update(pages)
       .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: databaseNow() })
       .where(bySlug(businessId, slug)).returning()
-    if (row === undefined) throw notFound('Page')
+    if (row === undefined) throw notFound('page_not_found', 'Page')
     return serializePage(row)
   } catch (error) {
     throw isUniqueViolation(error) ? slugTaken() : error
@@ -50,7 +50,7 @@ export async function updatePage (executor: Executor, businessId: string, slug: 
 
 export async function deletePage (executor: Executor, businessId: string, slug: string): Promise<void> {
   const [row] = await executor.delete(pages).where(bySlug(businessId, slug)).returning({ id: pages.id })
-  if (row === undefined) throw notFound('Page')
+  if (row === undefined) throw notFound('page_not_found', 'Page')
 }
 
 /** A page by id, published or not (the editor preview), or null. */
@@ -73,7 +73,7 @@ export async function publishedPages (executor: Executor, businessId: string): P
 export async function setPageBlocks (executor: Executor, businessId: string, slug: string, blocks: BlockInstance[]): Promise<Page> {
   return await executor.transaction(async (tx) => {
     const [page] = await tx.select({ id: pages.id }).from(pages).where(bySlug(businessId, slug)).limit(1).for('update')
-    if (page === undefined) throw notFound('Page')
+    if (page === undefined) throw notFound('page_not_found', 'Page')
     const [row] = await tx.update(pages).set({ blocks, updatedAt: databaseNow() }).where(eq(pages.id, page.id)).returning()
     return serializePage(row)
   })

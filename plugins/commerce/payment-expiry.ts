@@ -47,7 +47,7 @@ export async function expireIfDue (db: Db, job: PaymentExpiryJob, now: Date): Pr
       return 'expired'
     })
   } catch (error) {
-    if (error instanceof HttpError && error.statusCode === 404) return 'gone'
+    if (error instanceof HttpError && error.code === 'order_not_found') return 'gone'
     throw error
   }
 }

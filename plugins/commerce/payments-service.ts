@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { orders } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { emitEvent } from '../../server/events.ts'
-import { conflict } from '../../server/http-errors.ts'
+import { conflict } from './errors.ts'
 import type { Order } from './schemas.ts'
 import { serializeOrder } from './serializers.ts'
 import { findOrderRow, getOrder, updateOrderStatus } from './orders-service.ts'
@@ -14,7 +14,7 @@ export interface PaymentSession { invoiceId?: string, expiresAt?: Date }
 export async function attachPaymentSession (executor: Executor, businessId: string, orderId: string, session: PaymentSession): Promise<Order> {
   return await executor.transaction(async (tx) => {
     const before = await findOrderRow(tx, businessId, orderId, true)
-    if (before.paymentMethodId === null) throw conflict('This order is not paid with an app payment method')
+    if (before.paymentMethodId === null) throw conflict('payment_not_app', 'This order is not paid with an app payment method')
     const [row] = await tx.update(orders).set({
       paymentInvoiceId: session.invoiceId ?? before.paymentInvoiceId,
       paymentExpiresAt: session.expiresAt ?? before.paymentExpiresAt,
@@ -35,10 +35,10 @@ const OUTCOME_EVENTS = { COMPLETED: 'payment.completed', EXPIRED: 'payment.expir
 export async function settlePayment (executor: Executor, businessId: string, orderId: string, outcome: Outcome, invoiceId?: string): Promise<Order> {
   return await executor.transaction(async (tx) => {
     const before = await findOrderRow(tx, businessId, orderId, true)
-    if (before.paymentMethodId === null) throw conflict('This order is not paid with an app payment method')
-    if (before.paymentStatus !== 'PENDING') throw conflict(`The payment is already ${before.paymentStatus}`)
+    if (before.paymentMethodId === null) throw conflict('payment_not_app', 'This order is not paid with an app payment method')
+    if (before.paymentStatus !== 'PENDING') throw conflict('payment_settled', `The payment is already ${before.paymentStatus}`)
     if (invoiceId !== undefined && before.paymentInvoiceId !== null && invoiceId !== before.paymentInvoiceId) {
-      throw conflict('The invoice id does not match the order\'s payment')
+      throw conflict('payment_invoice_mismatch', 'The invoice id does not match the order\'s payment')
     }
     const [row] = await tx.update(orders)
       .set({ paymentStatus: outcome, paymentInvoiceId: before.paymentInvoiceId ?? invoiceId ?? null, updatedAt: databaseNow() })
@@ -67,7 +67,7 @@ export const failPayment = (executor: Executor, businessId: string, orderId: str
 export async function expireUnpaidOrder (executor: Executor, businessId: string, orderId: string): Promise<Order> {
   return await executor.transaction(async (tx) => {
     const before = await findOrderRow(tx, businessId, orderId, true)
-    if (before.paymentStatus !== 'PENDING') throw conflict(`The payment is already ${before.paymentStatus}`)
+    if (before.paymentStatus !== 'PENDING') throw conflict('payment_settled', `The payment is already ${before.paymentStatus}`)
     if (before.paymentMethodId !== null) {
       await expirePayment(tx, businessId, orderId)
     } else {

@@ -3,7 +3,7 @@ import { productImages, products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import type { Product } from './schemas.ts'
 import { serializeProduct } from './serializers.ts'
@@ -20,7 +20,7 @@ export async function setProductImage (executor: Executor, businessId: string, p
   return await executor.transaction(async (tx) => {
     const [owned] = await tx.select({ id: products.id }).from(products)
       .where(and(eq(products.businessId, businessId), eq(products.id, productId))).limit(1).for('update')
-    if (owned === undefined) throw notFound('Product')
+    if (owned === undefined) throw notFound('product_not_found', 'Product')
     await tx.delete(productImages).where(and(eq(productImages.businessId, businessId), eq(productImages.productId, productId)))
     const id = newId('img')
     await tx.insert(productImages).values({ id, businessId, productId, contentType, size: bytes.length, bytes })

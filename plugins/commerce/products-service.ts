@@ -3,7 +3,7 @@ import { products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
-import { conflict, notFound } from '../../server/http-errors.ts'
+import { conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { slugify } from './businesses.ts'
 import { isUniqueViolation } from '../../server/db/rows.ts'
@@ -56,7 +56,7 @@ export async function searchProducts (executor: Executor, businessId: string, qu
 async function findRow (executor: Executor, businessId: string, id: string, lock = false): Promise<ProductRow> {
   const query = executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).limit(1)
   const [row] = lock ? await query.for('update') : await query
-  if (row === undefined) throw notFound('Product')
+  if (row === undefined) throw notFound('product_not_found', 'Product')
   return row
 }
 
@@ -66,7 +66,7 @@ export async function getProduct (executor: Executor, businessId: string, id: st
 
 export async function getProductBySlug (executor: Executor, businessId: string, slug: string): Promise<Product> {
   const [row] = await executor.select().from(products).where(and(eq(products.businessId, businessId), eq(products.slug, slug))).limit(1)
-  if (row === undefined) throw notFound('Product')
+  if (row === undefined) throw notFound('product_not_found', 'Product')
   return serializeProduct(row)
 }
 
@@ -82,7 +82,7 @@ async function freeSlug (executor: Executor, businessId: string, name: string): 
   return `${base}-${newId('s').slice(2, 8)}`
 }
 
-const slugTaken = () => conflict('Another product of this business already has this slug')
+const slugTaken = () => conflict('product_slug_taken', 'Another product of this business already has this slug')
 
 /** Creates a product and emits product.created in the same transaction. */
 export async function createProduct (executor: Executor, businessId: string, input: ProductCreateBody): Promise<Product> {
@@ -134,7 +134,7 @@ export async function updateProduct (executor: Executor, businessId: string, id:
 export async function deleteProduct (executor: Executor, businessId: string, id: string): Promise<Product> {
   return await executor.transaction(async (tx) => {
     const [row] = await tx.delete(products).where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
-    if (row === undefined) throw notFound('Product')
+    if (row === undefined) throw notFound('product_not_found', 'Product')
     const product = serializeProduct(row)
     await emitEvent(tx, { businessId, event: 'product.deleted', data: product })
     await catalogChanged(tx, businessId)

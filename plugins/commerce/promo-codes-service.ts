@@ -3,7 +3,7 @@ import { promoCodes } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { businessPage, isUniqueViolation } from '../../server/db/rows.ts'
-import { badRequest, conflict, notFound, unprocessable } from '../../server/http-errors.ts'
+import { badRequest, conflict, notFound, unprocessable } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { PROMO_CODE_PAGE_LIMITS, type PromoCode, type PromoCodeCreateBody, type PromoCodePatchBody } from './schemas.ts'
 import { databaseNow } from '../../server/clock.ts'
@@ -27,11 +27,11 @@ function serializePromoCode (row: PromoCodeRow): PromoCode {
   }
 }
 
-const codeTaken = () => conflict('This business already has this promo code')
+const codeTaken = () => conflict('promo_code_taken', 'This business already has this promo code')
 
 /** Exactly one of percentOff and amountOff, checked on the record as it will be stored. */
 function checkKind (record: { percentOff: number | null, amountOff: number | null }): void {
-  if ((record.percentOff === null) === (record.amountOff === null)) throw badRequest('body must have exactly one of percentOff and amountOff')
+  if ((record.percentOff === null) === (record.amountOff === null)) throw badRequest('promo_code_discount_invalid', 'body must have exactly one of percentOff and amountOff')
 }
 
 export async function listPromoCodes (executor: Executor, businessId: string, query: { page?: number, limit?: number } = {}) {
@@ -42,7 +42,7 @@ export async function listPromoCodes (executor: Executor, businessId: string, qu
 
 export async function getPromoCode (executor: Executor, businessId: string, id: string): Promise<PromoCode> {
   const [row] = await executor.select().from(promoCodes).where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.id, id))).limit(1)
-  if (row === undefined) throw notFound('Promo code')
+  if (row === undefined) throw notFound('promo_code_not_found', 'Promo code')
   return serializePromoCode(row)
 }
 
@@ -69,7 +69,7 @@ export async function updatePromoCode (executor: Executor, businessId: string, i
   try {
     return await executor.transaction(async (tx) => {
       const [before] = await tx.select().from(promoCodes).where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.id, id))).limit(1).for('update')
-      if (before === undefined) throw notFound('Promo code')
+      if (before === undefined) throw notFound('promo_code_not_found', 'Promo code')
       checkKind({
         percentOff: patch.percentOff === undefined ? before.percentOff : patch.percentOff,
         amountOff: patch.amountOff === undefined ? before.amountOff : patch.amountOff
@@ -90,7 +90,7 @@ export async function updatePromoCode (executor: Executor, businessId: string, i
 
 export async function deletePromoCode (executor: Executor, businessId: string, id: string): Promise<void> {
   const [row] = await executor.delete(promoCodes).where(and(eq(promoCodes.businessId, businessId), eq(promoCodes.id, id))).returning({ id: promoCodes.id })
-  if (row === undefined) throw notFound('Promo code')
+  if (row === undefined) throw notFound('promo_code_not_found', 'Promo code')
 }
 
 /** 1234 USD → "12.34 USD": the message is read by a shopper, who types major units. */
@@ -100,7 +100,7 @@ function majorUnits (minor: number, currency: string): string {
 }
 
 /** A refused code: 422 naming the field, so a shop page shows the message beside it. */
-const refused = (message: string) => unprocessable(message, { field: 'promoCode' })
+const refused = (message: string) => unprocessable('promo_code_not_applicable', message, { field: 'promoCode' })
 
 /** Whether a code's expiry has passed at `now` (the caller's clock), or by the database's clock when none is given. */
 const promoExpired = (now: Date | undefined) =>
@@ -123,7 +123,7 @@ export async function applyPromoCode (executor: Executor, businessId: string, co
   if (!row.active) throw refused(`Promo code ${row.code} is not active`)
   if (expired) throw refused(`Promo code ${row.code} has expired`)
   if (row.minSubtotal !== null && subtotal < row.minSubtotal) {
-    throw unprocessable(`Promo code ${row.code} needs a subtotal of at least ${majorUnits(row.minSubtotal, currency)}`, { field: 'promoCode', minSubtotal: row.minSubtotal })
+    throw unprocessable('promo_code_min_subtotal', `Promo code ${row.code} needs a subtotal of at least ${majorUnits(row.minSubtotal, currency)}`, { field: 'promoCode', minSubtotal: row.minSubtotal })
   }
   const discount = row.percentOff !== null ? Math.floor(subtotal * row.percentOff / 100) : row.amountOff ?? 0
   return { code: row.code, discount: Math.min(discount, subtotal) }

@@ -3,7 +3,7 @@ import { products, reviews } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
-import { notFound, unprocessable } from '../../server/http-errors.ts'
+import { notFound, unprocessable } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
@@ -24,7 +24,7 @@ export async function listReviews (executor: Executor, businessId: string, query
 
 export async function getReview (executor: Executor, businessId: string, id: string): Promise<Review> {
   const [row] = await executor.select().from(reviews).where(and(eq(reviews.businessId, businessId), eq(reviews.id, id))).limit(1)
-  if (row === undefined) throw notFound('Review')
+  if (row === undefined) throw notFound('review_not_found', 'Review')
   return serializeReview(row)
 }
 
@@ -33,7 +33,7 @@ export async function createReview (executor: Executor, businessId: string, inpu
   return await executor.transaction(async (tx) => {
     const [product] = await tx.select({ id: products.id }).from(products)
       .where(and(eq(products.businessId, businessId), eq(products.id, input.productId))).limit(1)
-    if (product === undefined) throw unprocessable(`Product ${input.productId} does not exist`, { productId: input.productId })
+    if (product === undefined) throw unprocessable('review_product_not_found', `Product ${input.productId} does not exist`, { productId: input.productId })
     const [row] = await tx.insert(reviews).values({
       id: newId('rev'), businessId, productId: product.id, rating: input.rating, text: input.text?.trim() ?? '', authorName: input.authorName.trim()
     }).returning()
@@ -46,7 +46,7 @@ export async function createReview (executor: Executor, businessId: string, inpu
 export async function deleteReview (executor: Executor, businessId: string, id: string): Promise<Review> {
   return await executor.transaction(async (tx) => {
     const [row] = await tx.delete(reviews).where(and(eq(reviews.businessId, businessId), eq(reviews.id, id))).returning()
-    if (row === undefined) throw notFound('Review')
+    if (row === undefined) throw notFound('review_not_found', 'Review')
     const review = serializeReview(row)
     await emitEvent(tx, { businessId, event: 'review.deleted', data: review })
     return review

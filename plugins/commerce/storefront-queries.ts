@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm'
 import { businesses, products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { createReview } from './reviews-service.ts'
 import { PRODUCT_PAGE_LIMITS, type Review, type ReviewCreateBody } from './schemas.ts'
@@ -31,6 +31,6 @@ export async function listVisibleProducts (executor: Executor, businessId: strin
 export async function createStoreReview (executor: Executor, businessId: string, input: ReviewCreateBody): Promise<Review> {
   const [product] = await executor.select({ id: products.id }).from(products)
     .where(and(eq(products.businessId, businessId), eq(products.id, input.productId), eq(products.status, 'ACTIVE'))).limit(1)
-  if (product === undefined) throw notFound('Product')
+  if (product === undefined) throw notFound('product_not_found', 'Product')
   return await createReview(executor, businessId, input)
 }

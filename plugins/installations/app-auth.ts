@@ -1,18 +1,26 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
-import { insufficientScope, invalidToken, missingToken } from '../../server/http-errors.ts'
+import { HttpError } from '../../server/http-errors.ts'
+import { insufficientScope, invalidToken, missingToken } from './errors.ts'
 import { toCached } from './service.ts'
 import type { CachedInstallation } from './token-cache.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by requireAppToken: the calling installation. */
+    /** Set by identifyAppToken or requireAppToken: the calling installation. */
     installation: CachedInstallation
+    /** Set by identifyAppToken: the 401 a missing or bad token gets, answered by requireAppToken. */
+    appTokenRefusal: HttpError | null
     /** Set by requireScope when the scope check passed: the scope this request exercised (app checks' scopes.used). */
     scopeUsed: string | null
   }
   interface FastifyInstance {
+    /**
+     * onRequest: reads the access token and sets the installation, keeping a 401 for requireAppToken,
+     * so hooks in between (the rate limit: X-RateLimit-* on a 401 too, DESIGN §21) see every call.
+     */
+    identifyAppToken: onRequestAsyncHookHandler
     /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
     requireAppToken: onRequestAsyncHookHandler
     /** preHandler: the token's granted scopes include this one; 403 naming it otherwise. */
@@ -27,22 +35,36 @@ const TOKEN_PATTERN = /^[Bb][Ee][Aa][Rr][Ee][Rr]\s+(fbat_[A-Za-z0-9_-]{20,200})$
 export default fp(async function appAuth (fastify) {
   fastify.decorateRequest('installation', null as unknown as CachedInstallation)
   fastify.decorateRequest('scopeUsed', null)
+  fastify.decorateRequest('appTokenRefusal', null)
 
-  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+  async function authenticate (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
     // no credentials, or another scheme's: RFC 6750 §3.1's bare challenge
-    if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('Authentication required: send Authorization: Bearer fbat_…')
+    if (header === undefined || !/^bearer\b/i.test(header.trim())) throw missingToken('token_missing', 'Authentication required: send Authorization: Bearer fbat_…')
     const match = TOKEN_PATTERN.exec(header)
-    if (match === null) throw invalidToken('Missing or malformed access token: send Authorization: Bearer fbat_…')
+    if (match === null) throw invalidToken('token_malformed', 'Missing or malformed access token: send Authorization: Bearer fbat_…')
     const tokenHash = sha256(match[1])
     let installation = fastify.tokenCache.get(tokenHash)
     if (installation === undefined) {
       const row = await fastify.installations.findByTokenHash(tokenHash)
-      if (row === null) throw invalidToken('Invalid or revoked access token')
+      if (row === null) throw invalidToken('token_invalid', 'Invalid or revoked access token')
       installation = toCached(row)
       fastify.tokenCache.set(tokenHash, installation)
     }
     request.installation = installation
+  }
+
+  fastify.decorate('identifyAppToken', async function (request: FastifyRequest) {
+    try {
+      await authenticate(request)
+    } catch (error) {
+      if (!(error instanceof HttpError) || error.statusCode !== 401) throw error
+      request.appTokenRefusal = error
+    }
+  })
+  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+    if (request.appTokenRefusal !== null) throw request.appTokenRefusal
+    if (request.installation === null) await authenticate(request)
   })
 
   fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
@@ -51,7 +73,7 @@ export default fp(async function appAuth (fastify) {
       request.scopeUsed = scope
       return
     }
-    throw insufficientScope(scope, pendingScopes.includes(scope)
+    throw insufficientScope(pendingScopes.includes(scope) ? 'scope_pending' : 'scope_missing', scope, pendingScopes.includes(scope)
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)
   })

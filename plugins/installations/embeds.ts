@@ -3,12 +3,17 @@ import { and, eq, isNull } from 'drizzle-orm'
 import { installations, type BlockInstance } from '../../server/db/schema/index.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import type { ErrorItem } from '../../server/http-errors.ts'
+import { badRequest, notFound } from './errors.ts'
 import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { databaseNow } from '../../server/clock.ts'
 
-const invalid = (what: string, problems: string[]) => badRequest(`Invalid ${what}: ${problems.join('; ')}`, { problems })
+/** 400 listing every problem: `errors` for forms (path and code), `problems` as sentences. */
+function invalid (what: string, items: ErrorItem[]) {
+  const problems = items.map((item) => `${item.path}: ${item.message}`)
+  return badRequest('validation_failed', `Invalid ${what}: ${problems.join('; ')}`, { errors: items.map((item) => ({ in: 'body', ...item })), problems })
+}
 
 /**
  * The blocks a merchant places on a page, checked: each one must name an active installation of this
@@ -20,12 +25,12 @@ const invalid = (what: string, problems: string[]) => badRequest(`Invalid ${what
 export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, body: PageBlocksBody,
   current: BlockInstance[] = []): Promise<BlockInstance[]> {
   const active = await activeInstallations(executor, extensionsOf, businessId, [...new Set(body.blocks.map((b) => b.installationId))])
-  const problems: string[] = []
+  const problems: ErrorItem[] = []
   const seen = new Set<string>()
   const blocks: BlockInstance[] = body.blocks.map((input, index) => {
     const path = `/blocks/${index}`
     const id = input.id ?? newId('blk')
-    if (seen.has(id)) problems.push(`${path}/id: duplicate block id "${id}"`)
+    if (seen.has(id)) problems.push({ path: `${path}/id`, message: `duplicate block id "${id}"`, code: 'block_id_duplicate' })
     seen.add(id)
     const installation = active.get(input.installationId)
     const definition = installation?.blocks.get(input.blockType)
@@ -33,9 +38,9 @@ export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsO
     const unchanged = kept !== undefined && (input.settings === undefined || isDeepStrictEqual(input.settings, kept.settings))
     if (installation !== undefined && definition === undefined && unchanged) return kept
     if (installation === undefined) {
-      problems.push(`${path}/installationId: no active installation "${input.installationId}" on this business`)
+      problems.push({ path: `${path}/installationId`, message: `no active installation "${input.installationId}" on this business`, code: 'installation_not_found' })
     } else if (definition === undefined) {
-      problems.push(`${path}/blockType: "${input.blockType}" is not an active block of this app`)
+      problems.push({ path: `${path}/blockType`, message: `"${input.blockType}" is not an active block of this app`, code: 'block_type_inactive' })
     }
     const settings = input.settings ?? definition?.defaultConfig ?? {}
     if (definition !== undefined) problems.push(...settingsProblems(definition.settingsSchema, settings, `${path}/settings`))
@@ -63,7 +68,7 @@ function embedsView (installation: ActiveInstallation) {
 
 async function installationOf (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, installationId: string): Promise<ActiveInstallation> {
   const installation = (await activeInstallations(executor, extensionsOf, businessId, [installationId])).get(installationId)
-  if (installation === undefined) throw notFound('Installation')
+  if (installation === undefined) throw notFound('installation_not_found', 'Installation')
   return installation
 }
 
@@ -82,14 +87,14 @@ export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
   return await db.transaction(async (tx) => {
     const [locked] = await tx.select({ id: installations.id, embedSettings: installations.embedSettings }).from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).for('update')
-    if (locked === undefined) throw notFound('Installation')
+    if (locked === undefined) throw notFound('installation_not_found', 'Installation')
     const installation: ActiveInstallation = { ...current, embedSettings: locked.embedSettings }
-    const problems: string[] = []
+    const problems: ErrorItem[] = []
     const next: Record<string, { enabled: boolean, settings: Settings }> = { ...installation.embedSettings }
     for (const [embedType, input] of Object.entries(body.embeds)) {
       const embed = installation.embeds.get(embedType)
       if (embed === undefined) {
-        problems.push(`/embeds/${embedType}: "${embedType}" is not an active embed of this app`)
+        problems.push({ path: `/embeds/${embedType}`, message: `"${embedType}" is not an active embed of this app`, code: 'embed_type_inactive' })
         continue
       }
       const settings = input.settings ?? embedState(installation, embed).settings

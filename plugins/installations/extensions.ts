@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNull } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
+import type { ErrorItem } from '../../server/http-errors.ts'
+import { validationItems } from '../../server/validation.ts'
 import { settingsValidator } from '../apps/service.ts'
 
 export type Settings = Record<string, unknown>
@@ -64,16 +66,11 @@ export function embedState (installation: ActiveInstallation, embed: EmbedDefini
 }
 
 /** Problems of `settings` against an extension's settingsSchema, each prefixed with `path`; none without a schema but empty settings. */
-export function settingsProblems (schema: Settings | undefined, settings: Settings, path: string): string[] {
+export function settingsProblems (schema: Settings | undefined, settings: Settings, path: string): ErrorItem[] {
   if (schema === undefined) {
-    return Object.keys(settings).length === 0 ? [] : [`${path}: this extension has no settings`]
+    return Object.keys(settings).length === 0 ? [] : [{ path, message: 'this extension has no settings', code: 'settings_none' }]
   }
   const validate = settingsValidator(schema)
   if (validate(settings)) return []
-  return (validate.errors ?? []).map((error) => {
-    const where = `${path}${error.instancePath}`
-    return error.keyword === 'additionalProperties'
-      ? `${where}: unknown property "${(error.params as { additionalProperty: string }).additionalProperty}"`
-      : `${where}: ${error.message ?? 'is invalid'}`
-  })
+  return validationItems(validate.errors ?? []).map((item) => ({ path: `${path}${item.path}`, message: item.message, code: item.code }))
 }

@@ -7,7 +7,8 @@ import { newId } from '../../server/db/ids.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, emitEvent, type EventName } from '../../server/events.ts'
-import { badRequest, conflict, notFound } from '../../server/http-errors.ts'
+import { validationItems } from '../../server/validation.ts'
+import { badRequest, conflict, notFound } from './errors.ts'
 import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import { settingsValidator, type AppRow, type AppsService } from '../apps/service.ts'
@@ -231,7 +232,7 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
     const query = db.select().from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
     const [row] = lock ? await query.for('update') : await query
-    if (row === undefined) throw notFound('Installation')
+    if (row === undefined) throw notFound('installation_not_found', 'Installation')
     return row
   }
 
@@ -273,7 +274,7 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
   async function endForDeletedApp (app: AppRow): Promise<void> {
     const tx = transaction()
     const rows = await tx.select().from(installations).where(eq(installations.appId, app.id)).for('update')
-    if (rows.some((row) => !row.isTestInstall)) throw conflict('The app has merchant installations and cannot be deleted')
+    if (rows.some((row) => !row.isTestInstall)) throw conflict('app_has_installations', 'The app has merchant installations and cannot be deleted')
     for (const row of rows.filter((r) => r.uninstalledAt === null)) {
       await deps.webhooks.in(tx).deactivateFor(row.id)
       await deps.commerce.in(tx).removeBlocksOf(row.businessId, row.id)
@@ -297,11 +298,11 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
   async function putSettings (businessId: string, installationId: string, settings: Record<string, unknown>) {
     const installation = await getForBusiness(businessId, installationId)
     const schema = await deps.apps.settingsSchemaOf(installation.appId)
-    if (schema === null) throw badRequest('This app has no settings')
+    if (schema === null) throw badRequest('settings_none', 'This app has no settings')
     const validate = settingsValidator(schema)
     if (!validate(settings)) {
-      const problems = (validate.errors ?? []).map((e) => `settings${e.instancePath} ${e.message ?? 'is invalid'}`)
-      throw badRequest(`Invalid settings: ${problems.join('; ')}`)
+      const items = validationItems(validate.errors ?? []).map((item) => ({ ...item, path: `/settings${item.path}` }))
+      throw badRequest('validation_failed', `Invalid settings: ${items.map((item) => `${item.path.slice(1)} ${item.message}`).join('; ')}`, { errors: items })
     }
     await db.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
     return { settings, settingsSchema: schema }
@@ -333,7 +334,7 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
   async function sessionToken (input: { businessId: string, installationId: string, userId: string, issuer: string }) {
     const installation = await getForBusiness(input.businessId, input.installationId)
     const [app] = await deps.apps.findByIds([installation.appId])
-    if (app === undefined) throw notFound('Installation')
+    if (app === undefined) throw notFound('installation_not_found', 'Installation')
     const iat = unixSeconds(deps.clock.now())
     const exp = iat + SESSION_TOKEN_SECONDS
     const claims = {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { ScopeValue } from '../../sdk/src/contract/index.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { badRequest, notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 
 const security = [{ developerJwt: [] }]
@@ -35,7 +35,7 @@ const TestStatusSchema = Type.Object({
 const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
   const sandboxOf = (businessId: string | null): string => {
-    if (businessId === null) throw badRequest('Your account has no sandbox business')
+    if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     return businessId
   }
 
@@ -103,7 +103,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const installationId = await fastify.db.transaction(async (tx) => {
       const app = await fastify.apps.in(tx).ownedApp(request.user.sub, request.params.appId, true)
       const installation = await fastify.installations.in(tx).activeFor(app.id, businessId)
-      if (installation === null) throw notFound('Test install')
+      if (installation === null) throw notFound('installation_not_found', 'Test install')
       await fastify.installations.in(tx).uninstall(installation)
       return installation.id
     })

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { AppListingSchema, CategorySchema } from '../../sdk/src/contract/index.ts'
 import type { AppRow } from '../apps/service.ts'
 
@@ -37,7 +37,7 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', description: 'Public. A published app with its listing details (appUrl for the Install button); 404 for an unknown or unpublished slug.', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
   }, async (request) => {
     const app = await fastify.apps.publishedBySlug(request.params.slug)
-    if (app === null) throw notFound('App')
+    if (app === null) throw notFound('app_not_found', 'App')
     return (await listings([app]))[0]
   })
 }

@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import rateLimit from '@fastify/rate-limit'
 import { errorResponses } from '../../server/schemas.ts'
-import { HttpError } from '../../server/http-errors.ts'
 import { rateLimitRedis } from '../../server/redis.ts'
-import { oauthError, oauthErrorHandler } from './errors.ts'
+import { httpError, oauthError, oauthErrorHandler } from './errors.ts'
 import { CLI_CLIENT_ID } from './device.ts'
 import { DeviceAuthorizationBodySchema, DeviceAuthorizationSchema, DeviceDecisionBodySchema, DeviceInfoQuery, DeviceInfoSchema, OAuthErrorSchema } from './schemas.ts'
 
@@ -27,7 +26,7 @@ const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     skipOnError: true,
     errorResponseBuilder: (_request, context) => {
       const message = `Too many device logins from your address: ${context.max} per minute. Retry in ${context.after}.`
-      return new HttpError(429, message, { error: 'rate_limited', error_description: message })
+      return httpError(429, 'rate_limited', message, { error: 'rate_limited', error_description: message })
     }
   })
 

@@ -4,8 +4,7 @@ import { deviceAuthorizations } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { sha256 } from '../../server/crypto.ts'
-import { conflict, HttpError } from '../../server/http-errors.ts'
-import { oauthError } from './errors.ts'
+import { conflict, httpError, oauthError } from './errors.ts'
 import type { Clock } from '../../server/clock.ts'
 
 /** The developer CLI is the one public client of the device flow (DESIGN §19). */
@@ -50,9 +49,9 @@ export function createDeviceFlow (options: DeviceFlowOptions) {
 
   async function pending (userCode: string) {
     const code = normalizeUserCode(userCode)
-    if (code === null) throw new HttpError(400, 'A code is 8 letters, like BCDF-GHJK', { code: 'user_code_invalid' })
+    if (code === null) throw httpError(400, 'user_code_invalid', 'A code is 8 letters, like BCDF-GHJK')
     const [row] = await db.select().from(deviceAuthorizations).where(eq(deviceAuthorizations.userCodeHash, sha256(code))).limit(1)
-    if (row === undefined || row.expiresAt.getTime() <= now()) throw new HttpError(404, 'No login is waiting for this code: it may have expired; run `app-platform login` again', { code: 'user_code_not_found' })
+    if (row === undefined || row.expiresAt.getTime() <= now()) throw httpError(404, 'user_code_not_found', 'No login is waiting for this code: it may have expired; run `app-platform login` again')
     return row
   }
 
@@ -99,7 +98,7 @@ export function createDeviceFlow (options: DeviceFlowOptions) {
         .set({ status: decision === 'approve' ? 'approved' : 'denied', userId })
         .where(and(eq(deviceAuthorizations.id, row.id), eq(deviceAuthorizations.status, 'pending')))
         .returning({ id: deviceAuthorizations.id })
-      if (updated === undefined) throw conflict('This login was already approved or denied')
+      if (updated === undefined) throw conflict('device_login_decided', 'This login was already approved or denied')
     },
 
     /** §3.4–3.5: the CLI's poll at the token endpoint; the token once, the RFC's error codes otherwise. */

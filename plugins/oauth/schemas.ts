@@ -83,7 +83,8 @@ export const OAuthErrorSchema = Type.Object({
   error: Type.String({ description: 'RFC 6749 error code', examples: ['invalid_grant'] }),
   error_description: Type.String(),
   statusCode: Type.Integer(),
-  message: Type.String()
+  message: Type.String(),
+  code: Type.String({ description: 'The same code as `error` (the stable error code of the platform)', examples: ['invalid_grant'] })
 }, { title: 'OAuthError' })
 
 /** RFC 7009 §2.1; loose like TokenBodySchema, so a missing token is an RFC 6749 invalid_request. */

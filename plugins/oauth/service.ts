@@ -4,14 +4,14 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import { oauthCodes } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { randomSecret, safeEqual, sha256 } from '../../server/crypto.ts'
-import { HttpError, forbidden } from '../../server/http-errors.ts'
+import { HttpError } from '../../server/http-errors.ts'
 import type { SessionClaims } from '../auth/guards.ts'
 import type { AppsService, AppRow } from '../apps/service.ts'
 import type { InstallationsService, Issued, UnexchangedConsent } from '../installations/service.ts'
 import type { CommerceService } from '../commerce/service.ts'
 import type { AuthService } from '../auth/service.ts'
 import { createDeviceFlow, type DeviceFlow } from './device.ts'
-import { authorizeError, oauthError, redirectedError, type OAuthErrorCode } from './errors.ts'
+import { authorizeError, forbidden, oauthError, redirectedError, type OAuthErrorCode } from './errors.ts'
 import { AUTHORIZATION_CODE_TTL_MS, SCOPE_DESCRIPTIONS, type AuthorizationRequest, type AuthorizeBodyType } from './schemas.ts'
 import type { Clock } from '../../server/clock.ts'
 
@@ -60,7 +60,7 @@ export function createOAuthService (deps: OAuthDeps) {
    * goes back to the client (RFC 6749 §4.1.2.1).
    */
   async function resolve (user: SessionClaims, params: AuthorizationRequest): Promise<ResolvedRequest> {
-    if (user.role === 'REVIEWER') throw forbidden('Reviewers cannot install apps')
+    if (user.role === 'REVIEWER') throw forbidden('reviewer_cannot_install', 'Reviewers cannot install apps')
     const app = await deps.apps.findByClientId(params.client_id)
     if (app === null) throw authorizeError('invalid_client', 'Unknown client_id')
     if (params.redirect_uri !== app.redirectUrl) throw authorizeError('invalid_request', "redirect_uri does not match the app's registered redirect URL")

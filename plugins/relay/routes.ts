@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { ServerResponse } from 'node:http'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import { badRequest, notFound } from '../../server/http-errors.ts'
+import { badRequest, notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { callEvent, HEARTBEAT_MS, type RelayCallRow, type RelaySession } from './service.ts'
 import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema, TriggerBodySchema, TriggeredSchema } from './schemas.ts'
@@ -42,7 +42,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const businessId = request.user.businessId
-    if (businessId === null) throw badRequest('Your account has no sandbox business')
+    if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     const raw = reply.raw
     let ended = false
     const write = (text: string) => { if (!ended && !raw.writableEnded) raw.write(text) }
@@ -91,7 +91,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    if (!await fastify.relay.answer(app.id, request.params.callId, request.body)) throw notFound('Waiting relayed call')
+    if (!await fastify.relay.answer(app.id, request.params.callId, request.body)) throw notFound('relayed_call_not_found', 'Waiting relayed call')
     return await reply.code(204).send(null)
   })
 
@@ -104,9 +104,9 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const businessId = request.user.businessId
-    if (businessId === null) throw badRequest('Your account has no sandbox business')
+    if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     const event = TRIGGERABLE_EVENTS.find((name) => name === request.body.event)
-    if (event === undefined) throw badRequest(`Unknown event ${request.body.event}: one of ${TRIGGERABLE_EVENTS.join(', ')}`, { code: 'event_unknown' })
+    if (event === undefined) throw badRequest('event_unknown', `Unknown event ${request.body.event}: one of ${TRIGGERABLE_EVENTS.join(', ')}`)
     return await reply.code(202).send(await fastify.relay.trigger(businessId, event))
   })
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { ReviewCreateBodySchema, ReviewSchema } from '../commerce/schemas.ts'
 import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
 import { storeProductPage } from './service.ts'
@@ -13,7 +13,7 @@ const security: Array<Record<string, string[]>> = []
 const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const business = async (slug: string) => {
     const row = await fastify.commerce.businessBySlug(slug)
-    if (row === null) throw notFound('Store')
+    if (row === null) throw notFound('store_not_found', 'Store')
     return row
   }
 

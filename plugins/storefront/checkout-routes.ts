@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import { notFound } from '../../server/http-errors.ts'
+import { notFound } from './errors.ts'
 import { GuestOrderBodySchema, OrderSchema } from '../commerce/schemas.ts'
 import { CreatePaymentAnswerSchema, PaymentMethodSchema } from '../checkout-hooks/schemas.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
@@ -41,7 +41,7 @@ const PlacedSchema = Type.Object({
 const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   async function businessIdOf (slug: string): Promise<string> {
     const business = await fastify.commerce.businessBySlug(slug)
-    if (business === null) throw notFound('Store')
+    if (business === null) throw notFound('store_not_found', 'Store')
     return business.id
   }
 

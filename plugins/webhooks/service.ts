@@ -5,7 +5,7 @@ import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
-import { badRequest, conflict, insufficientScope, notFound } from '../../server/http-errors.ts'
+import { badRequest, conflict, fieldError, insufficientScope, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { currentTraceParent } from '../../server/telemetry.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
@@ -82,11 +82,11 @@ export function publicDelivery (row: DeliveryRow) {
 /** Unknown event → 400; an event whose scope the installation lacks → 403 naming the scope. */
 export function checkEvents (events: string[], installation: CallingInstallation): string[] {
   const unknown = events.filter((event) => !(event in EVENT_SCOPES))
-  if (unknown.length > 0) throw badRequest(`Unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
+  if (unknown.length > 0) throw badRequest('event_unknown', `Unknown event${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
   for (const event of events) {
     const scope = EVENT_SCOPES[event as EventName]
     if (scope === null || installation.scopes.includes(scope)) continue
-    throw insufficientScope(scope, installation.pendingScopes.includes(scope)
+    throw insufficientScope(installation.pendingScopes.includes(scope) ? 'scope_pending' : 'scope_missing', scope, installation.pendingScopes.includes(scope)
       ? `The event ${event} requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `The event ${event} requires the ${scope} scope`)
   }
@@ -133,7 +133,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   /** A registration of one of the app's installations, test installs included; another app's → 404. */
   async function getOfApp (appId: string, id: string): Promise<WebhookRow> {
     const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.appId, appId))).limit(1)
-    if (row === undefined) throw notFound('Webhook')
+    if (row === undefined) throw notFound('webhook_not_found', 'Webhook')
     return row
   }
 
@@ -162,7 +162,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   /** One delivery of the app with every attempt: headers as sent, the body rebuilt exactly, the answer's start. */
   async function deliveryOfApp (appId: string, id: string) {
     const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.appId, appId))).limit(1)
-    if (row === undefined) throw notFound('Delivery')
+    if (row === undefined) throw notFound('delivery_not_found', 'Delivery')
     const [attempts, [webhook], installation] = await Promise.all([
       db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, row.id)).orderBy(asc(webhookAttempts.attempt), asc(webhookAttempts.createdAt)),
       db.select({ url: webhooks.url }).from(webhooks).where(eq(webhooks.id, row.webhookId)).limit(1),
@@ -184,9 +184,9 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function redeliverOfApp (appId: string, deliveryId: string) {
     const [row] = await db.select({ webhookId: webhookDeliveries.webhookId }).from(webhookDeliveries)
       .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.appId, appId))).limit(1)
-    if (row === undefined) throw notFound('Delivery')
+    if (row === undefined) throw notFound('delivery_not_found', 'Delivery')
     const [webhook] = await db.select().from(webhooks).where(eq(webhooks.id, row.webhookId)).limit(1)
-    if (webhook === undefined) throw conflict('The webhook of this delivery was deleted')
+    if (webhook === undefined) throw conflict('webhook_deleted', 'The webhook of this delivery was deleted')
     return await redeliverOn(webhook, deliveryId)
   }
 
@@ -194,7 +194,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function reEnableOfApp (appId: string, id: string) {
     const current = await getOfApp(appId, id)
     if (current.isActive) return (await present([current]))[0]
-    if (current.disabledReason === UNINSTALLED_REASON) throw conflict('The app was uninstalled from this business; install it again instead')
+    if (current.disabledReason === UNINSTALLED_REASON) throw conflict('webhook_uninstalled', 'The app was uninstalled from this business; install it again instead')
     const [row] = await db.update(webhooks).set({ isActive: true, disabledReason: null, consecutiveFailures: 0, updatedAt: databaseNow() })
       .where(eq(webhooks.id, current.id)).returning()
     return (await present([row]))[0]
@@ -202,12 +202,12 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   async function checkUrl (url: string): Promise<void> {
     const problem = await outboundUrlProblem(url, deps.outbound)
-    if (problem !== null) throw badRequest(`body/url ${problem}`)
+    if (problem !== null) throw fieldError('webhook_url_invalid', '/url', problem)
   }
 
   async function get (installation: CallingInstallation, id: string): Promise<WebhookRow> {
     const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), eq(webhooks.installationId, installation.id))).limit(1)
-    if (row === undefined) throw notFound('Webhook')
+    if (row === undefined) throw notFound('webhook_not_found', 'Webhook')
     return row
   }
 
@@ -217,7 +217,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const secret = randomWebhookSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
     const row = await db.transaction(async (tx) => {
       const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.installationId, installation.id))
-      if (n >= MAX_WEBHOOKS_PER_INSTALLATION) throw conflict(`An installation may hold at most ${MAX_WEBHOOKS_PER_INSTALLATION} webhooks`)
+      if (n >= MAX_WEBHOOKS_PER_INSTALLATION) throw conflict('webhook_limit_reached', `An installation may hold at most ${MAX_WEBHOOKS_PER_INSTALLATION} webhooks`)
       const [inserted] = await tx.insert(webhooks).values({
         id: newId('wh'), installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: input.url,
         secretEncrypted: encryptSecret(secret, deps.encryptionKey), events, description: input.description ?? '',
@@ -248,7 +248,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     }
     if (patch.description !== undefined) set.description = patch.description
     if (patch.signatureScheme !== undefined) {
-      if (current.isAppWebhook) throw badRequest("body/signatureScheme: the app's own webhook is signed as the app's webhookSignatureScheme says; change it in the app's settings")
+      if (current.isAppWebhook) throw fieldError('webhook_signature_fixed', '/signatureScheme', "the app's own webhook is signed as the app's webhookSignatureScheme says; change it in the app's settings")
       set.signatureScheme = patch.signatureScheme
     }
     if (patch.isActive === true && !current.isActive) Object.assign(set, { isActive: true, disabledReason: null, consecutiveFailures: 0 })
@@ -300,11 +300,11 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   async function redeliverOn (webhook: WebhookRow, deliveryId: string) {
-    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+    if (!webhook.isActive) throw conflict('webhook_inactive', 'The webhook is inactive; re-enable it first (PATCH isActive true)')
     const where = and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhook.id)) as SQL
     const [existing] = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries).where(where).limit(1)
-    if (existing === undefined) throw notFound('Delivery')
-    if (await restart(where, 1) === 0) throw conflict('The delivery is being attempted right now')
+    if (existing === undefined) throw notFound('delivery_not_found', 'Delivery')
+    if (await restart(where, 1) === 0) throw conflict('delivery_in_progress', 'The delivery is being attempted right now')
     return { deliveryId, status: 'PENDING' as const }
   }
 
@@ -315,7 +315,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   /** Deliveries of one registration since a time that a replay may take now (not leased by an attempt). */
   function replayable (webhook: WebhookRow, input: { since: string, status?: DeliveryRow['status'] }): SQL {
     const since = new Date(input.since)
-    if (Number.isNaN(since.getTime())) throw badRequest('body/since must be a date-time')
+    if (Number.isNaN(since.getTime())) throw fieldError('field_format', '/since', 'must be a date-time')
     const filters = [eq(webhookDeliveries.webhookId, webhook.id), gte(webhookDeliveries.createdAt, since)]
     if (input.status !== undefined) filters.push(eq(webhookDeliveries.status, input.status))
     return and(...filters) as SQL
@@ -338,7 +338,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   /** `dryRun`: what the call would queue, nothing sent (the console's confirmation). */
   async function replayOn (webhook: WebhookRow, input: { since: string, status?: DeliveryRow['status'] }, options: { dryRun?: boolean } = {}) {
-    if (!webhook.isActive) throw conflict('The webhook is inactive; re-enable it first (PATCH isActive true)')
+    if (!webhook.isActive) throw conflict('webhook_inactive', 'The webhook is inactive; re-enable it first (PATCH isActive true)')
     const where = replayable(webhook, input)
     const plan = await replayPlan(where)
     const queued = options.dryRun === true ? Math.min(plan.matching, MAX_REPLAY) : await restart(where, MAX_REPLAY)
@@ -360,7 +360,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       traceParent: currentTraceParent()
     })
     const result = await deps.delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })
-    if (result === null) throw conflict('The test delivery could not be sent')
+    if (result === null) throw conflict('test_delivery_failed', 'The test delivery could not be sent')
     return { success: result.success, statusCode: result.statusCode, durationMs: result.durationMs, ...(result.error !== null ? { error: result.error } : {}) }
   }
 

@@ -1,3 +1,4 @@
+import type { ErrorCode } from './contract/error-codes.ts'
 import type {
   Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
   DeliveryListParams, FetchLike, ListParams, ListResponse, Order, OrderListParams, OrderStatus, Page, Product,
@@ -24,11 +25,21 @@ export interface AppApiClientOptions {
   maxRetryDelayMs?: number
 }
 
-/** An error answer of the API, with the fields of its error body (spec, Errors). */
+/** One problem of a 400 that lists several: the field (a JSON Pointer into the body unless `in` says otherwise), what is wrong, its code. */
+export interface ErrorProblem { in?: 'body' | 'querystring' | 'params' | 'headers', path: string, message: string, code: ErrorCode }
+
+/**
+ * An error answer of the API, with the fields of its error body (spec, Errors). Decide by `code`
+ * (stable, DESIGN §21), never by `message`, whose wording may change.
+ */
 export class AppApiError extends Error {
   readonly statusCode: number
   /** HTTP reason phrase, e.g. "Not Found". */
   readonly error: string
+  /** The stable error code (`product_not_found`, `scope_missing`, `rate_limited`, …); null when the answer had none (a proxy's page, say). */
+  readonly code: ErrorCode | null
+  /** Every problem of a validation error, each with its field's path; empty otherwise. */
+  readonly errors: ErrorProblem[]
   readonly body: unknown
   readonly retryAfterSeconds: number | null
   constructor (statusCode: number, error: string, message: string, body: unknown, retryAfterSeconds: number | null = null) {
@@ -38,6 +49,10 @@ export class AppApiError extends Error {
     this.error = error
     this.body = body
     this.retryAfterSeconds = retryAfterSeconds
+    const record = typeof body === 'object' && body !== null ? body as Record<string, unknown> : {}
+    // a code this SDK version does not list yet is still passed on: a newer server may add codes
+    this.code = typeof record.code === 'string' ? record.code as ErrorCode : null
+    this.errors = Array.isArray(record.errors) ? record.errors as ErrorProblem[] : []
   }
 }
 

@@ -12,6 +12,7 @@ export * from './types.ts'
 export * from './session-token.ts'
 // the API contract's lists (its TypeBox schemas stay in sdk/src/contract, for the server and the admin UI)
 export { SCOPES, type Scope } from './contract/scopes.ts'
+export { ERROR_CODES, ERROR_CODE_LIST, type ErrorCode } from './contract/error-codes.ts'
 export { APP_CATEGORIES, type AppCategory } from './contract/categories.ts'
 export { EVENT_NAMES, EVENT_SCOPES, SUBSCRIBABLE_EVENTS, HOOK_SCOPES, SIGNATURE_SCHEMES, type SignatureScheme, type EventName, type SubscribableEvent, type HookPoint } from './contract/events.ts'
 export * from './developer.ts'

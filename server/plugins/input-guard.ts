@@ -19,7 +19,7 @@ export const nulPath = (value: unknown, root: string): string | null => findStri
 export function frameworkErrors (error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   const statusCode = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400
   const message = error.code === 'FST_ERR_BAD_URL' ? 'The URL is malformed: a path segment is not valid percent-encoding' : 'The request could not be routed'
-  void reply.code(statusCode).send(errorBody(statusCode, message))
+  void reply.code(statusCode).send(errorBody(statusCode, error.code === 'FST_ERR_BAD_URL' ? 'malformed_url' : 'bad_request', message))
 }
 
 /**
@@ -29,6 +29,6 @@ export function frameworkErrors (error: FastifyError, _request: FastifyRequest, 
 export default fp(async function inputGuard (fastify) {
   fastify.addHook('preValidation', async (request) => {
     const where = nulPath(request.params, 'params') ?? nulPath(request.query, 'querystring') ?? nulPath(request.body, 'body')
-    if (where !== null) throw badRequest(`${where} must not contain NUL characters`)
+    if (where !== null) throw badRequest('nul_character', `${where} must not contain NUL characters`)
   })
 }, { name: 'input-guard' })

@@ -22,6 +22,6 @@ export function deeperThan (value: unknown, limit: number): boolean {
  */
 export default fp(async function jsonDepth (fastify) {
   fastify.addHook('preValidation', async (request) => {
-    if (deeperThan(request.body, MAX_JSON_DEPTH)) throw badRequest(`body must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels`)
+    if (deeperThan(request.body, MAX_JSON_DEPTH)) throw badRequest('json_too_deep', `body must not nest objects or arrays deeper than ${MAX_JSON_DEPTH} levels`)
   })
 }, { name: 'json-depth' })

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import fp from 'fastify-plugin'
 import type { FastifyRequest } from 'fastify'
 import { createMetrics, type Metrics } from '../metrics.ts'
-import { forbidden, HttpError } from '../http-errors.ts'
+import { forbidden, httpError } from '../http-errors.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -53,12 +53,12 @@ export default fp(async function metricsPlugin (fastify) {
 
   fastify.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!fromLoopback(request)) {
-      if (expected === null) throw forbidden('Metrics are served to loopback only (set METRICS_TOKEN to allow other hosts with a bearer token)')
+      if (expected === null) throw forbidden('metrics_forbidden', 'Metrics are served to loopback only (set METRICS_TOKEN to allow other hosts with a bearer token)')
       const [scheme, token] = (request.headers.authorization ?? '').split(' ')
       if (scheme?.toLowerCase() !== 'bearer' || token === undefined || token === '') {
-        throw new HttpError(401, 'Send METRICS_TOKEN as a bearer token', {}, { 'www-authenticate': 'Bearer realm="metrics"' })
+        throw httpError(401, 'metrics_token_missing', 'Send METRICS_TOKEN as a bearer token', {}, { 'www-authenticate': 'Bearer realm="metrics"' })
       }
-      if (!timingSafeEqual(digest(token), expected)) throw new HttpError(401, 'Wrong metrics token', {}, { 'www-authenticate': 'Bearer realm="metrics", error="invalid_token"' })
+      if (!timingSafeEqual(digest(token), expected)) throw httpError(401, 'metrics_token_invalid', 'Wrong metrics token', {}, { 'www-authenticate': 'Bearer realm="metrics", error="invalid_token"' })
     }
     return await reply.type(metrics.contentType).send(await metrics.text())
   })

@@ -78,11 +78,11 @@ export default fp(async function originsPlugin (fastify) {
     if (fromStorefront.has(request.raw)) {
       if (under(path, PREFIX.store)) return await toStoreHost(request, reply, path)
       if (STOREFRONT_EXTRA.some((root) => under(path, root))) return
-      return await reply.code(404).send(errorBody(404, `Route ${request.method} ${path} is not served on the storefront origin`))
+      return await reply.code(404).send(errorBody(404, 'not_found', `Route ${request.method} ${path} is not served on the storefront origin`))
     }
     if (!under(path, PREFIX.store)) return
     const slug = path.split('/')[2] ?? ''
-    if (origins.perStoreHosts && !STORE_SLUG.test(slug)) return await reply.code(404).send(errorBody(404, 'The storefront lives on its own origin'))
+    if (origins.perStoreHosts && !STORE_SLUG.test(slug)) return await reply.code(404).send(errorBody(404, 'not_found', 'The storefront lives on its own origin'))
     return await reply.redirect(`${origins.storefrontOrigin(slug)}${request.url}`, 308)
   })
 }, { name: 'origins', dependencies: ['config'] })

@@ -45,8 +45,8 @@ export default fp(async function spaPlugin (fastify, opts: SpaOptions) {
     // a path that exists, asked with a method it does not have (server/plugins/method-not-allowed.ts)
     const allowed = fastify.hasDecorator('allowedMethods') ? fastify.allowedMethods(request.url) : []
     if (allowed.length > 0 && !allowed.includes(request.method)) {
-      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, `${request.method} is not allowed on ${request.url.split('?')[0]}; allowed: ${allowed.join(', ')}`))
+      return reply.code(405).header('allow', allowed.join(', ')).send(errorBody(405, 'method_not_allowed', `${request.method} is not allowed on ${request.url.split('?')[0]}; allowed: ${allowed.join(', ')}`))
     }
-    return reply.code(404).send(errorBody(404, `Route ${request.method} ${request.url.split('?')[0]} not found`))
+    return reply.code(404).send(errorBody(404, 'not_found', `Route ${request.method} ${request.url.split('?')[0]} not found`))
   })
 }, { name: 'spa' })

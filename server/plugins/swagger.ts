@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
-import { ErrorSchema } from '../schemas.ts'
+import { ErrorItemSchema, ErrorSchema } from '../schemas.ts'
 import { shapeDocument, shapeRoute } from '../openapi-shape.ts'
 
 export const API_TAGS = [
@@ -21,6 +21,7 @@ export const API_TAGS = [
 
 /** OpenAPI 3.1 generated from the routes' TypeBox schemas; Swagger UI at /docs. */
 export default fp(async function swaggerPlugin (fastify) {
+  fastify.addSchema(ErrorItemSchema)
   fastify.addSchema(ErrorSchema)
   await fastify.register(swagger, {
     openapi: {

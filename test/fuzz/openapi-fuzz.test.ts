@@ -2,14 +2,15 @@ import t from 'tap'
 import fc from 'fast-check'
 import type { InjectOptions } from 'fastify'
 import { isApiPath } from '../../server/plugins/spa.ts'
+import { ERROR_CODES } from '../../sdk/src/contract/error-codes.ts'
 import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, loginReviewer, within, type Session } from '../helper.ts'
 
 /**
  * Walks every operation of the generated OpenAPI document and, as every role that may call it, sends
  * malformed input: wrong types, NUL characters, 100 KB strings, lone surrogates, deep nesting, huge and
  * negative numbers, unknown fields and wrong content types, in the path, the query and the body. Each
- * answer must come within the deadline, never be a 5xx, and carry the error format (the RFC 6749
- * shape on the OAuth endpoints). fast-check's seed is fixed, so a failure names a reproducible case.
+ * answer must come within the deadline, never be a 5xx, and carry the error format with a declared
+ * stable `code` (the RFC 6749 shape, plus `code`, on the OAuth endpoints). fast-check's seed is fixed, so a failure names a reproducible case.
  */
 const SEED = 20261122
 const RUNS_PER_OPERATION = 16
@@ -130,7 +131,7 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
       const allow = String(response.headers.allow ?? '').split(', ')
       t.ok(methods.every((documented) => allow.includes(documented)), `${path}: Allow (${allow.join(', ')}) lists ${methods.join(', ')}`)
       t.notOk(allow.includes(method as string), `${path}: Allow leaves ${method} out`)
-      t.match(response.json(), { statusCode: 405, error: 'Method Not Allowed', message: String })
+      t.match(response.json(), { statusCode: 405, error: 'Method Not Allowed', message: String, code: 'method_not_allowed' })
     }
   })
 
@@ -183,6 +184,7 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
   })
 
   let requests = 0
+  const codes = new Set<string>()
   for (const op of operations) {
     for (const [role, auth] of callers(op)) {
       const pathParams = op.parameters.filter((p) => p.in === 'path').map((p) => p.name)
@@ -217,10 +219,13 @@ t.test('every operation of /openapi.json, as every role that can call it, answer
           ? typeof payload.error === 'string' && typeof payload.error_description === 'string' && payload.statusCode === response.statusCode
           : payload.statusCode === response.statusCode && typeof payload.error === 'string' && typeof payload.message === 'string'
         if (!fits) throw new Error(`${where}: ${response.statusCode} outside the error format: ${response.body.slice(0, 300)}`)
+        if (typeof payload.code !== 'string' || !(payload.code in ERROR_CODES)) throw new Error(`${where}: ${response.statusCode} without a declared code: ${response.body.slice(0, 300)}`)
+        codes.add(payload.code)
       }), { seed: SEED, numRuns: RUNS_PER_OPERATION, endOnFailure: true })
     }
   }
-  t.pass(`${requests} malformed requests, none answered 5xx, outside the error format or with an undocumented status`)
+  t.pass(`${requests} malformed requests, none answered 5xx, outside the error format, without a declared code or with an undocumented status`)
+  t.ok(codes.has('validation_failed') && codes.has('nul_character'), `codes seen: ${[...codes].sort().join(', ')}`)
 })
 
 /** Text of a JSON value nested `levels` deep, built as text (JSON.stringify itself recurses). */
@@ -258,7 +263,7 @@ t.test('deep JSON bodies and schema bombs, on every operation that takes a body'
           sent++
           const response = await target.inject({ method: method.toUpperCase() as 'POST', url, headers: { ...auth, 'content-type': 'application/json' }, payload: `{"x":${nestedText(levels, levels % 2 === 0 ? 'array' : 'object')}}` })
           t.ok(response.statusCode < 500, `${method} ${path}: ${response.statusCode}`)
-          if (response.statusCode === 400 && /deeper than 32 levels/.test(response.json().message as string)) refusedForDepth++
+          if (response.statusCode === 400 && response.json().code === 'json_too_deep') refusedForDepth++
         }
       }
     }
@@ -273,7 +278,7 @@ t.test('deep JSON bodies and schema bombs, on every operation that takes a body'
     })
     const ms = performance.now() - started
     t.equal(response.statusCode, 400, `bomb ${i}: refused`)
-    t.match(response.json().message, /settingsSchema: (breaks a platform limit|is not a valid JSON Schema)/, `bomb ${i}: names the problem`)
+    t.match(response.json(), { code: 'manifest_invalid', message: /settingsSchema: (breaks a platform limit|is not a valid JSON Schema)/ }, `bomb ${i}: names the problem`)
     t.ok(ms < 1000, `bomb ${i}: answered in ${ms.toFixed(0)} ms`)
   }
 })

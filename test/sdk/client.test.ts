@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import t, { type Test } from 'tap'
 import { AppApiError, createAppApiClient, paginate, parseRetryAfter } from '../../sdk/src/client.ts'
+import type { ErrorCode } from '../../sdk/src/index.ts'
 import type { Product } from '../../sdk/src/types.ts'
 import { readText, sendJson, serve } from './http-server.ts'
 
@@ -8,7 +9,7 @@ const TOKEN = 'fbat_test_token'
 
 interface Seen { method: string, path: string, query: Record<string, string>, authorization?: string, contentType?: string, body: string }
 
-const error = (statusCode: number, reason: string, message: string) => ({ statusCode, error: reason, message })
+const error = (statusCode: number, reason: string, message: string, code = 'not_found', extra: Record<string, unknown> = {}) => ({ statusCode, error: reason, message, code, ...extra })
 const rateHeaders = (remaining: number) => ({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': '1735689600' })
 
 function product (n: number): Product {
@@ -34,19 +35,20 @@ function cannedApi (seen: Seen[]) {
         }
         case 'GET /app-api/products/prod_1': return sendJson(res, 200, product(1), rateHeaders(58))
         case 'GET /app-api/products/slug/caf%C3%A9%2Fnoir': return sendJson(res, 200, product(2))
-        case 'GET /app-api/products/missing': return sendJson(res, 404, error(404, 'Not Found', 'Product not found'))
+        case 'GET /app-api/products/missing': return sendJson(res, 404, error(404, 'Not Found', 'Product not found', 'product_not_found'))
         case 'GET /app-api/orders': return sendJson(res, 200, { data: [], total: 0, page: 1, limit: 20 })
-        case 'PATCH /app-api/orders/ord_1/status': return sendJson(res, 409, error(409, 'Conflict', 'Cannot move from DELIVERED to PENDING'))
+        case 'PATCH /app-api/orders/ord_1/status': return sendJson(res, 409, error(409, 'Conflict', 'Cannot move from DELIVERED to PENDING', 'order_transition_invalid'))
         case 'GET /app-api/reviews': return sendJson(res, 200, { data: [], total: 0, page: 1, limit: 10 })
         case 'GET /app-api/reviews/stats': return sendJson(res, 200, { averageRating: 4.5, totalReviews: 2, distribution: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 1 } })
-        case 'GET /app-api/analytics/dashboard': return sendJson(res, 403, error(403, 'Forbidden', 'Missing scope read_analytics'))
+        case 'GET /app-api/analytics/dashboard': return sendJson(res, 403, error(403, 'Forbidden', 'Missing scope read_analytics', 'scope_missing'))
         case 'GET /app-api/business': {
           throttled += 1
           if (throttled <= 2) return sendJson(res, 429, error(429, 'Too Many Requests', 'Rate limit exceeded'), { 'retry-after': throttled === 1 ? '1' : '0', ...rateHeaders(0) })
           return sendJson(res, 200, { id: 'biz_1', name: 'Shop' }, rateHeaders(60))
         }
         case 'GET /app-api/pages': return sendJson(res, 429, error(429, 'Too Many Requests', 'Rate limit exceeded'), { 'retry-after': '3600' })
-        case 'POST /webhooks': return sendJson(res, 201, { id: 'wh_1', ...JSON.parse(body), secret: 'whsec_1', isActive: true, createdAt: '2025-01-01T00:00:00.000Z' })
+        case 'POST /webhooks': if (JSON.parse(body).url === 'ftp://x') return sendJson(res, 400, error(400, 'Bad Request', 'body/url must be http(s)', 'validation_failed', { errors: [{ in: 'body', path: '/url', message: 'must be http(s)', code: 'webhook_url_invalid' }] }))
+          return sendJson(res, 201, { id: 'wh_1', ...JSON.parse(body), secret: 'whsec_1', isActive: true, createdAt: '2025-01-01T00:00:00.000Z' })
         case 'DELETE /webhooks/wh_1': res.writeHead(204); res.end(); return
         case 'POST /webhooks/wh_1/deliveries/dlv_1/redeliver': return sendJson(res, 202, { queued: true })
         case 'GET /app-api/pages/about': res.writeHead(502, { 'content-type': 'text/html' }); res.end('<h1>Bad gateway</h1>'); return
@@ -104,7 +106,18 @@ t.test('App API client (real HTTP)', async (t) => {
     t.match(notFound, { statusCode: 404, error: 'Not Found', message: 'Product not found', name: 'AppApiError' })
     t.match(await caught(client.orders.updateStatus('ord_1', 'PENDING')), { statusCode: 409, error: 'Conflict', message: 'Cannot move from DELIVERED to PENDING' })
     t.match(await caught(client.analytics.dashboard({ from: '2025-01-01', to: '2025-01-31' })), { statusCode: 403, message: 'Missing scope read_analytics' })
-    t.match(await caught(client.pages.bySlug('about')), { statusCode: 502, error: 'Bad Gateway', message: '<h1>Bad gateway</h1>' })
+    t.match(await caught(client.pages.bySlug('about')), { statusCode: 502, error: 'Bad Gateway', message: '<h1>Bad gateway</h1>', code: null, errors: [] })
+  })
+
+  t.test('exposes the stable code and the problems of a validation error', async (t) => {
+    const { client } = await setup(t)
+    const notFound = await caught(client.products.get('missing'))
+    const code: ErrorCode | null = notFound.code
+    t.equal(code, 'product_not_found')
+    t.equal((await caught(client.analytics.dashboard({ from: '2025-01-01', to: '2025-01-31' }))).code, 'scope_missing')
+    const invalid = await caught(client.webhooks.create({ url: 'ftp://x', events: ['order.created'] }))
+    t.equal(invalid.code, 'validation_failed')
+    t.same(invalid.errors, [{ in: 'body', path: '/url', message: 'must be http(s)', code: 'webhook_url_invalid' }])
   })
 
   t.test('answers 401 for a revoked token as AppApiError', async (t) => {

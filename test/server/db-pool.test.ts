@@ -17,7 +17,7 @@ t.test('a request that gets no database connection within DATABASE_ACQUIRE_TIMEO
 
   const busy = await app.inject({ url: '/merchant/products', headers: merchant.auth })
   t.equal(busy.statusCode, 503, `no connection within ${ACQUIRE_TIMEOUT_MS} ms: 503`)
-  t.same(busy.json(), { statusCode: 503, error: 'Service Unavailable', message: 'The service is busy; retry shortly' }, 'the error format, no internals')
+  t.same(busy.json(), { statusCode: 503, error: 'Service Unavailable', message: 'The service is busy; retry shortly', code: 'service_busy' }, 'the error format, no internals')
   t.equal(busy.headers['retry-after'], '1', 'with Retry-After')
 
   // let them go: cancel the sleeps from a connection of their own

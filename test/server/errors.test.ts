@@ -12,7 +12,7 @@ async function bare () {
   app.setValidatorCompiler(validatorCompiler)
   await app.register(errorsPlugin)
   app.get('/boom', async () => { throw new Error('select * from secrets where password = 42') })
-  app.get('/teapot', async () => { throw new HttpError(418, 'Short and stout', { hint: 'tip me over' }, { 'retry-after': '5' }) })
+  app.get('/teapot', async () => { throw new HttpError(418, 'rate_limited', 'Short and stout', { hint: 'tip me over' }, { 'retry-after': '5' }) })
   app.post('/typed', { schema: { body: Type.Object({ n: Type.Integer() }, { additionalProperties: false }) } }, async () => ({ ok: true }))
   return app
 }
@@ -25,7 +25,8 @@ t.test('errors plugin alone', async (t) => {
     const response = await app.inject({ method: 'GET', url: '/boom' })
     t.equal(response.statusCode, 500)
     const body = response.json()
-    t.same(Object.keys(body).sort(), ['error', 'message', 'statusCode'])
+    t.same(Object.keys(body).sort(), ['code', 'error', 'message', 'statusCode'])
+    t.equal(body.code, 'internal_error')
     t.equal(body.error, 'Internal Server Error')
     t.notMatch(response.body, /select|secrets|stack|at /)
   })
@@ -33,7 +34,7 @@ t.test('errors plugin alone', async (t) => {
   t.test('an HttpError keeps its status, extra fields and headers', async (t) => {
     const response = await app.inject({ method: 'GET', url: '/teapot' })
     t.equal(response.statusCode, 418)
-    t.same(response.json(), { statusCode: 418, error: "I'm a Teapot", message: 'Short and stout', hint: 'tip me over' })
+    t.same(response.json(), { statusCode: 418, error: "I'm a Teapot", message: 'Short and stout', code: 'rate_limited', hint: 'tip me over' })
     t.equal(response.headers['retry-after'], '5')
   })
 
@@ -55,7 +56,7 @@ t.test('errors through the whole app', async (t) => {
   t.test('unknown API route is a JSON 404', async (t) => {
     const response = await app.inject({ method: 'GET', url: '/app-api/nothing-here' })
     t.equal(response.statusCode, 404)
-    t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'Route GET /app-api/nothing-here not found' })
+    t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'Route GET /app-api/nothing-here not found', code: 'not_found' })
   })
 
   t.test('malformed JSON is 400', async (t) => {

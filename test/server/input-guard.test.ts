@@ -28,7 +28,7 @@ t.test('a NUL character anywhere in the input is a 400 naming the field, never a
   for (const [label, request, field] of cases) {
     const response = await app.inject(request)
     t.equal(response.statusCode, 400, label)
-    t.same(response.json(), { statusCode: 400, error: 'Bad Request', message: `${field} must not contain NUL characters` }, `${label}: the error format, naming ${field}`)
+    t.same(response.json(), { statusCode: 400, error: 'Bad Request', message: `${field} must not contain NUL characters`, code: 'nul_character' }, `${label}: the error format, naming ${field}`)
   }
 })
 
@@ -46,5 +46,5 @@ t.test('router errors use the error format and never echo the input', async (t) 
 
   const malformed = await app.inject({ method: 'GET', url: '/merchant/products/%E0%A4%A', headers: merchant.auth })
   t.equal(malformed.statusCode, 400)
-  t.same(malformed.json(), { statusCode: 400, error: 'Bad Request', message: 'The URL is malformed: a path segment is not valid percent-encoding' })
+  t.same(malformed.json(), { statusCode: 400, error: 'Bad Request', message: 'The URL is malformed: a path segment is not valid percent-encoding', code: 'malformed_url' })
 })

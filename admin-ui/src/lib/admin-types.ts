@@ -16,6 +16,11 @@ export interface JsonSchemaProperty {
   enum?: unknown[]
   minimum?: number
   maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+  minLength?: number
+  maxLength?: number
+  pattern?: string
   default?: unknown
 }
 

@@ -1,15 +1,23 @@
-/** One problem of a 400 that lists several (manifest validation). */
-export interface ApiProblem { path: string, message: string }
+import type { ErrorCode } from '../../../sdk/src/contract/error-codes.ts'
 
-/** The error body every API error has; some 400s add every problem in `errors`. */
-export interface ApiErrorBody { statusCode: number, error: string, message: string, errors?: ApiProblem[] }
+export type { ErrorCode }
 
+/** One problem of a 400 that lists several: the field (a JSON Pointer into the body), what is wrong, its stable code. */
+export interface ApiProblem { in?: 'body' | 'querystring' | 'params' | 'headers', path: string, message: string, code?: ErrorCode }
+
+/** The error body every API error has, with its stable `code` (DESIGN §21); some 400s add every problem in `errors`. */
+export interface ApiErrorBody { statusCode: number, error: string, message: string, code?: ErrorCode, errors?: ApiProblem[] }
+
+/** An API error: screens decide by `code` (stable), never by the message text. */
 export class ApiError extends Error {
   readonly status: number
+  /** The stable error code; null for an answer outside the error format (a proxy's page, the network). */
+  readonly code: ErrorCode | null
   readonly body: ApiErrorBody
   constructor (body: ApiErrorBody) {
     super(body.message)
     this.status = body.statusCode
+    this.code = body.code ?? null
     this.body = body
   }
 }

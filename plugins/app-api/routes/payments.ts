@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
-import { forbidden } from '../../../server/http-errors.ts'
+import { forbidden } from '../errors.ts'
 import { OrderSchema } from '../../commerce/schemas.ts'
 import { PaymentOutcomeBodySchema } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
@@ -21,7 +21,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const order = await fastify.commerce.findOrderRow(businessOf(request), request.params.id)
     // app method ids are `<installationId>:<id>`: only the installation that offered it settles it
     if (order.paymentMethodId !== null && !order.paymentMethodId.startsWith(`${request.installation.id}:`)) {
-      throw forbidden('This order is paid with another app’s payment method')
+      throw forbidden('payment_method_other_app', 'This order is paid with another app’s payment method')
     }
     return request.body.status === 'COMPLETED'
       ? await fastify.commerce.completePayment(businessOf(request), request.params.id)

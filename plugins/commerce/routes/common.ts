@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import { forbidden } from '../../../server/http-errors.ts'
+import { forbidden } from '../errors.ts'
 
 export const TAGS = ['merchant']
 export const SECURITY = [{ developerJwt: [] }]
@@ -7,6 +7,6 @@ export const SECURITY = [{ developerJwt: [] }]
 /** The merchant's business: every query is scoped to it. */
 export function businessOf (request: FastifyRequest): string {
   const businessId = request.user.businessId
-  if (businessId === null) throw forbidden('This account has no business')
+  if (businessId === null) throw forbidden('business_missing', 'This account has no business')
   return businessId
 }

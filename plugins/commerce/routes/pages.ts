@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
 import { PageBlocksBodySchema, PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
-import { badRequest } from '../../../server/http-errors.ts'
+import { badRequest } from '../errors.ts'
 import { MAX_PREVIEW_TOKEN_LENGTH, signPreviewToken } from '../../../server/preview-token.ts'
 
 const PreviewSchema = Type.Object({
@@ -107,7 +107,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const page = await fastify.commerce.getPage(businessId, request.params.slug)
     const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
     const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks }, fastify.clock.now())
-    if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('This draft is too large to preview: save it to see it on the storefront')
+    if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('page_preview_too_large', 'This draft is too large to preview: save it to see it on the storefront')
     const business = await fastify.commerce.getBusinessProfile(businessId)
     return { previewUrl: `${fastify.origins.storeUrl(business.slug)}/${encodeURIComponent(page.slug)}?preview=${token}`, expiresAt: expiresAt.toISOString() }
   })

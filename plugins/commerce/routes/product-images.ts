@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { notFound } from '../../../server/http-errors.ts'
+import { notFound } from '../errors.ts'
 
 /** GET /media/products/:id — a product's uploaded picture; public and immutable (a new upload gets a new id). */
 const productImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -15,7 +15,7 @@ const productImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const image = await fastify.commerce.productImageById(request.params.id)
-    if (image === null) throw notFound('Image')
+    if (image === null) throw notFound('image_not_found', 'Image')
     return reply
       .header('content-type', image.contentType)
       .header('x-content-type-options', 'nosniff')

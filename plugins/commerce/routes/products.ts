@@ -4,7 +4,7 @@ import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
 import multipart from '@fastify/multipart'
 import { MerchantProductListQuerySchema, ProductCreateBodySchema, ProductImageUploadBodySchema, ProductPatchBodySchema, ProductSchema } from '../schemas.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from '../../apps/service.ts'
-import { badRequest } from '../../../server/http-errors.ts'
+import { badRequest } from '../errors.ts'
 import { SECURITY, TAGS, businessOf } from './common.ts'
 
 const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -70,12 +70,12 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const businessId = businessOf(request)
-    if (!request.isMultipart()) throw badRequest('Send the picture as multipart/form-data')
+    if (!request.isMultipart()) throw badRequest('upload_not_multipart', 'Send the picture as multipart/form-data')
     const file = await request.file()
-    if (file === undefined) throw badRequest('No file in the upload')
+    if (file === undefined) throw badRequest('upload_file_missing', 'No file in the upload')
     const bytes = await file.toBuffer()
     const contentType = sniffImage(bytes)
-    if (contentType === null) throw badRequest('The file is not a PNG, JPEG or WebP image')
+    if (contentType === null) throw badRequest('upload_not_image', 'The file is not a PNG, JPEG or WebP image')
     return await fastify.commerce.setProductImage(businessId, request.params.id, contentType, bytes)
   })
 

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../../server/schemas.ts'
-import { notFound } from '../../../server/http-errors.ts'
+import { notFound } from '../errors.ts'
 
 /** The pictures of the sample catalogue (sample-data.ts: `/media/samples/<product slug>.svg`), shipped with the code. */
 const FOLDER = new URL('../sample-images/', import.meta.url)
@@ -25,7 +25,7 @@ const sampleImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const image = images.get(request.params.file)
-    if (image === undefined) throw notFound('Image')
+    if (image === undefined) throw notFound('image_not_found', 'Image')
     return reply
       .header('content-type', 'image/svg+xml')
       .header('content-security-policy', SVG_POLICY)

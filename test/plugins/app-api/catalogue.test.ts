@@ -56,7 +56,7 @@ t.test('App API reviews, pages, business and dashboard', async (t) => {
     t.equal((await app.inject({ method: 'POST', url: '/merchant/pages', headers: merchant.auth, payload: { slug: 'only-elsewhere', title: 'Elsewhere' } })).statusCode, 201)
     const missing = await call(app, installed, 'GET', '/app-api/pages/only-elsewhere')
     t.equal(missing.statusCode, 404, "another business's page is 404")
-    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Page not found' })
+    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Page not found', code: 'page_not_found' })
     t.equal((await call(app, installed, 'GET', '/app-api/pages/NOT_A_SLUG')).statusCode, 400)
   })
 

@@ -59,7 +59,7 @@ t.test('App API orders', async (t) => {
     t.same(response.json(), first)
     const missing = await call(app, installed, 'GET', `/app-api/orders/${foreign.id}`)
     t.equal(missing.statusCode, 404)
-    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Order not found' })
+    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Order not found', code: 'order_not_found' })
   })
 
   t.test('PATCH /app-api/orders/:id/status: every legal move answers the updated order and writes its events', async (t) => {
@@ -86,7 +86,7 @@ t.test('App API orders', async (t) => {
         const before = (await eventsOf(app, installed.businessId)).length
         const response = await patch(id, to)
         t.equal(response.statusCode, 409, `${from} → ${to}`)
-        t.same(response.json(), { statusCode: 409, error: 'Conflict', message: `An order cannot move from ${from} to ${to}` })
+        t.same(response.json(), { statusCode: 409, error: 'Conflict', message: `An order cannot move from ${from} to ${to}`, code: 'order_transition_invalid' })
         t.equal((await eventsOf(app, installed.businessId)).length, before, 'no event')
         t.equal((await call(app, installed, 'GET', `/app-api/orders/${id}`)).json().status, from, 'unchanged')
       }

@@ -40,7 +40,7 @@ t.test('App API payments', async (t) => {
     t.same(events[0].data, { orderId: order.id, invoiceId: null, amount: order.amount, currency: 'USD', paymentMethodId: methodOf(installed) })
     const again = await pay(order.id, 'FAILED')
     t.equal(again.statusCode, 409, 'settled once')
-    t.same(again.json(), { statusCode: 409, error: 'Conflict', message: 'The payment is already COMPLETED' })
+    t.same(again.json(), { statusCode: 409, error: 'Conflict', message: 'The payment is already COMPLETED', code: 'payment_settled' })
   })
 
   t.test('POST /app-api/orders/:id/payment: only the app that provides the method reports its outcome', async (t) => {
@@ -72,7 +72,7 @@ t.test('App API payments', async (t) => {
     for (const status of ['EXPIRED', 'PENDING', 'completed', 1, null]) t.equal((await pay(order.id, status)).statusCode, 400, String(status))
     const missing = await pay(order.id, 'COMPLETED', other)
     t.equal(missing.statusCode, 404)
-    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Order not found' })
+    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Order not found', code: 'order_not_found' })
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'PENDING', 'untouched')
   })
 

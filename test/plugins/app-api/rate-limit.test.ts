@@ -26,7 +26,7 @@ t.test('App API rate limit (in-memory store)', async (t) => {
   }
   const limited = await app.inject({ url: '/app-api/business', headers: first })
   t.equal(limited.statusCode, 429, `call ${LIMIT + 1} is refused`)
-  t.match(limited.json(), { statusCode: 429, error: 'Too Many Requests', message: /5 requests per minute/ })
+  t.match(limited.json(), { statusCode: 429, error: 'Too Many Requests', message: /5 requests per minute/, code: 'rate_limited' })
   t.ok(Number(limited.headers['retry-after']) > 0, 'Retry-After is sent')
   t.equal(limited.headers['x-ratelimit-remaining'], '0')
   t.ok(limited.headers['x-ratelimit-reset'])
@@ -35,6 +35,29 @@ t.test('App API rate limit (in-memory store)', async (t) => {
   t.equal(other.statusCode, 200, 'another installation has its own budget')
   t.equal(other.headers['x-ratelimit-remaining'], String(LIMIT - 1))
   t.equal((await app.inject({ url: '/app-api/pages', headers: first })).statusCode, 429, 'the budget covers every App API route')
+})
+
+t.test('a 401 carries X-RateLimit-* too, counted against the caller\'s address (DESIGN §21)', async (t) => {
+  const app = await build(t, { env: { RATE_LIMIT_PER_MINUTE: String(LIMIT) } })
+  const valid = await testInstall(app)
+  const attempts = [{}, { authorization: 'Bearer fbat_not-a-real-token-of-anyone' }, { authorization: 'Basic eDp5' }, { authorization: 'Bearer fbat_x' }]
+  for (const [i, headers] of attempts.entries()) {
+    const response = await app.inject({ url: '/app-api/business', headers })
+    t.equal(response.statusCode, 401, `attempt ${i + 1}`)
+    t.match(response.json(), { statusCode: 401, code: /^token_(missing|invalid|malformed)$/ })
+    t.equal(response.headers['x-ratelimit-limit'], String(LIMIT), `attempt ${i + 1}: X-RateLimit-Limit`)
+    t.equal(response.headers['x-ratelimit-remaining'], String(LIMIT - 1 - i), `attempt ${i + 1}: X-RateLimit-Remaining`)
+    t.ok(Number(response.headers['x-ratelimit-reset']) > Date.now() / 1000, `attempt ${i + 1}: X-RateLimit-Reset is a Unix time`)
+  }
+  const webhooks = await app.inject({ url: '/webhooks', headers: {} })
+  t.equal(webhooks.statusCode, 401)
+  t.equal(webhooks.headers['x-ratelimit-remaining'], '0', 'webhook management shares the budget')
+  const refused = await app.inject({ url: '/app-api/business', headers: {} })
+  t.equal(refused.statusCode, 429, 'tokenless calls from one address are limited too')
+  t.equal(refused.json().code, 'rate_limited')
+  const installed = await app.inject({ url: '/app-api/business', headers: valid })
+  t.equal(installed.statusCode, 200, 'an installation keeps its own budget')
+  t.equal(installed.headers['x-ratelimit-remaining'], String(LIMIT - 1))
 })
 
 const redisUp = await redisReachable()

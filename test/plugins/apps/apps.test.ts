@@ -62,7 +62,7 @@ t.test('developer portal: /developer/apps', async (t) => {
     ] as const) {
       const response = await app.inject({ method, url, headers: other.auth, payload })
       t.equal(response.statusCode, 404, `${method} ${url} by another developer`)
-      t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'App not found' })
+      t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'App not found', code: 'app_not_found' })
     }
     t.equal((await app.inject({ method: 'GET', url: '/developer/apps', headers: merchant.auth })).statusCode, 403)
     t.equal((await app.inject({ method: 'POST', url: '/developer/apps', headers: merchant.auth, payload: appInput() })).statusCode, 403)

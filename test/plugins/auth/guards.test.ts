@@ -26,7 +26,7 @@ t.test('requireRole on a bare fastify instance', async (t) => {
   t.same((await app.inject({ url: '/devs', headers: { authorization: `Bearer ${dev}` } })).json(), { sub: 'usr_1' })
   const wrongRole = await app.inject({ url: '/devs', headers: { authorization: `Bearer ${merchant}` } })
   t.equal(wrongRole.statusCode, 403)
-  t.same(wrongRole.json(), { statusCode: 403, error: 'Forbidden', message: 'This endpoint requires the DEVELOPER role' })
+  t.same(wrongRole.json(), { statusCode: 403, error: 'Forbidden', message: 'This endpoint requires the DEVELOPER role', code: 'role_forbidden' })
   t.equal((await app.inject({ url: '/staff', headers: { authorization: `Bearer ${merchant}` } })).statusCode, 200)
   t.match((await app.inject({ url: '/staff', headers: { authorization: `Bearer ${dev}` } })).json().message, /REVIEWER or MERCHANT/)
   const none = await app.inject({ url: '/devs' })

@@ -40,14 +40,24 @@ t.test('PUT /merchant/pages/:slug/blocks', async (t) => {
       { id: 'dup', installationId: inst, blockType: 'faq', settings: { anything: 1 } }
     ])
     t.equal(response.statusCode, 400)
-    const { message, problems } = response.json()
+    const { message, problems, code, errors } = response.json()
     t.match(message, /^Invalid blocks: /)
+    t.equal(code, 'validation_failed')
+    // each problem names its field, so the theme editor marks it (#29 item 5)
+    t.match(errors, [
+      { in: 'body', path: '/blocks/0/installationId', code: 'installation_not_found', message: /no active installation/ },
+      { path: '/blocks/1/installationId', code: 'installation_not_found' },
+      { path: '/blocks/2/blockType', code: 'block_type_inactive' },
+      { path: /^\/blocks\/3\/settings/, code: /^field_/ },
+      { path: '/blocks/4/id', code: 'block_id_duplicate' },
+      { path: '/blocks/4/settings', code: 'settings_none' }
+    ])
     t.match(problems, [
       /\/blocks\/0\/installationId: no active installation "inst_unknown"/,
       /\/blocks\/1\/installationId: no active installation/,
       /\/blocks\/2\/blockType: "carousel" is not an active block/,
       // an app's settings schema is checked without allErrors (DESIGN §21): a block's settings report their first problem
-      /\/blocks\/3\/settings(\/\w+)?: (unknown property "extra"|must match format "color"|must be string)/,
+      /\/blocks\/3\/settings(\/\w+)?: (is not a known field|must match format "color"|must be string)/,
       /\/blocks\/4\/id: duplicate block id "dup"/,
       /\/blocks\/4\/settings: this extension has no settings/
     ])

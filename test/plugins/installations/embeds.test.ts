@@ -38,9 +38,11 @@ t.test('GET|PUT /merchant/installations/:id/embeds', async (t) => {
       popup: { enabled: true }, chat: { enabled: true, settings: { greeting: 5, size: 'xl' } }
     })
     t.equal(response.statusCode, 400)
-    t.match(response.json().problems, [/\/embeds\/popup: "popup" is not an active embed/, /\/embeds\/chat\/settings: unknown property "size"/])
+    t.match(response.json().problems, [/\/embeds\/popup: "popup" is not an active embed/, /\/embeds\/chat\/settings\/size: is not a known field/])
+    t.match(response.json().errors, [{ path: '/embeds/popup', code: 'embed_type_inactive' }, { path: '/embeds/chat/settings/size', code: 'field_unknown' }])
     const typed = await putEmbeds(app, merchant, shop.installed.installationId, { chat: { enabled: true, settings: { greeting: 5 } } })
     t.match(typed.json().problems, [/\/embeds\/chat\/settings\/greeting: must be string/])
+    t.match(typed.json().errors, [{ path: '/embeds/chat/settings/greeting', message: 'must be string', code: 'field_type' }])
     t.equal((await putEmbeds(app, merchant, shop.installed.installationId, { chat: { enabled: 'yes' } })).statusCode, 400)
     t.equal((await app.inject({ method: 'PUT', url, headers: merchant.auth, payload: {} })).statusCode, 400)
   })

@@ -48,7 +48,7 @@ t.test('GET /marketplace/apps', async (t) => {
     for (const hidden of [draft, pending]) {
       const response = await app.inject({ method: 'GET', url: `/marketplace/apps/${hidden.slug}` })
       t.equal(response.statusCode, 404)
-      t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'App not found' })
+      t.same(response.json(), { statusCode: 404, error: 'Not Found', message: 'App not found', code: 'app_not_found' })
     }
   })
 })

@@ -42,7 +42,7 @@ t.test('GET /store/:businessSlug/api/products', async (t) => {
     }
     const missing = await app.storefront.inject({ url: '/store/no-such-shop/api/products' })
     t.equal(missing.statusCode, 404)
-    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Store not found' })
+    t.same(missing.json(), { statusCode: 404, error: 'Not Found', message: 'Store not found', code: 'store_not_found' })
   })
 })
 

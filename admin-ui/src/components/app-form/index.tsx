@@ -1,7 +1,11 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
+import { EVENT_SCOPES, type EventName } from '../../../../sdk/src/contract/events.ts'
 import { CATEGORIES, SCOPES, WEBHOOK_EVENTS, type Category, type DeveloperApp } from '../../lib/types.ts'
 import { categoryLabel } from '../../lib/format.ts'
+import type { ApiProblem } from '../../lib/api.ts'
+import { problemsByField } from '../../lib/field-errors.ts'
 import { CheckGroup } from '../check-group/index.tsx'
+import { FieldError } from '../states/index.tsx'
 import styles from './style.module.css'
 
 /** The editable fields of an app, as the create and PATCH bodies take them. */
@@ -23,6 +27,22 @@ export function fieldsOf (app: DeveloperApp): AppFields {
   return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, appUrl: app.appUrl ?? '', webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version }
 }
 
+/** The fields the form shows, by their body name: a server problem at one of these paths is marked on it. */
+export const APP_FIELD_NAMES: ReadonlyArray<keyof AppFields> = ['name', 'slug', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'version']
+
+/**
+ * What the form can tell before sending, from the contract the server checks with (EVENT_SCOPES):
+ * an event whose scope is not ticked.
+ */
+export function localProblems (fields: AppFields): Partial<Record<keyof AppFields, string>> {
+  const missing = fields.webhookEvents
+    .map((event) => ({ event, scope: EVENT_SCOPES[event as EventName] }))
+    .filter(({ scope }) => scope !== null && scope !== undefined && !fields.scopes.includes(scope))
+  if (missing.length === 0) return {}
+  const needs = missing.map(({ event, scope }) => `${event} needs the ${scope as string} scope`).join('; ')
+  return { webhookEvents: `${needs}. Tick the scope above, or untick the event.` }
+}
+
 export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', appUrl: '', webhookUrl: '', webhookEvents: [], version: '' }
 
 /** Lowercase, dash-separated: the slug the API accepts, suggested from the name. */
@@ -31,56 +51,69 @@ function slugify (name: string): string {
 }
 
 /** The app form for creating (slug editable, no version) and for settings (slug read-only). */
-export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, onSubmit }: {
+export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, onSubmit, problems = [] }: {
   initial: AppFields
   mode: 'create' | 'edit'
   busy: boolean
   disabled?: boolean
   submitLabel: string
   onSubmit: (fields: AppFields) => void
+  /** The last save's problems (a 400's `errors`): each is marked on its field until that field changes. */
+  problems?: ApiProblem[]
 }) {
   const [fields, setFields] = useState<AppFields>(initial)
   const [slugTouched, setSlugTouched] = useState(mode === 'edit')
-  const set = <K extends keyof AppFields>(key: K, value: AppFields[K]) => setFields((f) => ({ ...f, [key]: value }))
+  const [changedSince, setChangedSince] = useState<ReadonlySet<string>>(new Set())
+  useEffect(() => setChangedSince(new Set()), [problems])
+  const touch = (key: keyof AppFields) => setChangedSince((keys) => new Set(keys).add(key))
+  const set = <K extends keyof AppFields>(key: K, value: AppFields[K]) => { setFields((f) => ({ ...f, [key]: value })); touch(key) }
   const text = (key: 'name' | 'description' | 'redirectUrl' | 'appUrl' | 'webhookUrl' | 'version') => (e: Event) => set(key, (e.currentTarget as HTMLInputElement).value)
+  const local = localProblems(fields)
+  const server = problemsByField(problems)
+  const errorOf = (key: keyof AppFields): string | undefined => local[key] ?? (changedSince.has(key) ? undefined : server[key])
+  /** aria-invalid and aria-describedby of a field's input, and the message under it. */
+  const marked = (key: keyof AppFields) => errorOf(key) === undefined ? {} : { 'aria-invalid': true, 'aria-describedby': `app-${key}-error` }
+  const mark = (key: keyof AppFields) => <FieldError id={`app-${key}-error`} message={errorOf(key)} />
+  const blocked = Object.keys(local).length > 0
 
   return (
     <form class={styles.form} onSubmit={(e) => { e.preventDefault(); onSubmit(fields) }}>
       <fieldset class={styles.plain} disabled={disabled}>
         <div class={styles.two}>
           <label>Name<input
-            value={fields.name} required maxLength={100} onInput={(e) => {
+            value={fields.name} required maxLength={100} {...marked('name')} onInput={(e) => {
               const name = (e.currentTarget as HTMLInputElement).value
               setFields((f) => ({ ...f, name, slug: slugTouched ? f.slug : slugify(name) }))
+              touch('name')
             }}
-                     />
+                     />{mark('name')}
           </label>
           {mode === 'create'
-            ? <label>Slug<input value={fields.slug} required minLength={3} maxLength={50} pattern='[a-z0-9]+(-[a-z0-9]+)*' title='Lowercase letters, digits and single dashes' onInput={(e) => { setSlugTouched(true); set('slug', (e.currentTarget as HTMLInputElement).value) }} /><span class={styles.hint}>Lowercase and dashes; it cannot change later.</span></label>
+            ? <label>Slug<input value={fields.slug} required minLength={3} maxLength={50} pattern='[a-z0-9]+(-[a-z0-9]+)*' title='Lowercase letters, digits and single dashes' {...marked('slug')} onInput={(e) => { setSlugTouched(true); set('slug', (e.currentTarget as HTMLInputElement).value) }} /><span class={styles.hint}>Lowercase and dashes; it cannot change later.</span>{mark('slug')}</label>
             : <label>Slug<input value={fields.slug} readOnly class={styles.readonly} /><span class={styles.hint}>Fixed at creation.</span></label>}
         </div>
-        <label>Description<textarea value={fields.description} required maxLength={500} rows={3} onInput={text('description')} /></label>
+        <label>Description<textarea value={fields.description} required maxLength={500} rows={3} {...marked('description')} onInput={text('description')} />{mark('description')}</label>
         <div class={styles.two}>
           <label>Category
             <select value={fields.category} onChange={(e) => set('category', (e.currentTarget as HTMLSelectElement).value as Category)}>
               {CATEGORIES.map((c) => <option key={c} value={c}>{categoryLabel(c)}</option>)}
             </select>
           </label>
-          {mode === 'edit' && <label>Version<input value={fields.version} required maxLength={32} onInput={text('version')} /></label>}
+          {mode === 'edit' && <label>Version<input value={fields.version} required maxLength={32} {...marked('version')} onInput={text('version')} />{mark('version')}</label>}
         </div>
-        <CheckGroup legend='Scopes (at least one)' name='scopes' options={SCOPES} value={fields.scopes} onChange={(v) => set('scopes', v)} />
+        <CheckGroup legend='Scopes (at least one)' name='scopes' options={SCOPES} value={fields.scopes} onChange={(v) => set('scopes', v)} error={errorOf('scopes')} />
         <div class={styles.two}>
-          <label>Redirect URL<input type='url' value={fields.redirectUrl} required placeholder='https://app.example.com/oauth/callback' onInput={text('redirectUrl')} /></label>
-          <label>Webhook URL (optional)<input type='url' value={fields.webhookUrl} placeholder='https://app.example.com/webhooks' onInput={text('webhookUrl')} /></label>
+          <label>Redirect URL<input type='url' value={fields.redirectUrl} required placeholder='https://app.example.com/oauth/callback' {...marked('redirectUrl')} onInput={text('redirectUrl')} />{mark('redirectUrl')}</label>
+          <label>Webhook URL (optional)<input type='url' value={fields.webhookUrl} placeholder='https://app.example.com/webhooks' {...marked('webhookUrl')} onInput={text('webhookUrl')} />{mark('webhookUrl')}</label>
         </div>
-        <label>App URL (install entry)<input type='url' value={fields.appUrl} placeholder='https://app.example.com/install' onInput={text('appUrl')} />
+        <label>App URL (install entry)<input type='url' value={fields.appUrl} placeholder='https://app.example.com/install' {...marked('appUrl')} onInput={text('appUrl')} />{mark('appUrl')}
           <span class={styles.hint}>
             The marketplace's Install button sends merchants here with businessId and business; your app starts OAuth.
             Without it, merchants cannot install from the listing.
           </span>
         </label>
-        <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} />
-        <button type='submit' disabled={busy || disabled || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
+        <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} error={errorOf('webhookEvents')} />
+        <button type='submit' disabled={busy || disabled || blocked || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
         {fields.scopes.length === 0 && <span class={`muted ${styles.hint}`}> Pick at least one scope.</span>}
       </fieldset>
     </form>

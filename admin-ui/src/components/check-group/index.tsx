@@ -1,8 +1,11 @@
+import { FieldError } from '../states/index.tsx'
 import styles from './style.module.css'
 
 /** A named set of checkboxes whose value is the list of checked options. */
-export function CheckGroup ({ legend, name, options, value, onChange, highlight = [] }: {
+export function CheckGroup ({ legend, name, options, value, onChange, highlight = [], error }: {
   legend: string
+  /** A problem of the whole group, shown under it and tied to it for screen readers. */
+  error?: string
   name: string
   options: readonly string[]
   value: string[]
@@ -13,7 +16,7 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
     onChange(checked ? options.filter((o) => o === option || value.includes(o)) : value.filter((o) => o !== option))
   }
   return (
-    <fieldset class={styles.group}>
+    <fieldset class={styles.group} aria-describedby={error !== undefined ? `${name}-error` : undefined}>
       <legend>{legend}</legend>
       <div class={styles.options}>
         {options.map((option) => (
@@ -23,6 +26,7 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
           </label>
         ))}
       </div>
+      <FieldError id={`${name}-error`} message={error} />
     </fieldset>
   )
 }

@@ -10,9 +10,13 @@ export function Empty ({ children }: { children: ComponentChildren }) {
   return <div class={styles.empty} data-testid='empty'>{children}</div>
 }
 
-/** The API's message, and every listed problem when the 400 carried them. */
-export function ErrorMessage ({ message, problems = [] }: { message: string | null, problems?: ApiProblem[] }) {
+/**
+ * The API's message, and every listed problem when the 400 carried them. With `marked`, the form
+ * shows each problem on its field, so the summary only points there.
+ */
+export function ErrorMessage ({ message, problems = [], marked = false }: { message: string | null, problems?: ApiProblem[], marked?: boolean }) {
   if (message === null) return null
+  if (marked) return <div class='error' role='alert'>{problems.length === 1 ? 'Check the marked field.' : 'Check the marked fields.'}</div>
   return (
     <div class='error' role='alert'>
       {problems.length === 0
@@ -25,6 +29,12 @@ export function ErrorMessage ({ message, problems = [] }: { message: string | nu
           )}
     </div>
   )
+}
+
+/** A field's problem, under the field: the input names it with aria-describedby and aria-invalid. */
+export function FieldError ({ id, message }: { id: string, message: string | undefined }) {
+  if (message === undefined) return null
+  return <span id={id} class='field-error' data-testid='field-error'>{message}</span>
 }
 
 /** A short outcome: green when it went well, the error style (and an alert) when it did not. */

@@ -13,6 +13,8 @@ import { moveItem, newBlockId, type AvailableBlock, type BlockInstance, type Pag
 import { PageDetails } from './page-details.tsx'
 import { useLeaveGuard } from './use-leave-guard.ts'
 import { PREVIEW_SANDBOX } from '../../lib/preview-sandbox.ts'
+import { problemsByField } from '../../lib/field-errors.ts'
+import { settingsProblems } from '../../lib/settings-problems.ts'
 import styles from './style.module.css'
 
 const keyOf = (block: { installationId: string, blockType: string }) => `${block.installationId}/${block.blockType}`
@@ -50,7 +52,9 @@ function BlockPicker ({ available, onAdd }: { available: AvailableBlock[], onAdd
  * The page's blocks in order: drag by the handle (SortableJS) or, on a focused item, Alt+↑/Alt+↓, or the
  * move buttons. A block whose definition is gone (manifest sync) shows as inactive, with Remove.
  */
-function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemove }: {
+function BlockList ({ invalidIds, blocks, definitionOf, selectedId, onSelect, onMove, onRemove }: {
+  /** Blocks whose settings have a problem: marked in the list, so one not selected is found too. */
+  invalidIds: ReadonlySet<string>
   blocks: BlockInstance[]
   definitionOf: (block: BlockInstance) => AvailableBlock | undefined
   selectedId: string | null
@@ -114,7 +118,7 @@ function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemo
               tabIndex={0}
               class={`${styles.block} ${block.id === selectedId ? styles.selected : ''} ${definition === undefined ? styles.inactive : ''}`}
               aria-current={block.id === selectedId ? 'true' : undefined}
-              aria-label={`${name}, position ${index + 1} of ${blocks.length}${definition === undefined ? ', inactive' : ''}. Alt+Up or Alt+Down to move.`}
+              aria-label={`${name}, position ${index + 1} of ${blocks.length}${definition === undefined ? ', inactive' : ''}${invalidIds.has(block.id) ? ', settings need fixing' : ''}. Alt+Up or Alt+Down to move.`}
               onClick={() => onSelect(block.id)}
               onKeyDown={(e) => {
                 if (e.target !== e.currentTarget) return
@@ -129,6 +133,7 @@ function BlockList ({ blocks, definitionOf, selectedId, onSelect, onMove, onRemo
                 {definition === undefined
                   ? <span class={styles.inactiveBadge}>Inactive: the app removed this block</span>
                   : <span class='muted'>{definition.app.name}</span>}
+                {invalidIds.has(block.id) && <span class='field-error' data-testid='block-invalid'>Check its settings</span>}
               </span>
               <span class={styles.blockActions}>
                 <button type='button' class='secondary' aria-label={`Move ${name} up`} disabled={index === 0} onClick={(e) => { e.stopPropagation(); moveBy(index, -1) }}>↑</button>
@@ -199,7 +204,7 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
     return () => { current = false }
   }, [structure, page.slug, generation])
 
-  const change = (next: BlockInstance[]) => { setNotice(null); setDraft(next) }
+  const change = (next: BlockInstance[]) => { setNotice(null); save.clear(); setDraft(next) }
   const editSettings = (id: string, settings: Record<string, unknown>) => {
     change(draft.map((b) => b.id === id ? { ...b, settings } : b))
     if (preview.url === null) return
@@ -240,23 +245,35 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
     setGeneration(generation + 1)
   }
   const selectedDefinition = selected === null ? undefined : definitionOf(selected)
+  // the settings checked as the merchant types (the block's own schema), and the last save's problems by block
+  const invalidIds = new Set(draft.filter((b) => {
+    const schema = definitionOf(b)?.settingsSchema
+    return (schema !== null && schema !== undefined && Object.keys(settingsProblems(schema, b.settings)).length > 0) ||
+      Object.keys(problemsByField(save.problems, `/blocks/${draft.indexOf(b)}`)).length > 0
+  }).map((b) => b.id))
+  const selectedIndex = selected === null ? -1 : draft.indexOf(selected)
+  const localInvalid = draft.some((b) => {
+    const schema = definitionOf(b)?.settingsSchema
+    return schema !== null && schema !== undefined && Object.keys(settingsProblems(schema, b.settings)).length > 0
+  })
 
   return (
     <div class={styles.editor}>
       <div class={styles.toolbar} role='toolbar' aria-label='Page changes'>
         <span class={dirty ? styles.unsaved : 'muted'} data-testid='save-state'>{dirty ? 'Unsaved changes' : 'All changes saved'}</span>
         <button type='button' class='secondary' disabled={!dirty || save.busy} onClick={discard}>Discard</button>
-        <button type='button' disabled={!dirty || save.busy} onClick={() => { void onSave() }}>{save.busy ? 'Saving…' : 'Save'}</button>
+        <button type='button' disabled={!dirty || save.busy || localInvalid} aria-describedby={localInvalid ? 'page-save-blocked' : undefined} onClick={() => { void onSave() }}>{save.busy ? 'Saving…' : 'Save'}</button>
       </div>
+      {localInvalid && <p id='page-save-blocked' class='field-error'>Fix the marked block settings to save.</p>}
       {notice !== null && <Notice>{notice}</Notice>}
-      <ErrorMessage message={save.error} problems={save.problems} />
+      <ErrorMessage message={save.error} problems={save.problems} marked={save.problems.length > 0 && save.problems.every((p) => /^\/blocks\/\d+\/settings\//.test(p.path))} />
       <div class={styles.columns}>
         <aside class={styles.sidebar} aria-label='Page editor'>
           <PageDetails page={page} onSaved={onRenamed} />
           <section class='panel'>
             <h2>Blocks on this page</h2>
             <BlockList
-              blocks={draft} definitionOf={definitionOf} selectedId={selectedId} onSelect={setSelectedId}
+              invalidIds={invalidIds} blocks={draft} definitionOf={definitionOf} selectedId={selectedId} onSelect={setSelectedId}
               onMove={(from, to) => change(moveItem(draft, from, to))} onRemove={remove}
             />
           </section>
@@ -267,7 +284,7 @@ function Editor ({ page, available, onRenamed }: { page: Page, available: Availa
                 ? <p class='muted'>This block is inactive: its app no longer offers it, so the storefront does not show it. Remove it from the page.</p>
                 : selectedDefinition.settingsSchema === null
                   ? <p class='muted'>This block has no settings.</p>
-                  : <SettingsForm key={selected.id} idPrefix={`block-${selected.id}`} schema={selectedDefinition.settingsSchema} initial={selected.settings} onChange={(values) => editSettings(selected.id, values)} />}
+                  : <SettingsForm key={selected.id} idPrefix={`block-${selected.id}`} schema={selectedDefinition.settingsSchema} initial={selected.settings} serverProblems={problemsByField(save.problems, `/blocks/${selectedIndex}/settings`)} onChange={(values) => editSettings(selected.id, values)} />}
             </section>
           )}
           <section class='panel'>

@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks'
 import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import type { DeveloperApp } from '../../lib/types.ts'
-import { AppForm, fieldsOf, type AppFields } from '../../components/app-form/index.tsx'
+import { AppForm, APP_FIELD_NAMES, fieldsOf, type AppFields } from '../../components/app-form/index.tsx'
+import { allShown } from '../../lib/field-errors.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
 import type { SectionProps } from './section.ts'
 
@@ -31,8 +32,8 @@ export function SettingsSection ({ app, reload }: SectionProps) {
       <h2>Settings</h2>
       {app.status === 'PENDING_REVIEW' && <p class='muted'>This app is waiting for review; edits are refused until the review ends.</p>}
       {saved !== null && <Notice>{saved}</Notice>}
-      <ErrorMessage message={action.error} />
-      <AppForm initial={fieldsOf(app)} mode='edit' busy={action.busy} submitLabel='Save settings' onSubmit={(f) => { void save(f) }} />
+      <ErrorMessage message={action.error} problems={action.problems} marked={allShown(action.problems, APP_FIELD_NAMES)} />
+      <AppForm initial={fieldsOf(app)} mode='edit' busy={action.busy} submitLabel='Save settings' problems={action.problems} onSubmit={(f) => { void save(f) }} />
     </>
   )
 }

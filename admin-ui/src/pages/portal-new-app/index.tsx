@@ -3,7 +3,8 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import type { CreatedApp } from '../../lib/types.ts'
 import { RequireRole } from '../../components/require-role/index.tsx'
-import { AppForm, EMPTY_FIELDS, type AppFields } from '../../components/app-form/index.tsx'
+import { AppForm, APP_FIELD_NAMES, EMPTY_FIELDS, type AppFields } from '../../components/app-form/index.tsx'
+import { allShown } from '../../lib/field-errors.ts'
 import { SecretOnce } from '../../components/secret-once/index.tsx'
 import { ErrorMessage } from '../../components/states/index.tsx'
 
@@ -36,9 +37,9 @@ function NewApp () {
     <section>
       <p><a href='/portal'>← Your apps</a></p>
       <h1>Create an app</h1>
-      <ErrorMessage message={action.error} />
+      <ErrorMessage message={action.error} problems={action.problems} marked={allShown(action.problems, APP_FIELD_NAMES)} />
       <div class='panel'>
-        <AppForm initial={EMPTY_FIELDS} mode='create' busy={action.busy} submitLabel='Create app' onSubmit={(f) => { void create(f) }} />
+        <AppForm initial={EMPTY_FIELDS} mode='create' busy={action.busy} submitLabel='Create app' problems={action.problems} onSubmit={(f) => { void create(f) }} />
       </div>
     </section>
   )

@@ -24,7 +24,7 @@ function ChecksPanel ({ appId, version }: { appId: string, version: string }) {
   const path = `/review/apps/${encodeURIComponent(appId)}/checks`
   // a 404 means no run for this version: an empty state, not an error
   const run = useResource<CheckRun | null>(`${path}#${version}`, () => api.get<CheckRun>(path).catch((error: unknown) => {
-    if (error instanceof ApiError && error.status === 404) return null
+    if (error instanceof ApiError && error.code === 'check_run_not_found') return null
     throw error
   }))
   return (
