@@ -44,6 +44,8 @@ async function fill (t: Test, app: App): Promise<void> {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'icon.png')
   t.equal((await fetch(`${base}/developer/apps/${appId}/media?kind=icon`, { method: 'POST', headers: developer.auth, body: form })).status, 201)
+  // the approval is a decision, so the developer may answer in the review thread
+  t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/review-replies`, headers: developer.auth, payload: { body: 'Thanks for the review.' } })).statusCode, 201)
   t.equal((await app.inject({ method: 'POST', url: '/webhooks', headers: installed.auth, payload: { url: `${appServer.url}/base/events`, events: ['order.created'] } })).statusCode, 201)
   t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 200)
   const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: `${installed.installationId}:qr` } })
