@@ -33,7 +33,8 @@ t.test('the live tail streams new deliveries as server-sent events', async (t) =
   // from the commit of the order: dispatch, the attempt, its record, the NOTIFY, the stream
   const started = Date.now()
   await readUntil(/event: delivery\n/, 60_000)
-  t.ok(Date.now() - started < 1000, `the delivery arrived in ${Date.now() - started} ms`)
+  // the aim is a second on a quiet machine; the bound is three, so a loaded CI machine does not fail it
+  t.ok(Date.now() - started < 3000, `the delivery arrived in ${Date.now() - started} ms`)
   const data = /event: delivery\nid: [^\n]+\ndata: ([^\n]+)/.exec(text)?.[1] as string
   t.match(JSON.parse(data), { type: 'delivery', event: 'order.created', status: 'SUCCEEDED', statusCode: 200, installationId: installed.installationId })
 
