@@ -61,7 +61,9 @@ t.test('kept totals, review counts and dashboard days follow every change of the
   await app.db.execute(reviewsInsert({ businessId: business, productIds: products, count: 120, days: 40, tag: 'rev_bulk' }))
   await agree(t, app, 'a bulk insert of 300 orders and 120 reviews in one statement each')
 
-  const created = await call(app, installed, 'POST', '/app-api/orders', { items: [{ productId: products[0], quantity: 2 }], customer: { name: 'Ann' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' })
+  // ids are random, so the first one may be the sample's sold-out product: order one that is in stock
+  const [inStock] = await rows(app.db, sql<{ id: string }>`select id from products where business_id = ${business} and is_available and stock >= 2 order by id limit 1`)
+  const created = await call(app, installed, 'POST', '/app-api/orders', { items: [{ productId: inStock.id, quantity: 2 }], customer: { name: 'Ann' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' })
   t.equal(created.statusCode, 201, 'an order through the checkout')
   const order = created.json()
   t.equal((await call(app, installed, 'PATCH', `/app-api/orders/${order.id}/status`, { status: 'CANCELLED' })).statusCode, 200)
