@@ -196,7 +196,7 @@ t.test('a query past DATABASE_STATEMENT_TIMEOUT_MS is cancelled: 503 with Retry-
   const slow = await app.inject({ url: '/merchant/orders', headers: merchant.auth })
   await admin.query('rollback')
   t.equal(slow.statusCode, 503, 'cancelled by the server after 300 ms')
-  t.same(slow.json(), { statusCode: 503, error: 'Service Unavailable', message: 'The service is busy; retry shortly' }, 'the error format, no internals')
+  t.same(slow.json(), { statusCode: 503, error: 'Service Unavailable', message: 'The service is busy; retry shortly', code: 'service_busy' }, 'the error format, no internals')
   t.equal(slow.headers['retry-after'], '1')
   t.equal((await app.inject({ url: '/merchant/orders', headers: merchant.auth })).statusCode, 200, 'the same list answers once nothing holds it up')
 })
