@@ -1,5 +1,6 @@
 import t from 'tap'
 import Fastify from 'fastify'
+import clockPlugin from '../../../server/clock.ts'
 import configPlugin from '../../../server/plugins/config.ts'
 import dbPlugin from '../../../server/plugins/db.ts'
 import errorsPlugin from '../../../server/plugins/errors.ts'
@@ -15,6 +16,7 @@ t.test('requireRole on a bare fastify instance', async (t) => {
   await app.register(configPlugin, { config: testConfig() })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  await app.register(clockPlugin)
   await app.register(authGuards)
   app.get('/devs', { onRequest: app.requireRole('DEVELOPER') }, async (request) => ({ sub: request.user.sub }))
   app.get('/staff', { onRequest: app.requireRole('REVIEWER', 'MERCHANT') }, async () => ({ ok: true }))
