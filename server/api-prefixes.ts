@@ -8,6 +8,7 @@ export const PREFIX = {
   auth: '/auth',
   developerApps: '/developer/apps',
   developerCliTokens: '/developer/cli-tokens',
+  developerApiVersions: '/developer/api-versions',
   review: '/review',
   marketplace: '/marketplace',
   oauth: '/oauth',
