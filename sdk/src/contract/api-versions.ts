@@ -1,5 +1,5 @@
 import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
-import { HOOK_POINTS } from './events.ts'
+import { API_VERSIONS, type ApiVersion } from './api-version-names.ts'
 import { OrderItemSchema, OrderSchema, ProductSchema } from './resources.ts'
 
 /**
@@ -12,11 +12,8 @@ import { OrderItemSchema, OrderSchema, ProductSchema } from './resources.ts'
  * same way. Free of server code: the server, the SDK (its per-version types) and the admin UI read it.
  */
 
-export const API_VERSIONS = ['2026-11', '2026-12'] as const
-export type ApiVersion = typeof API_VERSIONS[number]
-export const ApiVersionSchema = Type.Union(API_VERSIONS.map((version) => Type.Literal(version)), {
-  title: 'ApiVersionName', description: 'A dated API version (YYYY-MM)', examples: ['2026-12']
-})
+// the names alone (resources.ts needs them without the transforms, which need resources.ts)
+export { API_VERSIONS, ApiVersionSchema, type ApiVersion } from './api-version-names.ts'
 
 /** The request header naming a version, and the header of every answer, delivery and hook call saying which one it used. */
 export const API_VERSION_HEADER = 'App-Api-Version'
@@ -77,8 +74,13 @@ const PAYMENT_EVENT_MONEY = ['amount'] as const
 const ORDER_EVENTS = ['order.created', 'order.status_changed', 'order.delivered', 'order.cancelled'] as const
 const PAYMENT_EVENTS = ['payment.completed', 'payment.expired'] as const
 const PRODUCT_EVENTS = ['product.created', 'product.updated', 'product.deleted'] as const
-/** Hook payloads with money (the checkout's context) and the answers that name an amount. */
-const HOOK_PAYLOAD_MONEY = ['subtotal', 'deliveryFee', 'discount', 'amount'] as const
+/** Hook payloads with money (the checkout's context; create_payment's amount is a string in 2026-11) and the answers that name an amount. */
+const HOOK_PAYLOAD_MONEY: Record<string, readonly string[]> = {
+  'checkout.shipping_rates': ['subtotal', 'builtInFee'],
+  'order.calculate_discounts': ['subtotal', 'promoDiscount', 'deliveryFee'],
+  'order.validate': ['subtotal'],
+  'checkout.create_payment': ['amount']
+}
 const HOOK_ANSWER_MONEY: Record<string, readonly string[]> = { 'checkout.shipping_rates': ['fee'], 'order.calculate_discounts': ['discount'] }
 
 type Json = Record<string, unknown>
@@ -87,7 +89,9 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 function moneyUp (value: Json, fields: readonly string[], currency: string): Json {
   const copy: Json = { ...value }
   for (const field of fields) {
-    if (typeof copy[field] === 'number') copy[field] = { amount: copy[field], currency }
+    const amount = copy[field]
+    if (typeof amount === 'number') copy[field] = { amount, currency }
+    else if (typeof amount === 'string' && /^\d+$/.test(amount)) copy[field] = { amount: Number(amount), currency }
   }
   return copy
 }
@@ -107,18 +111,19 @@ const moneyObjects: VersionChange = {
   title: 'Money amounts are { amount, currency } objects',
   description: 'Every amount of money in orders (subtotal, deliveryFee, discount, promoDiscount, amount, and each item\'s unitPrice and total), ' +
     'products (price), the order.*, payment.* and product.* webhook payloads and the checkout hooks\' payloads and answers ' +
-    '(checkout.shipping_rates\' fee, order.calculate_discounts\' discount) is an object { "amount": <integer minor units>, "currency": "USD" } ' +
+    '(their subtotal, builtInFee, promoDiscount, deliveryFee, and checkout.create_payment\'s amount, a string in 2026-11; ' +
+    'checkout.shipping_rates\' fee and order.calculate_discounts\' discount may be answered either way) is an object { "amount": <integer minor units>, "currency": "USD" } ' +
     'instead of a plain integer. 2026-11 keeps plain integers.',
   shapes: [
     'Order', 'Product', ...[...ORDER_EVENTS, ...PAYMENT_EVENTS, ...PRODUCT_EVENTS].map((event) => `event:${event}`),
-    ...HOOK_POINTS.map((point) => `hook:${point}`), ...Object.keys(HOOK_ANSWER_MONEY).map((point) => `answer:${point}`)
+    ...Object.keys(HOOK_PAYLOAD_MONEY).map((point) => `hook:${point}`), ...Object.keys(HOOK_ANSWER_MONEY).map((point) => `answer:${point}`)
   ],
   up (shape, value, context) {
     if (!isObject(value)) return value
     const currency = currencyOf(value, context)
-    if (shape === 'Order' || shape.startsWith('hook:')) {
-      const fields = shape === 'Order' ? ORDER_MONEY : HOOK_PAYLOAD_MONEY
-      const upgraded = moneyUp(value, fields, currency)
+    if (shape.startsWith('hook:')) return moneyUp(value, HOOK_PAYLOAD_MONEY[shape.slice('hook:'.length)] ?? [], currency)
+    if (shape === 'Order') {
+      const upgraded = moneyUp(value, ORDER_MONEY, currency)
       const items = itemsOf(value)
       if (items !== null) upgraded.items = items.map((item) => isObject(item) ? moneyUp(item, ORDER_ITEM_MONEY, currency) : item)
       return upgraded
