@@ -1,10 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { AppIdParams } from '../apps/schemas.ts'
-import { API_VERSION_HEADER } from '../../sdk/src/contract/api-versions.ts'
+import { Type } from '@sinclair/typebox'
+import { API_VERSION_HEADER, isApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { versionedDocument } from './openapi.ts'
 import { TREND_DAYS } from '../app-analytics/service.ts'
 import { ApiVersionListSchema, AppApiVersionsSchema, UpgradeBodySchema, UpgradeResultSchema } from './schemas.ts'
-import { badRequest } from './errors.ts'
+import { badRequest, notFound } from './errors.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -18,6 +20,17 @@ export const changelogRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ApiVersionListSchema }
     }
   }, async () => ({ current: fastify.apiVersions.current, header: API_VERSION_HEADER, versions: fastify.apiVersions.list() }))
+}
+
+/** Each version's OpenAPI document (GET /openapi/2026-12.json); an unknown version is a 404. */
+export const documentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+  fastify.get('/:document', {
+    schema: { hide: true, params: Type.Object({ document: Type.String({ maxLength: 32 }) }) }
+  }, async (request) => {
+    const version = request.params.document.replace(/\.json$/, '')
+    if (!request.params.document.endsWith('.json') || !isApiVersion(version)) throw notFound('api_version_not_found', `API version ${JSON.stringify(version)}`)
+    return versionedDocument(fastify.swagger() as Record<string, any>, version)
+  })
 }
 
 /** The console's per-app versions: what its installs are pinned to and used, and the upgrade. The developer's own app only. */
