@@ -34,7 +34,8 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
     if (call === null) throw notFound('hook_call_not_found', 'Hook call')
-    return call
+    const names = await fastify.commerce.businessNamesOf([call.businessId])
+    return { ...call, storeName: names.get(call.businessId) ?? null }
   })
 }
 

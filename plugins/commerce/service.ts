@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
-import { createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
+import { businessNamesOf, createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
 import { checkoutContext, createOrder } from './checkout-service.ts'
 import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
 import { createPage, deletePage, getPage, listPages, pageById, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
@@ -38,7 +38,7 @@ export function createCommerceService (executor: Executor) {
   return {
     in: (tx: Executor) => createCommerceService(tx),
     ...bindExecutor(executor, {
-      createBusiness, findBusiness, businessBySlug, getBusinessProfile, updateBusinessProfile, dashboard,
+      createBusiness, findBusiness, businessBySlug, businessNamesOf, getBusinessProfile, updateBusinessProfile, dashboard,
       listProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
       setProductImage, productImageById,
       listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import {
-  AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
+  AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookQuery, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
   RedeliveredSchema, ReplayPreviewQuery, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema
 } from './schemas.ts'
 
@@ -37,12 +37,14 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:appId/webhooks', {
     schema: {
       tags, security, operationId: 'listAppWebhooks', summary: 'Webhook registrations of my app across its installations',
-      description: 'Newest first, test installs included, with why an inactive one was disabled.',
-      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
+      description: 'Newest first, test installs included, each with its store\'s name and why an inactive one was disabled. `uninstalled=exclude` leaves out the registrations an uninstall switched off (`only` lists just them).',
+      params: AppIdParams, querystring: ConsoleWebhookQuery, response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.webhooks.listOfApp(app.id, request.query)
+    const list = await fastify.webhooks.listOfApp(app.id, request.query)
+    const names = await fastify.commerce.businessNamesOf(list.data.map((row) => row.businessId))
+    return { ...list, data: list.data.map((row) => ({ ...row, storeName: names.get(row.businessId) ?? null })) }
   })
 
   fastify.patch('/:appId/webhooks/:id', {
@@ -103,7 +105,9 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
+    const delivery = await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
+    const names = await fastify.commerce.businessNamesOf([delivery.businessId])
+    return { ...delivery, storeName: names.get(delivery.businessId) ?? null }
   })
 
   fastify.post('/:appId/deliveries/:id/redeliver', {

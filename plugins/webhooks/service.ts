@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { Db } from '../../server/db/client.ts'
@@ -17,6 +17,7 @@ import { envelopeBody } from './signing.ts'
 import { cappedCount } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
+import type { ConsoleWebhookQuery } from '../../sdk/src/contract/console.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
 import { databaseNow } from '../../server/clock.ts'
 
@@ -138,9 +139,13 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   /** The app's registrations across its installations, newest first, each with its installation (sandbox or not, still installed or not). */
-  async function listOfApp (appId: string, query: { page?: number, limit?: number }) {
+  async function listOfApp (appId: string, query: ConsoleWebhookQuery) {
     const { page, limit, offset } = pageWindow(query)
-    const where = eq(webhooks.appId, appId)
+    const switchedOffByUninstall = and(eq(webhooks.isActive, false), eq(webhooks.disabledReason, UNINSTALLED_REASON))
+    const uninstalled = query.uninstalled ?? 'include'
+    const where = uninstalled === 'include'
+      ? eq(webhooks.appId, appId)
+      : and(eq(webhooks.appId, appId), uninstalled === 'only' ? switchedOffByUninstall : not(switchedOffByUninstall as SQL))
     const [registrations, [{ total }]] = await Promise.all([
       db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
       db.select({ total: count() }).from(webhooks).where(where)
