@@ -68,7 +68,6 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
       <div class={styles.row}>
         <code>{webhook.url}</code>
         <span class={`${styles.badge} ${webhook.isActive ? styles.ok : styles.refused}`}>{webhook.isActive ? 'Active' : 'Disabled'}</span>
-        {webhook.isTestInstall && <span class={`${styles.badge} ${styles.sandbox}`}>Sandbox</span>}
       </div>
       <div class='muted'>{webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
       {!webhook.isActive && <div class={styles.reason} data-testid='disabled-reason'>Why it is off: {webhook.disabledReason ?? 'disabled'}</div>}
