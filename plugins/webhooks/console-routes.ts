@@ -26,7 +26,6 @@ const PER_DEVELOPER = { rateLimit: {} }
  */
 const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
   // counted after requireRole (route hooks run after this scope's hooks): the key is the signed-in developer
   await registerPerMinuteLimit(fastify, {
     max: CONSOLE_WEBHOOK_SENDS_PER_MINUTE,
@@ -42,7 +41,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.listOfApp(app.id, request.query)
   })
 
@@ -53,7 +52,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, body: ReEnableWebhookSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.reEnableOfApp(app.id, request.params.id)
   })
 
@@ -65,7 +64,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409, 429) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.testOn(await fastify.webhooks.getOfApp(app.id, request.params.id))
   })
 
@@ -78,7 +77,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const webhook = await fastify.webhooks.getOfApp(app.id, request.params.id)
     const dryRun = request.query.dryRun === true
     const result = await fastify.webhooks.replayOn(webhook, request.body, { dryRun })
@@ -92,7 +91,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
   })
 
@@ -103,7 +102,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 200: DeliveryDetailSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
   })
 
@@ -114,7 +113,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return reply.code(202).send(await fastify.webhooks.redeliverOfApp(app.id, request.params.id))
   })
 }

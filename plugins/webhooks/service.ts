@@ -291,7 +291,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function restart (where: SQL, max: number): Promise<number> {
     const lease = sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'`
     const rows = await db.update(webhookDeliveries).set({
-      status: 'PENDING', cycleAttempts: 0, nextAttemptAt: sql`now()`, lockedUntil: lease, completedAt: null
+      status: 'PENDING', cycleAttempts: 0, nextAttemptAt: databaseNow(), lockedUntil: lease, completedAt: null
     }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
         and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at, id limit ${max})`))
       .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
@@ -356,7 +356,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     await db.insert(webhookDeliveries).values({
       id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
       eventId: null, event: 'webhook.test', data: { webhookId: webhook.id, message: 'This is a test delivery from the platform.' },
-      nextAttemptAt: sql`now()` as unknown as Date, lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
+      nextAttemptAt: databaseNow(), lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
       traceParent: currentTraceParent()
     })
     const result = await deps.delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })

@@ -148,6 +148,9 @@ type TestArgs = Parameters<typeof t.test>
  */
 export async function runFiles (files: string[], timeoutOf: (file: string) => number = fileTimeout): Promise<void> {
   const rootTest = t.test.bind(t)
+  const rootSetTimeout = t.setTimeout.bind(t)
+  // a file's t.setTimeout at the top level would set the whole group's budget (and end every file after it)
+  t.setTimeout = (() => { throw new Error('A grouped test file may not set the root timeout: give the file a weight in test/shards/shards.ts') }) as typeof t.setTimeout
   try {
     for (const file of files) {
       t.test = ((...args: TestArgs) => {
@@ -160,6 +163,7 @@ export async function runFiles (files: string[], timeoutOf: (file: string) => nu
     }
   } finally {
     t.test = rootTest
+    t.setTimeout = rootSetTimeout
   }
 }
 
