@@ -14,10 +14,10 @@ type InstallationRow = typeof installations.$inferSelect
 type Status = PreviousSetupView['status']
 
 /** What an uninstall records: null when the merchant had set nothing up (no offer is worth making). */
-export function recordSetup (row: InstallationRow, removed: RemovedBlock[]): PreviousSetup | null {
+export function recordSetup (row: InstallationRow, removed: RemovedBlock[], names: Record<string, string>): PreviousSetup | null {
   const embeds = row.embedSettings
   if (Object.keys(row.settings).length === 0 && Object.keys(embeds).length === 0 && removed.length === 0) return null
-  return { settings: row.settings, embeds, blocks: removed, resolution: null }
+  return { settings: row.settings, embeds, blocks: removed, names, resolution: null }
 }
 
 /**
@@ -81,7 +81,7 @@ function planRestore (setup: PreviousSetup, { current, settingsSchema }: Definit
   const embeds: ActiveInstallation['embedSettings'] = {}
   for (const [embedType, state] of Object.entries(setup.embeds)) {
     const embed = current.embeds.get(embedType)
-    const item: SetupItem = { kind: 'embed', handle: embedType, name: embed?.name ?? embedType, enabled: state.enabled, page: null, position: null, skipped: null }
+    const item: SetupItem = { kind: 'embed', handle: embedType, name: embed?.name ?? setup.names?.[`embed:${embedType}`] ?? embedType, enabled: state.enabled, page: null, position: null, skipped: null }
     if (embed === undefined) item.skipped = skip('extension_gone', 'The app no longer has this embed')
     else {
       const problems = settingsProblems(embed.settingsSchema, state.settings, '/settings')
@@ -97,7 +97,8 @@ function planRestore (setup: PreviousSetup, { current, settingsSchema }: Definit
     const definition = current.blocks.get(placement.block.blockType)
     const page = pages.get(placement.pageId)
     const item: SetupItem = {
-      kind: 'block', handle: placement.block.blockType, name: definition?.name ?? placement.block.blockType, enabled: null,
+      kind: 'block', handle: placement.block.blockType, name: definition?.name ?? setup.names?.[`block:${placement.block.blockType}`] ?? placement.block.blockType,
+      enabled: null,
       page: { id: placement.pageId, slug: page?.slug ?? placement.slug, title: page?.title ?? placement.slug }, position: placement.position, skipped: null
     }
     items.push(item)

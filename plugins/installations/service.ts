@@ -177,7 +177,9 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
     await deps.webhooks.in(tx).deactivateFor(installation.id)
     const removed = await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
     // what the merchant had set up, offered back at the next install (docs/decisions.md)
-    await tx.update(installations).set({ previousSetup: recordSetup(installation, removed) }).where(eq(installations.id, installation.id))
+    const names = Object.fromEntries((await deps.apps.in(tx).activeExtensionsOf([installation.appId], ['block', 'embed']))
+      .map((extension) => [`${extension.kind}:${extension.key}`, String(extension.definition.name ?? extension.key)]))
+    await tx.update(installations).set({ previousSetup: recordSetup(installation, removed, names) }).where(eq(installations.id, installation.id))
     const job: ErasureJob = {
       installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
       uninstalledAt: now.toISOString()

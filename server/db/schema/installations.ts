@@ -11,6 +11,8 @@ export interface PreviousSetup {
   settings: Record<string, unknown>
   embeds: Record<string, { enabled: boolean, settings: Record<string, unknown> }>
   blocks: RemovedBlock[]
+  /** The names the app gave its blocks and embeds then (`block:<handle>`, `embed:<handle>`), for those it drops later. */
+  names?: Record<string, string>
   resolution: { outcome: 'RESTORED' | 'DISMISSED', at: string, installationId: string } | null
 }
 

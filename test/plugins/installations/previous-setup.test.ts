@@ -112,7 +112,7 @@ t.test('what no longer matches the app is skipped and reported', async (t) => {
     { kind: 'settings', skipped: { code: 'settings_invalid', message: /perPage/ } },
     { kind: 'embed', handle: 'chat', skipped: { code: 'settings_invalid', message: /greeting/ } },
     { kind: 'embed', handle: 'analytics', skipped: null },
-    { kind: 'block', handle: 'hero', page: { slug: 'home' }, skipped: { code: 'extension_gone' } },
+    { kind: 'block', handle: 'hero', name: 'Hero banner', page: { slug: 'home' }, skipped: { code: 'extension_gone', message: 'The app no longer has this block' } },
     { kind: 'block', handle: 'hero', page: { slug: 'about' }, skipped: { code: 'extension_gone' } }
   ])
 
