@@ -29,6 +29,7 @@ const WEIGHTS: Record<string, number> = {
   'plugins/webhooks/processes.test.ts': 73,
   'server/main.test.ts': 32,
   'plugins/installations/uninstall.test.ts': 21,
+  'plugins/installations/previous-setup.test.ts': 20,
   'plugins/webhooks/retries.test.ts': 19,
   'plugins/checkout-hooks/failures.test.ts': 19,
   'plugins/app-api/auth.test.ts': 18,
