@@ -15,7 +15,6 @@ const security = [{ developerJwt: [] }]
  */
 const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
 
   fastify.get('/:appId/analytics', {
     schema: {
@@ -24,7 +23,7 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: AnalyticsQuery, response: { 200: AnalyticsSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
   })
 }

@@ -13,7 +13,6 @@ const security = [{ developerJwt: [] }]
  */
 const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
 
   fastify.get('/:appId/hook-calls', {
     schema: {
@@ -21,7 +20,7 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.checkoutHooks.callLog(app.id, request.query)
   })
 
@@ -32,10 +31,11 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppHookCallParams, response: { 200: HookCallDetailSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
     if (call === null) throw notFound('hook_call_not_found', 'Hook call')
-    return call
+    const names = await fastify.commerce.businessNamesOf([call.businessId])
+    return { ...call, storeName: names.get(call.businessId) ?? null }
   })
 }
 

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { eq, inArray, sql } from 'drizzle-orm'
 import { businesses, pages } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
@@ -46,6 +46,14 @@ export async function createBusiness (executor: Executor, input: NewBusiness) {
 export async function findBusiness (executor: Executor, id: string) {
   const [business] = await executor.select().from(businesses).where(eq(businesses.id, id)).limit(1)
   return business ?? null
+}
+
+/** Store names by business id, for screens that would otherwise show `biz_…` ids; an unknown id is left out. */
+export async function businessNamesOf (executor: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids)]
+  if (wanted.length === 0) return new Map()
+  const found = await executor.select({ id: businesses.id, name: businesses.name }).from(businesses).where(inArray(businesses.id, wanted))
+  return new Map(found.map((row) => [row.id, row.name]))
 }
 
 /** The public business profile (App API GET /business, merchant GET /merchant/business). */

@@ -1,11 +1,11 @@
-import { and, asc, eq, sql } from 'drizzle-orm'
-import { pages, type BlockInstance } from '../../server/db/schema/index.ts'
+import { and, asc, eq, inArray, sql } from 'drizzle-orm'
+import { pages, type BlockInstance, type RemovedBlock } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { isUniqueViolation } from '../../server/db/rows.ts'
-import { PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
+import { MAX_PAGE_BLOCKS, PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type PagePatchBody } from './schemas.ts'
 import { serializePage, type PageRow } from './serializers.ts'
 import { businessPage } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
@@ -79,10 +79,49 @@ export async function setPageBlocks (executor: Executor, businessId: string, slu
   })
 }
 
-/** Takes an uninstalled app's blocks off every page of the business, in the uninstall's transaction. */
-export async function removeBlocksOf (executor: Executor, businessId: string, installationId: string): Promise<void> {
-  await executor.update(pages).set({
-    blocks: sql`coalesce((select jsonb_agg(b) from jsonb_array_elements(${pages.blocks}) b where b->>'installationId' <> ${installationId}), '[]'::jsonb)`,
-    updatedAt: databaseNow()
-  }).where(and(eq(pages.businessId, businessId), sql`${pages.blocks} @> ${JSON.stringify([{ installationId }])}::jsonb`))
+/**
+ * Takes an uninstalled app's blocks off every page of the business, in the uninstall's transaction,
+ * and says where each one stood (a reinstall may put them back).
+ */
+export async function removeBlocksOf (executor: Executor, businessId: string, installationId: string): Promise<RemovedBlock[]> {
+  const holding = await executor.select({ id: pages.id, slug: pages.slug, blocks: pages.blocks }).from(pages)
+    .where(and(eq(pages.businessId, businessId), sql`${pages.blocks} @> ${JSON.stringify([{ installationId }])}::jsonb`))
+    .orderBy(asc(pages.createdAt), asc(pages.id)).for('update')
+  const removed: RemovedBlock[] = []
+  for (const page of holding) {
+    page.blocks.forEach((block, position) => {
+      if (block.installationId === installationId) removed.push({ pageId: page.id, slug: page.slug, position, block })
+    })
+    await executor.update(pages).set({ blocks: page.blocks.filter((block) => block.installationId !== installationId), updatedAt: databaseNow() })
+      .where(eq(pages.id, page.id))
+  }
+  return removed
+}
+
+export interface BlockPlacement { pageId: string, position: number, block: BlockInstance }
+export type PlacementOutcome = { placed: true, slug: string, position: number } | { placed: false, reason: 'page_missing' | 'page_full' }
+
+/**
+ * Puts blocks back on the business's pages (already checked by the installations service), each at
+ * its position clamped to the page's length, in the order given; a page gone or full is reported.
+ */
+export async function placeBlocks (executor: Executor, businessId: string, placements: BlockPlacement[]): Promise<PlacementOutcome[]> {
+  const pageIds = [...new Set(placements.map((p) => p.pageId))]
+  const rows = pageIds.length === 0
+    ? []
+    : await executor.select({ id: pages.id, slug: pages.slug, blocks: pages.blocks }).from(pages)
+      .where(and(eq(pages.businessId, businessId), inArray(pages.id, pageIds))).for('update')
+  const byId = new Map(rows.map((row) => [row.id, { ...row, blocks: [...row.blocks] }]))
+  const outcomes = placements.map((placement): PlacementOutcome => {
+    const page = byId.get(placement.pageId)
+    if (page === undefined) return { placed: false, reason: 'page_missing' }
+    if (page.blocks.length >= MAX_PAGE_BLOCKS) return { placed: false, reason: 'page_full' }
+    const position = Math.max(0, Math.min(placement.position, page.blocks.length))
+    page.blocks.splice(position, 0, placement.block)
+    return { placed: true, slug: page.slug, position }
+  })
+  for (const page of byId.values()) {
+    await executor.update(pages).set({ blocks: page.blocks, updatedAt: databaseNow() }).where(eq(pages.id, page.id))
+  }
+  return outcomes
 }

@@ -2,10 +2,10 @@ import fp from 'fastify-plugin'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
-import { createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
+import { businessNamesOf, createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
 import { checkoutContext, createOrder } from './checkout-service.ts'
 import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
-import { createPage, deletePage, getPage, listPages, pageById, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
+import { createPage, deletePage, getPage, listPages, pageById, placeBlocks, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
 import { attachPaymentSession, completePayment, expirePayment, failPayment } from './payments-service.ts'
 import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, updateProduct } from './products-service.ts'
 import { productImageById, setProductImage } from './product-images.ts'
@@ -19,6 +19,7 @@ import { requireProvided } from '../../server/providers.ts'
 // What other capabilities may use without reaching into commerce's files
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
+export type { BlockPlacement, PlacementOutcome } from './pages-service.ts'
 export type { CommerceProviders, OrderHookCall, OrderHookLog, PageBlockChecker } from './providers.ts'
 
 declare module 'fastify' {
@@ -38,14 +39,14 @@ export function createCommerceService (executor: Executor) {
   return {
     in: (tx: Executor) => createCommerceService(tx),
     ...bindExecutor(executor, {
-      createBusiness, findBusiness, businessBySlug, getBusinessProfile, updateBusinessProfile, dashboard,
+      createBusiness, findBusiness, businessBySlug, businessNamesOf, getBusinessProfile, updateBusinessProfile, dashboard,
       listProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
       setProductImage, productImageById,
       listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
       attachPaymentSession, completePayment, expirePayment, failPayment,
       listReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
       listPromoCodes, getPromoCode, createPromoCode, updatePromoCode, deletePromoCode,
-      listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf,
+      listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf, placeBlocks,
       seedSample: seedSampleCommerce
     })
   }

@@ -13,7 +13,9 @@ export const ERROR_CODES = defineErrors({
   settings_none: 'The app or extension has no settings',
   block_id_duplicate: 'Two blocks of a page have the same id',
   block_type_inactive: 'The block type is not an active block of the app',
-  embed_type_inactive: 'The embed type is not an active embed of the app'
+  embed_type_inactive: 'The embed type is not an active embed of the app',
+  previous_setup_not_found: 'The app was not set up on this business before this installation, so there is nothing to restore',
+  previous_setup_resolved: 'The previous setup was already restored or dismissed for this installation'
 })
 
 export const { badRequest, conflict, httpError, insufficientScope, invalidToken, missingToken, notFound } = errorHelpers(ERROR_CODES)

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { IdParams, errorResponses } from '../../server/schemas.ts'
 import { InstallationListSchema, InstallationSchema } from '../../sdk/src/contract/index.ts'
 import { publicInstallation } from './service.ts'
-import { AvailableBlocksSchema, EmbedsBodySchema, EmbedsResponseSchema } from './schemas.ts'
+import { AvailableBlocksSchema, EmbedsBodySchema, EmbedsResponseSchema, PreviousSetupSchema } from './schemas.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']
@@ -39,9 +39,10 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
   }, async (request) => {
     const businessId = businessOf(request)
     const rows = await fastify.installations.listForBusiness(businessId)
-    const [pagesByApp, unfinished] = await Promise.all([
+    const [pagesByApp, unfinished, offered] = await Promise.all([
       fastify.apps.adminPagesOf(rows.map(({ app }) => app.id)),
-      fastify.installations.unfinishedFor(businessId, rows.map(({ app }) => app.id))
+      fastify.installations.unfinishedFor(businessId, rows.map(({ app }) => app.id)),
+      fastify.installations.offeredSetups(businessId, rows.map(({ installation }) => installation))
     ])
     const listedApp = (app: { id: string, name: string, slug: string, iconUrl: string | null, appUrl: string | null }) =>
       ({ id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl })
@@ -52,6 +53,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
           status: 'ACTIVE' as const,
           app: listedApp(app),
           hasSettings: typeof app.manifest?.settingsSchema === 'object' && app.manifest.settingsSchema !== null,
+          hasPreviousSetup: offered.has(installation.id),
           adminPages: pagesByApp.get(app.id) ?? []
         })),
         ...unfinished.map(({ consent, app }) => ({
@@ -128,6 +130,36 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => await fastify.installations.putEmbeds(businessOf(request), request.params.id, request.body))
+
+  fastify.get('/:id/previous-setup', {
+    schema: {
+      tags, security, operationId: 'getPreviousSetup', summary: 'What you had set up before uninstalling this app, and what of it can be restored',
+      description: 'The setup recorded when the app was last uninstalled from your business (app settings, embeds, blocks and where they stood). ' +
+        'While status is OFFERED, items say what a restore brings back and what it skips, and why (the app changed its definitions, a page is gone).',
+      params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404) }
+    }
+  }, async (request) => await fastify.installations.previousSetupOf(businessOf(request), request.params.id))
+
+  fastify.post('/:id/restore-setup', {
+    schema: {
+      tags, security, operationId: 'restorePreviousSetup', summary: 'Restore your previous setup of this app',
+      description: 'In one transaction: app settings, embeds (on or off, with their settings) and blocks at their positions, where they still match the app’s ' +
+        'current definitions; the rest is skipped and listed. Once only: a second restore, or one after a dismissal, is a 409 previous_setup_resolved.',
+      params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404, 409) }
+    }
+  }, async (request) => {
+    const restored = await fastify.installations.restoreSetup(businessOf(request), request.params.id)
+    request.log.info({ installationId: request.params.id, from: restored.previousInstallationId }, 'previous setup restored')
+    return restored
+  })
+
+  fastify.post('/:id/dismiss-previous-setup', {
+    schema: {
+      tags, security, operationId: 'dismissPreviousSetup', summary: 'Decline to restore your previous setup of this app',
+      description: 'The offer goes away; restoring afterwards is a 409 previous_setup_resolved.',
+      params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404, 409) }
+    }
+  }, async (request) => await fastify.installations.dismissPreviousSetup(businessOf(request), request.params.id))
 }
 
 export default merchantInstallationRoutes

@@ -47,3 +47,35 @@ export const AvailableBlockSchema = Type.Object({
 }, { title: 'AvailableBlock' })
 
 export const AvailableBlocksSchema = Type.Object({ data: Type.Array(AvailableBlockSchema) }, { title: 'AvailableBlocks' })
+
+// ---- merchant: the previous setup a reinstall may restore
+
+export const SetupSkipSchema = Type.Object({
+  code: Type.Union([
+    Type.Literal('extension_gone'), Type.Literal('settings_invalid'), Type.Literal('settings_gone'), Type.Literal('page_gone'), Type.Literal('page_full')
+  ], { description: 'Why it cannot be restored: the app no longer has the block or embed, its settings no longer validate, the app has no settings, the page is gone or full' }),
+  message: Type.String()
+}, { title: 'SetupSkip' })
+export type SetupSkip = Static<typeof SetupSkipSchema>
+
+export const SetupItemSchema = Type.Object({
+  kind: Type.Union([Type.Literal('settings'), Type.Literal('embed'), Type.Literal('block')]),
+  handle: Type.Union([Type.String(), Type.Null()], { description: 'The embedType or blockType; null for the app settings' }),
+  name: Type.String({ description: 'The extension’s current name (its handle when the app no longer has it)' }),
+  enabled: Type.Union([Type.Boolean(), Type.Null()], { description: 'An embed: whether it was on' }),
+  page: Type.Union([Type.Object({ id: Type.String(), slug: Type.String(), title: Type.String() }), Type.Null()], { description: 'A block: the page it stood on' }),
+  position: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'A block: its index on the page (0-based)' }),
+  skipped: Type.Union([SetupSkipSchema, Type.Null()], { description: 'Null when it is (or was) restored' })
+}, { title: 'SetupItem' })
+export type SetupItem = Static<typeof SetupItemSchema>
+
+export const PreviousSetupSchema = Type.Object({
+  installationId: Type.String(),
+  status: Type.Union([Type.Literal('NONE'), Type.Literal('OFFERED'), Type.Literal('RESTORED'), Type.Literal('DISMISSED')], {
+    description: 'OFFERED while the merchant may restore it; NONE when the app was not set up here before'
+  }),
+  previousInstallationId: Type.Union([Type.String(), Type.Null()]),
+  uninstalledAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  items: Type.Array(SetupItemSchema, { description: 'While OFFERED: what a restore brings back and what it skips; after a restore: what it did' })
+}, { title: 'PreviousSetup' })
+export type PreviousSetupView = Static<typeof PreviousSetupSchema>

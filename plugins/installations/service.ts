@@ -18,6 +18,7 @@ import { WEBHOOK_SECRET_PREFIX, type Webhooks } from '../webhooks/service.ts'
 import { activeInstallations, type ExtensionsOf } from './extensions.ts'
 import { availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import { factsOf, installCountsOf } from './facts.ts'
+import { offeredSetups, previousSetupOperations, recordSetup } from './previous-setup.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
 import { databaseNow, type Clock } from '../../server/clock.ts'
@@ -178,7 +179,11 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
       .where(eq(installations.id, installation.id))
     await deps.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
     await deps.webhooks.in(tx).deactivateFor(installation.id)
-    await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
+    const removed = await deps.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
+    // what the merchant had set up, offered back at the next install (docs/decisions.md)
+    const names = Object.fromEntries((await deps.apps.in(tx).activeExtensionsOf([installation.appId], ['block', 'embed']))
+      .map((extension) => [`${extension.kind}:${extension.key}`, String(extension.definition.name ?? extension.key)]))
+    await tx.update(installations).set({ previousSetup: recordSetup(installation, removed, names) }).where(eq(installations.id, installation.id))
     const job: ErasureJob = {
       installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
       uninstalledAt: now.toISOString()
@@ -378,8 +383,14 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
       .groupBy(installations.apiVersion, installations.isTestInstall).orderBy(installations.apiVersion)
   }
 
+  const previousSetup = previousSetupOperations({
+    db: deps.db, clock: deps.clock, extensionsOf, settingsSchemaOf: async (appId) => await deps.apps.settingsSchemaOf(appId), commerce: deps.commerce
+  })
+
   const common = {
     pinApiVersion, pinnedVersionsOf,
+    ...previousSetup,
+    offeredSetups: async (businessId: string, rows: InstallationRow[]) => await offeredSetups(db, businessId, rows),
     adminPageOrigins, sessionToken, unfinishedFor,
     /** The oauth capability registers where unexchanged consents are found. */
     addConsentSource: (source: UnexchangedConsentSource) => { consentSources.push(source) },

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
+import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import {
-  AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
+  AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookQuery, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
   RedeliveredSchema, ReplayPreviewQuery, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema
 } from './schemas.ts'
 
@@ -26,7 +26,6 @@ const PER_DEVELOPER = { rateLimit: {} }
  */
 const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
   // counted after requireRole (route hooks run after this scope's hooks): the key is the signed-in developer
   await registerPerMinuteLimit(fastify, {
     max: CONSOLE_WEBHOOK_SENDS_PER_MINUTE,
@@ -38,12 +37,14 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:appId/webhooks', {
     schema: {
       tags, security, operationId: 'listAppWebhooks', summary: 'Webhook registrations of my app across its installations',
-      description: 'Newest first, test installs included, with why an inactive one was disabled.',
-      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
+      description: 'Newest first, test installs included, each with its store\'s name and why an inactive one was disabled. `uninstalled=exclude` leaves out the registrations an uninstall switched off (`only` lists just them).',
+      params: AppIdParams, querystring: ConsoleWebhookQuery, response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.listOfApp(app.id, request.query)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const list = await fastify.webhooks.listOfApp(app.id, request.query)
+    const names = await fastify.commerce.businessNamesOf(list.data.map((row) => row.businessId))
+    return { ...list, data: list.data.map((row) => ({ ...row, storeName: names.get(row.businessId) ?? null })) }
   })
 
   fastify.patch('/:appId/webhooks/:id', {
@@ -53,7 +54,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, body: ReEnableWebhookSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.reEnableOfApp(app.id, request.params.id)
   })
 
@@ -65,7 +66,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409, 429) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.testOn(await fastify.webhooks.getOfApp(app.id, request.params.id))
   })
 
@@ -78,7 +79,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const webhook = await fastify.webhooks.getOfApp(app.id, request.params.id)
     const dryRun = request.query.dryRun === true
     const result = await fastify.webhooks.replayOn(webhook, request.body, { dryRun })
@@ -92,7 +93,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
   })
 
@@ -103,8 +104,10 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 200: DeliveryDetailSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
-    return await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const delivery = await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
+    const names = await fastify.commerce.businessNamesOf([delivery.businessId])
+    return { ...delivery, storeName: names.get(delivery.businessId) ?? null }
   })
 
   fastify.post('/:appId/deliveries/:id/redeliver', {
@@ -114,7 +117,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     return reply.code(202).send(await fastify.webhooks.redeliverOfApp(app.id, request.params.id))
   })
 }

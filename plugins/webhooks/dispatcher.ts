@@ -4,6 +4,7 @@ import type { Db, Tx } from '../../server/db/client.ts'
 import { derivedId, newId } from '../../server/db/ids.ts'
 import { rows } from '../../server/db/rows.ts'
 import { EVENT_SCOPES, markDispatched, outboxDispatch, takeErasures, type OutboxRow } from '../../server/events.ts'
+import { databaseNow } from '../../server/clock.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
@@ -43,7 +44,7 @@ function delivery (event: OutboxRow, target: Target, leaseUntil: ReturnType<type
     traceParent: event.traceParent,
     attempts: 1,
     cycleAttempts: 1,
-    nextAttemptAt: sql`now()` as unknown as Date,
+    nextAttemptAt: databaseNow(),
     lockedUntil: leaseUntil as unknown as Date
   }
 }

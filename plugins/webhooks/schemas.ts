@@ -27,7 +27,8 @@ export type DeliveryQueryType = Static<typeof DeliveryQuery>
 
 // the developer console's webhook pages answer with the contract's resources (sdk/src/contract/console.ts), which the admin UI reads too
 export {
-  ConsoleDeliveryQuerySchema as AppDeliveryQuery, ConsoleWebhookSchema, DeliveryDetailSchema, ReEnableWebhookBodySchema as ReEnableWebhookSchema,
+  ConsoleDeliveryQuerySchema as AppDeliveryQuery, ConsoleWebhookQuerySchema as ConsoleWebhookQuery, ConsoleWebhookSchema, DeliveryDetailSchema,
+  ReEnableWebhookBodySchema as ReEnableWebhookSchema,
   ReplayPreviewQuerySchema as ReplayPreviewQuery
 } from '../../sdk/src/contract/console.ts'
 const ConsoleId = Type.String({ minLength: 1, maxLength: 64 })

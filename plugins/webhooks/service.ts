@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
@@ -18,6 +18,7 @@ import { envelopeBody } from './signing.ts'
 import { cappedCount } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
+import type { ConsoleWebhookQuery } from '../../sdk/src/contract/console.ts'
 import type { WebhookDelivery } from './delivery-plugin.ts'
 import { databaseNow } from '../../server/clock.ts'
 
@@ -140,9 +141,13 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   }
 
   /** The app's registrations across its installations, newest first, each with its installation (sandbox or not, still installed or not). */
-  async function listOfApp (appId: string, query: { page?: number, limit?: number }) {
+  async function listOfApp (appId: string, query: ConsoleWebhookQuery) {
     const { page, limit, offset } = pageWindow(query)
-    const where = eq(webhooks.appId, appId)
+    const switchedOffByUninstall = and(eq(webhooks.isActive, false), eq(webhooks.disabledReason, UNINSTALLED_REASON))
+    const uninstalled = query.uninstalled ?? 'include'
+    const where = uninstalled === 'include'
+      ? eq(webhooks.appId, appId)
+      : and(eq(webhooks.appId, appId), uninstalled === 'only' ? switchedOffByUninstall : not(switchedOffByUninstall as SQL))
     const [registrations, [{ total }]] = await Promise.all([
       db.select().from(webhooks).where(where).orderBy(desc(webhooks.createdAt), asc(webhooks.id)).limit(limit).offset(offset),
       db.select({ total: count() }).from(webhooks).where(where)
@@ -295,7 +300,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   async function restart (where: SQL, max: number): Promise<number> {
     const lease = sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'`
     const rows = await db.update(webhookDeliveries).set({
-      status: 'PENDING', cycleAttempts: 0, nextAttemptAt: sql`now()`, lockedUntil: lease, completedAt: null
+      status: 'PENDING', cycleAttempts: 0, nextAttemptAt: databaseNow(), lockedUntil: lease, completedAt: null
     }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
         and (status <> 'PENDING' or locked_until is null or locked_until < now()) order by created_at, id limit ${max})`))
       .returning({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts })
@@ -360,7 +365,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     await db.insert(webhookDeliveries).values({
       id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
       eventId: null, event: 'webhook.test', data: { webhookId: webhook.id, message: 'This is a test delivery from the platform.' },
-      nextAttemptAt: sql`now()` as unknown as Date, lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
+      nextAttemptAt: databaseNow(), lockedUntil: sql`now() + ${deps.delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
       traceParent: currentTraceParent()
     })
     const result = await deps.delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })

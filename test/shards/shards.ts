@@ -29,6 +29,7 @@ const WEIGHTS: Record<string, number> = {
   'plugins/webhooks/processes.test.ts': 73,
   'server/main.test.ts': 32,
   'plugins/installations/uninstall.test.ts': 21,
+  'plugins/installations/previous-setup.test.ts': 20,
   'plugins/webhooks/retries.test.ts': 19,
   'plugins/checkout-hooks/failures.test.ts': 19,
   'plugins/app-api/auth.test.ts': 18,
@@ -148,6 +149,9 @@ type TestArgs = Parameters<typeof t.test>
  */
 export async function runFiles (files: string[], timeoutOf: (file: string) => number = fileTimeout): Promise<void> {
   const rootTest = t.test.bind(t)
+  const rootSetTimeout = t.setTimeout.bind(t)
+  // a file's t.setTimeout at the top level would set the whole group's budget (and end every file after it)
+  t.setTimeout = (() => { throw new Error('A grouped test file may not set the root timeout: give the file a weight in test/shards/shards.ts') }) as typeof t.setTimeout
   try {
     for (const file of files) {
       t.test = ((...args: TestArgs) => {
@@ -160,6 +164,7 @@ export async function runFiles (files: string[], timeoutOf: (file: string) => nu
     }
   } finally {
     t.test = rootTest
+    t.setTimeout = rootSetTimeout
   }
 }
 

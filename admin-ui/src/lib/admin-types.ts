@@ -25,3 +25,22 @@ export interface JsonSchemaProperty {
 }
 
 export interface SettingsSchema { type?: string, properties?: Record<string, JsonSchemaProperty>, required?: string[] }
+
+/** One part of a previous setup (GET /merchant/installations/:id/previous-setup): restorable, or skipped with why. */
+export interface SetupItem {
+  kind: 'settings' | 'embed' | 'block'
+  handle: string | null
+  name: string
+  enabled: boolean | null
+  page: { id: string, slug: string, title: string } | null
+  position: number | null
+  skipped: { code: string, message: string } | null
+}
+
+export interface PreviousSetup {
+  installationId: string
+  status: 'NONE' | 'OFFERED' | 'RESTORED' | 'DISMISSED'
+  previousInstallationId: string | null
+  uninstalledAt: string | null
+  items: SetupItem[]
+}

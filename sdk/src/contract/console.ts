@@ -47,14 +47,29 @@ export const AppAnalyticsSchema = Type.Object({
 }, { title: 'AppAnalytics' })
 export type AppAnalytics = Static<typeof AppAnalyticsSchema>
 
-/** A registration as the console lists it: on which installation, sandbox or not. */
+const StoreName = Nullable(Type.String({ description: "The store's name (the merchant's business), so the console names stores instead of ids; null when the business is gone" }))
+
+/** A registration as the console lists it: on which store and installation, sandbox or not. */
 export const ConsoleWebhookSchema = Type.Intersect([WebhookRegistrationSchema, Type.Object({
   installationId: Type.String(),
   businessId: Type.String(),
+  storeName: StoreName,
   isTestInstall: Type.Boolean(),
   installationActive: Type.Boolean({ description: 'false once the app was uninstalled there' })
 })], { title: 'ConsoleWebhook' })
 export type ConsoleWebhook = Static<typeof ConsoleWebhookSchema>
+
+/** Registrations switched off by an uninstall: kept for their delivery log, listed only when asked for. */
+export const UNINSTALLED_FILTERS = ['include', 'exclude', 'only'] as const
+export const ConsoleWebhookQuerySchema = Type.Object({
+  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, clampedMaximum: 100, description: 'Items per page (default 20, at most 100; larger values are clamped)' })),
+  uninstalled: Type.Optional(StringEnum(UNINSTALLED_FILTERS, {
+    default: 'include',
+    description: 'Registrations switched off because the app was uninstalled from that store: `include` (default) lists them too, `exclude` leaves them out, `only` lists just them'
+  }))
+}, { additionalProperties: false })
+export type ConsoleWebhookQuery = Static<typeof ConsoleWebhookQuerySchema>
 
 export const ReEnableWebhookBodySchema = Type.Object({
   isActive: Type.Literal(true, { description: 'Re-enables an auto-disabled registration and resets its failure count' })
@@ -85,6 +100,7 @@ export const AttemptDetailSchema = Type.Object({
 export const DeliveryDetailSchema = Type.Intersect([DeliverySchema, Type.Object({
   eventId: Nullable(Type.String({ description: 'The outbox event; null for webhook.test' })),
   webhookUrl: Nullable(Type.String({ description: 'null when the registration was deleted' })),
+  storeName: StoreName,
   isTestInstall: Type.Boolean(),
   requestBody: Type.String({ description: 'The exact body every attempt sent (the envelope)' }),
   attempts: Type.Array(AttemptDetailSchema)
@@ -115,6 +131,7 @@ export const HookCallSchema = Type.Object({
 export type HookCall = Static<typeof HookCallSchema>
 
 export const HookCallDetailSchema = Type.Intersect([HookCallSchema, Type.Object({
+  storeName: StoreName,
   requestBody: Nullable(Type.String({ description: 'The envelope exactly as sent; null for calls logged before bodies were kept' })),
   answer: Nullable(Type.String({ description: 'The first 4 KB of the answer as received' })),
   policyApplied: Nullable(Type.String({ description: 'What the checkout did because of the failure (DESIGN §10); null on success' }))

@@ -124,6 +124,8 @@ export const ERROR_CODES = {
   block_id_duplicate: 'Two blocks of a page have the same id',
   block_type_inactive: 'The block type is not an active block of the app',
   embed_type_inactive: 'The embed type is not an active embed of the app',
+  previous_setup_not_found: 'The app was not set up on this business before this installation, so there is nothing to restore',
+  previous_setup_resolved: 'The previous setup was already restored or dismissed for this installation',
   // plugins/oauth/errors.ts
   invalid_request: 'RFC 6749: a parameter is missing, repeated or malformed',
   invalid_client: 'RFC 6749: the client id or secret is wrong',

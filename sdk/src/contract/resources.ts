@@ -372,6 +372,7 @@ export const ListedInstallationSchema = Type.Intersect([InstallationSchema, Type
   status: Type.Literal('ACTIVE'),
   app: ListedApp,
   hasSettings: Type.Boolean({ description: 'The app declares a settingsSchema' }),
+  hasPreviousSetup: Type.Boolean({ description: 'The merchant had set the app up before uninstalling it: GET /merchant/installations/{id}/previous-setup says what can be restored' }),
   adminPages: Type.Array(AdminPageLinkSchema, { description: 'Active admin pages: sidebar items of the admin panel' })
 })], { title: 'ListedInstallation' })
 export type ListedInstallation = Static<typeof ListedInstallationSchema>

@@ -59,6 +59,9 @@ export type PaymentStatus = typeof PAYMENT_STATUSES[number]
 // the JSON columns hold the contract's shapes (sdk/src/contract/resources.ts)
 export type { BlockInstance, Customer, OrderItem }
 
+/** A block an uninstall took off a page, and where it stood (0-based), so a reinstall can put it back. */
+export interface RemovedBlock { pageId: string, slug: string, position: number, block: BlockInstance }
+
 export const orders = pgTable('orders', {
   id: text('id').primaryKey(),
   businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),

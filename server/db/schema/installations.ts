@@ -1,6 +1,20 @@
 import { pgTable, text, timestamp, boolean, jsonb, index, uniqueIndex } from 'drizzle-orm/pg-core'
 import { sql } from 'drizzle-orm'
 import { apps } from './apps.ts'
+import type { RemovedBlock } from './commerce.ts'
+
+/**
+ * The merchant's setup of an installation, recorded at its uninstall (docs/decisions.md), and what
+ * became of the offer to restore it on the next installation of the app on the business.
+ */
+export interface PreviousSetup {
+  settings: Record<string, unknown>
+  embeds: Record<string, { enabled: boolean, settings: Record<string, unknown> }>
+  blocks: RemovedBlock[]
+  /** The names the app gave its blocks and embeds then (`block:<handle>`, `embed:<handle>`), for those it drops later. */
+  names?: Record<string, string>
+  resolution: { outcome: 'RESTORED' | 'DISMISSED', at: string, installationId: string } | null
+}
 
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
@@ -27,6 +41,8 @@ export const installations = pgTable('installations', {
   installedBy: text('installed_by').notNull(),
   installedAt: timestamp('installed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   uninstalledAt: timestamp('uninstalled_at', { withTimezone: true, mode: 'date' }),
+  /** Set at uninstall when the merchant had set something up (settings, embeds, blocks); null otherwise. */
+  previousSetup: jsonb('previous_setup').$type<PreviousSetup>(),
   updatedAt: updatedAt()
 }, (t) => [
   index('installations_app_idx').on(t.appId, t.installedAt),

@@ -34,6 +34,7 @@ t.test('hook calls in the console: the refused answer, why, and the failure poli
     policyApplied: 'The delivery fee so far was kept'
   })
   t.equal(detail.json().requestBody, server.calls.find((c) => c.path === '/base/rates')?.raw, 'the envelope as sent')
+  t.equal(detail.json().storeName, (await app.commerce.findBusiness(call.businessId))?.name, 'the store by its name, not its id')
 
   const [validate] = (await app.inject({ url: `${base}/hook-calls?hookPoint=order.validate`, headers: developer.auth })).json().data
   const refused = (await app.inject({ url: `${base}/hook-calls/${validate.id}`, headers: developer.auth })).json()

@@ -42,6 +42,7 @@ t.test('the developer console of one app', async (t) => {
     t.equal(detail.requestBody, target.received[0].body, 'the body shown is byte for byte what was sent')
     t.equal(detail.isTestInstall, true)
     t.equal(detail.webhookUrl, target.url)
+    t.equal(detail.storeName, (await app.commerce.findBusiness(installed.businessId))?.name, 'the store by its name, not its id')
     t.equal(detail.attempts.length, 2)
     const [failed, succeeded] = detail.attempts
     t.match(failed, { attempt: 1, statusCode: 500, error: 'HTTP 500', responseSnippet: 'boom: database down', nextRetryAt: String })

@@ -17,8 +17,7 @@ async function call (base: string, method: string, path: string, body?: unknown,
   return text === '' ? null : JSON.parse(text)
 }
 
-// two server starts and a lease expiry: slower than the runner's default on a busy machine
-t.setTimeout(300_000)
+// two server starts and a lease expiry: its budget is its weight in test/shards/shards.ts (a root t.setTimeout would be the whole group's)
 
 t.test('SIGKILL with deliveries pending: after a restart every event arrives, duplicates only with the same event id', async (t) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'webhooks-crash-'))

@@ -6,6 +6,7 @@ import { useAction } from '../../lib/use-action.ts'
 import { describeScope } from '../../lib/types.ts'
 import type { InstalledApp, PendingInstallation } from '../../lib/admin-types.ts'
 import { ErrorMessage } from '../../components/states/index.tsx'
+import { PreviousSetupOffer } from '../../components/previous-setup/index.tsx'
 import styles from './style.module.css'
 
 function OpenLink ({ install }: { install: InstalledApp }) {
@@ -45,6 +46,7 @@ function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onCh
           <a class='button' href={`/admin/apps/${install.installationId}/consent`}>Review permissions</a>
         </div>
       )}
+      {install.hasPreviousSetup && <PreviousSetupOffer installationId={install.installationId} appName={install.app.name} onDone={onChanged} />}
     </div>
   )
 }

@@ -68,7 +68,6 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
       <div class={styles.row}>
         <code>{webhook.url}</code>
         <span class={`${styles.badge} ${webhook.isActive ? styles.ok : styles.refused}`}>{webhook.isActive ? 'Active' : 'Disabled'}</span>
-        {webhook.isTestInstall && <span class={`${styles.badge} ${styles.sandbox}`}>Sandbox</span>}
       </div>
       <div class='muted'>{webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
       {!webhook.isActive && <div class={styles.reason} data-testid='disabled-reason'>Why it is off: {webhook.disabledReason ?? 'disabled'}</div>}
@@ -103,6 +102,30 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
       <ErrorMessage message={action.error} />
       {result !== null && <Notice tone={result.failed ? 'error' : 'ok'}>{result.text}</Notice>}
     </div>
+  )
+}
+
+/** The registrations grouped by store, newest store first: one heading per store, its registrations under it. */
+function byStore (registrations: ConsoleWebhook[]) {
+  const stores = new Map<string, ConsoleWebhook[]>()
+  for (const webhook of registrations) stores.set(webhook.businessId, [...(stores.get(webhook.businessId) ?? []), webhook])
+  return [...stores.values()]
+}
+
+function StoreRegistrations ({ appId, webhooks, onChanged }: { appId: string, webhooks: ConsoleWebhook[], onChanged: () => void }) {
+  const [first] = webhooks
+  const headingId = `store-${first.businessId}`
+  const installed = webhooks.some((w) => w.installationActive)
+  return (
+    <section class={styles.store} aria-labelledby={headingId} data-testid='store'>
+      <div class={styles.row}>
+        <h3 id={headingId} class={styles.storeName}>{first.storeName ?? 'A deleted store'}</h3>
+        {first.isTestInstall && <span class={`${styles.badge} ${styles.sandbox}`}>Sandbox</span>}
+        {!installed && <span class={`${styles.badge} ${styles.sandbox}`}>Uninstalled</span>}
+        <code class='muted' title='Business id'>{first.businessId}</code>
+      </div>
+      {webhooks.map((w) => <Registration key={w.id} appId={appId} webhook={w} onChanged={onChanged} />)}
+    </section>
   )
 }
 
@@ -154,7 +177,8 @@ function DeliveryPanel ({ appId, id, version, onRedelivered }: { appId: string, 
             <dl class={styles.kv}>
               <dt>Event id</dt><dd><code data-testid='event-id'>{d.id}</code></dd>
               <dt>Registration</dt><dd><code>{d.webhookUrl ?? '(deleted)'}</code></dd>
-              <dt>Installation</dt><dd>{d.installationId}{d.isTestInstall ? ' (sandbox)' : ''}</dd>
+              <dt>Store</dt><dd data-testid='delivery-store'>{d.storeName ?? 'A deleted store'}{d.isTestInstall ? ' (sandbox)' : ''}</dd>
+              <dt>Installation</dt><dd><code>{d.installationId}</code></dd>
               <dt>Created</dt><dd>{formatDate(d.createdAt)}</dd>
               {d.nextAttemptAt !== null && <><dt>Next attempt</dt><dd>{formatDate(d.nextAttemptAt)}</dd></>}
               {d.completedAt !== null && <><dt>Finished</dt><dd>{formatDate(d.completedAt)}</dd></>}
@@ -191,7 +215,13 @@ export function DeliveriesSection ({ app }: SectionProps) {
   }
   const listPath = `${appPath}/deliveries?${query.toString()}`
   const list = useResource<Envelope<Delivery>>(`${listPath}#${version}`, () => api.get(listPath))
-  const registrations = useResource<Envelope<ConsoleWebhook>>(`${appPath}/webhooks#${version}`, () => api.get(`${appPath}/webhooks?limit=100`))
+  // registrations an uninstall switched off stay for their log, behind a filter: a reinstall would otherwise list each store twice
+  const [showUninstalled, setShowUninstalled] = useState(false)
+  const registrationsPath = `${appPath}/webhooks?limit=100&uninstalled=${showUninstalled ? 'include' : 'exclude'}`
+  const registrations = useResource<Envelope<ConsoleWebhook>>(`${registrationsPath}#${version}`, () => api.get(registrationsPath))
+  const uninstalledPath = `${appPath}/webhooks?limit=1&uninstalled=only`
+  const uninstalled = useResource<Envelope<ConsoleWebhook>>(`${uninstalledPath}#${version}`, () => api.get(uninstalledPath))
+  const hidden = uninstalled.data?.total ?? 0
 
   // live: a new attempt reloads the list (coalesced), and the open delivery if it is the one
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
@@ -216,12 +246,20 @@ export function DeliveriesSection ({ app }: SectionProps) {
       {registrations.data === null
         ? registrations.loading ? <Loading what='Loading the registrations' /> : <ErrorMessage message={registrations.error} />
         : registrations.data.data.length === 0
-          ? <Empty>No webhook registrations yet. Set a webhook URL and test-install the app, or register one with POST /webhooks.</Empty>
+          ? <Empty>{hidden > 0 ? 'No registration is active: the app was uninstalled from every store.' : 'No webhook registrations yet. Set a webhook URL and test-install the app, or register one with POST /webhooks.'}</Empty>
           : (
             <div class={styles.registrations}>
-              {registrations.data.data.map((w) => <Registration key={w.id} appId={app.id} webhook={w} onChanged={refresh} />)}
+              {byStore(registrations.data.data).map((group) => (
+                <StoreRegistrations key={group[0].businessId} appId={app.id} webhooks={group} onChanged={refresh} />
+              ))}
             </div>
             )}
+      {hidden > 0 && (
+        <label class={styles.check}>
+          <input type='checkbox' checked={showUninstalled} onChange={(e) => setShowUninstalled(e.currentTarget.checked)} data-testid='show-uninstalled' />
+          Show the {hidden} {hidden === 1 ? 'registration' : 'registrations'} switched off by an uninstall
+        </label>
+      )}
 
       <h2>Deliveries</h2>
       <form class={styles.filters} aria-label='Filter deliveries' onSubmit={(e) => e.preventDefault()}>
@@ -239,7 +277,9 @@ export function DeliveriesSection ({ app }: SectionProps) {
         <label>Registration
           <select value={filters.webhookId} onChange={set('webhookId')}>
             <option value=''>Any</option>
-            {(registrations.data?.data ?? []).map((w) => <option key={w.id} value={w.id}>{w.url}{w.isTestInstall ? ' (sandbox)' : ''}</option>)}
+            {(registrations.data?.data ?? []).map((w) => (
+              <option key={w.id} value={w.id}>{w.storeName ?? 'A deleted store'}: {w.url}{w.isTestInstall ? ' (sandbox)' : ''}{w.isActive ? '' : ' (off)'}</option>
+            ))}
           </select>
         </label>
         <label>From<input type='datetime-local' value={filters.from} onInput={set('from')} /></label>

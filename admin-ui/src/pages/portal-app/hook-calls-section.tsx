@@ -34,7 +34,8 @@ function CallPanel ({ appId, id }: { appId: string, id: string }) {
               <dt>Duration</dt><dd>{c.durationMs} ms</dd>
               <dt>Failure policy</dt><dd>{c.failurePolicy ?? '—'}</dd>
               <dt>Route</dt><dd>{c.relayed ? 'Relayed to your machine (app-platform listen)' : 'Network'}</dd>
-              <dt>Installation</dt><dd>{c.installationId}</dd>
+              <dt>Store</dt><dd data-testid='hook-call-store'>{c.storeName ?? 'A deleted store'}</dd>
+              <dt>Installation</dt><dd><code>{c.installationId}</code></dd>
               <dt>When</dt><dd>{formatDate(c.createdAt)}</dd>
             </dl>
             <div class='muted'>Request body</div>
