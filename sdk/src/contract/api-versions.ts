@@ -197,12 +197,12 @@ export const VERSION_SCHEMAS: Record<ApiVersion, { Order: TSchema, OrderItem: TS
 }
 
 /** The resources whose TypeScript type differs by version (the SDK's client is typed with these). */
-export type Order2026_12 = Omit<Static<typeof OrderSchema>, typeof ORDER_MONEY[number] | 'items'> & {
+export type MoneyOrder = Omit<Static<typeof OrderSchema>, typeof ORDER_MONEY[number] | 'items'> & {
   [K in typeof ORDER_MONEY[number]]: MoneyAmount
 } & { items: Array<Omit<Static<typeof OrderItemSchema>, typeof ORDER_ITEM_MONEY[number]> & { [K in typeof ORDER_ITEM_MONEY[number]]: MoneyAmount }> }
-export type Product2026_12 = Omit<Static<typeof ProductSchema>, 'price'> & { price: MoneyAmount }
+export type MoneyProduct = Omit<Static<typeof ProductSchema>, 'price'> & { price: MoneyAmount }
 
 export interface VersionedResources {
   '2026-11': { Order: Static<typeof OrderSchema>, Product: Static<typeof ProductSchema> }
-  '2026-12': { Order: Order2026_12, Product: Product2026_12 }
+  '2026-12': { Order: MoneyOrder, Product: MoneyProduct }
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { EventNameSchema, SignatureSchemeSchema, UrlField } from './schemas.ts'
 import { DeliveryStatus } from './resources.ts'
-import { ApiVersionSchema } from './api-version-names.ts'
+import { ApiVersionField, ApiVersionSchema } from './api-version-names.ts'
 
 /**
  * Request bodies of webhook management (POST/PATCH /webhooks, replay), one source for the server's
@@ -17,7 +17,7 @@ const Description = Type.String({ maxLength: 500 })
 
 export const CreateWebhookBodySchema = Type.Object({
   url: Url, events: Events, description: Type.Optional(Description), signatureScheme: Type.Optional(SignatureSchemeSchema),
-  apiVersion: Type.Optional({ ...ApiVersionSchema, description: 'The API version its deliveries are shaped for; unset: the installation\'s pinned version' })
+  apiVersion: Type.Optional(ApiVersionField('The API version its deliveries are shaped for; unset: the installation\'s pinned version'))
 }, { title: 'CreateWebhookBody', additionalProperties: false })
 export type CreateWebhookBody = Static<typeof CreateWebhookBodySchema>
 
