@@ -91,7 +91,7 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
     if (box === null) throw new Error('no chart area')
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
     await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2, { steps: 8 })
-    const legend = await until(async () => await page.getByTestId('chart-deliveries').locator('.u-legend').innerText(), (text) => /Succeeded\s*\d/.test(text), 2000).catch(() => 'unchanged')
+    const legend = await until(async () => await page.getByTestId('chart-deliveries').locator('.u-legend').innerText(), (text) => /Succeeded\s*\d/.test(text), 15_000).catch(() => 'unchanged')
     t.match(legend, /Succeeded\s*1/, `today's value under the cursor: ${legend.replace(/\s+/g, ' ')}`)
     await screenshot(page, 'console-analytics')
     await page.getByRole('button', { name: '7 days' }).click()
@@ -135,7 +135,7 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
     await until(async () => webhookHits().length, (n) => n === before + 1, 10_000)
     t.equal(webhookHits().at(-1)?.headers['x-service-event-id'], eventId, 'the receiver saw the same event id')
     // the live tail reloads the open delivery
-    await page.getByTestId('delivery-detail').getByTestId('attempt').nth(2).waitFor({ timeout: 5000 })
+    await page.getByTestId('delivery-detail').getByTestId('attempt').nth(2).waitFor()
     t.match(await page.getByTestId('delivery-detail').getByTestId('attempt').nth(2).locator('h4').innerText(), /Attempt 3 · HTTP 200/)
   })
 

@@ -105,6 +105,15 @@ const WEIGHTS: Record<string, number> = {
 const DEFAULT_WEIGHT = 3
 
 /**
+ * Files whose outcome does not depend on the database (the SDK, the contract, the architecture and
+ * docs checks, the OpenAPI document, which is rendered on an in-memory database of its own): the
+ * run on PostgreSQL (`DATABASE_URL` set) leaves them to the PGlite run instead of repeating them.
+ */
+const DATABASE_INDEPENDENT = ['sdk/', 'contract/', 'architecture/', 'docs/', 'openapi/openapi.test.ts', 'openapi/generated-client.test.ts']
+export const runsOnThisDatabase = (file: string, databaseUrl = process.env.DATABASE_URL): boolean =>
+  databaseUrl === undefined || databaseUrl === '' || !DATABASE_INDEPENDENT.some((prefix) => file.startsWith(prefix))
+
+/**
  * A file's budget inside its group: generous enough for a machine loaded four times over (tests wait
  * for work, so a busy machine makes them slower, not red), short enough that one stalled file fails
  * alone, named, while the rest of its group still runs. tap's own per-process timeout (package.json)
@@ -130,7 +139,8 @@ function exampleTestFiles (): string[] {
 /** Heaviest file first into the lightest group: the same files give the same groups on every machine. */
 export function groups (): string[][] {
   const bins = Array.from({ length: SHARD_COUNT }, () => ({ files: [] as string[], load: 0 }))
-  const weighted = [...testFiles(TEST_ROOT), ...exampleTestFiles()].map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
+  const weighted = [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter((file) => runsOnThisDatabase(file))
+    .map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
   weighted.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))
   for (const { file, weight } of weighted) {
     const lightest = bins.reduce((min, bin) => (bin.load < min.load ? bin : min))
