@@ -33,10 +33,10 @@ t.test('console logs page by cursor: every row once, newest first, as the offset
     const seen: string[] = []
     let before: string | null = null
     for (let page = 1; page <= 20; page++) {
-      const response = await app.inject({ url: `${base}/${path}?limit=7&page=${page}${query}${before === null ? '' : `&before=${encodeURIComponent(before)}`}`, headers: dev.auth })
+      const response: { statusCode: number, json: () => any } = await app.inject({ url: `${base}/${path}?limit=7&page=${page}${query}${before === null ? '' : `&before=${encodeURIComponent(before)}`}`, headers: dev.auth })
       t.equal(response.statusCode, 200)
-      const body = response.json()
-      seen.push(...body.data.map((row: { id: string }) => row.id))
+      const body: { data: Array<{ id: string }>, nextCursor: string | null } = response.json()
+      seen.push(...body.data.map((row) => row.id))
       if (body.nextCursor === null) return { seen, pages: page }
       before = body.nextCursor
     }
@@ -65,7 +65,7 @@ t.test('console logs page by cursor: every row once, newest first, as the offset
     const shapes = ['nonsense', forged, Buffer.from('[1,2]').toString('base64url'), Buffer.from(JSON.stringify(['2026-11-20 10:00:00+00', 'bad id!'])).toString('base64url')]
     for (const path of ['deliveries', 'hook-calls']) {
       for (const before of shapes) {
-        const response = await app.inject({ url: `${base}/${path}?before=${encodeURIComponent(before)}`, headers: dev.auth })
+        const response: { statusCode: number, json: () => any } = await app.inject({ url: `${base}/${path}?before=${encodeURIComponent(before)}`, headers: dev.auth })
         t.equal(response.statusCode, 400, `${path}: ${before.slice(0, 20)}`)
         t.equal(response.json().code, 'cursor_invalid')
       }
