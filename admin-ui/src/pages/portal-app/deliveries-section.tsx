@@ -70,7 +70,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
         <code>{webhook.url}</code>
         <span class={`${styles.badge} ${webhook.isActive ? styles.ok : styles.refused}`}>{webhook.isActive ? 'Active' : 'Disabled'}</span>
       </div>
-      <div class='muted'>{webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
+      <div class='muted'>{webhook.events.length === 0 ? 'No events yet' : webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
       {!webhook.isActive && <div class={styles.reason} data-testid='disabled-reason'>Why it is off: {webhook.disabledReason ?? 'disabled'}</div>}
       <div class={styles.row}>
         {canReEnable && <button type='button' disabled={action.busy} onClick={() => { void reEnable() }}>Re-enable</button>}
@@ -298,7 +298,7 @@ export function DeliveriesSection ({ app }: SectionProps) {
                 <ul class={styles.list} data-testid='deliveries'>
                   {list.data.data.map((d) => (
                     <li key={d.id} class={fresh.has(d.id) ? styles.new : ''}>
-                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' onClick={() => select(d.id)}>
+                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' data-delivery-id={d.id} onClick={() => select(d.id)}>
                         <strong>{d.event}</strong>
                         <span class={`${styles.badge} ${styles[d.status]}`}>{d.status}</span>
                         <span class={styles.meta}>
