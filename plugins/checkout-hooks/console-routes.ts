@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, errorResponses } from '../../server/schemas.ts'
+import { errorResponses } from '../../server/schemas.ts'
+import { LogPage } from '../../sdk/src/contract/console.ts'
 import { notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { AppHookCallParams, HookCallDetailSchema, HookCallQuery, HookCallSchema } from './schemas.ts'
@@ -17,7 +18,7 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.get('/:appId/hook-calls', {
     schema: {
       tags, security, operationId: 'listAppHookCalls', summary: 'Hook call log of my app', description: 'Newest first; filter by hook point and outcome. `total` counts at most 10 000 calls (a bigger log says 10 000).',
-      params: AppIdParams, querystring: HookCallQuery, response: { 200: Paginated(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
+      params: AppIdParams, querystring: HookCallQuery, response: { 200: LogPage(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { AppIdParams } from '../apps/schemas.ts'
+import { LogPage } from '../../sdk/src/contract/console.ts'
 import {
   AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookQuery, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
   RedeliveredSchema, ReplayPreviewQuery, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema
@@ -90,7 +91,7 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: {
       tags, security, operationId: 'listAppDeliveries', summary: 'Webhook delivery log across the installations of my app',
       description: 'Newest first; filter by status, event, registration (webhookId) and creation time [from, to). `total` counts at most 10 000 deliveries (a bigger log says 10 000: narrow it with from/to).',
-      params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: Paginated(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
+      params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: LogPage(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
@@ -15,7 +15,7 @@ import { provided, requireProvided, type Provided } from '../../server/providers
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { envelopeBody } from './signing.ts'
-import { cappedCount } from '../../server/db/rows.ts'
+import { cappedCount, cursorTime, decodeCursor, encodeCursor, olderThan } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { ConsoleWebhookQuery } from '../../sdk/src/contract/console.ts'
@@ -54,11 +54,15 @@ export interface DeliveryFilter {
   page?: number, limit?: number, status?: 'PENDING' | 'SUCCEEDED' | 'FAILED', event?: string
   /** One registration, and a window of creation times [from, to) */
   webhookId?: string, from?: string, to?: string
+  /** The console's keyset cursor (the previous page's nextCursor): replaces the page's offset */
+  before?: string
 }
 
 /** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */
 export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
   const { page, limit, offset } = pageWindow(query)
+  const cursor = query.before === undefined ? null : decodeCursor(query.before)
+  if (query.before !== undefined && cursor === null) throw badRequest('cursor_invalid', 'before is not a cursor this list gave out (use its nextCursor)')
   const filters: SQL[] = [scope]
   if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
   if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
@@ -66,11 +70,17 @@ export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
   if (query.from !== undefined) filters.push(gte(webhookDeliveries.createdAt, new Date(query.from)))
   if (query.to !== undefined) filters.push(lt(webhookDeliveries.createdAt, new Date(query.to)))
   const where = and(...filters)
-  const [rows, total] = await Promise.all([
-    db.select().from(webhookDeliveries).where(where).orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit).offset(offset),
+  // one row past the page says whether there is a next one; its cursor is the last row shown
+  const [found, total] = await Promise.all([
+    db.select({ ...getTableColumns(webhookDeliveries), cursorAt: cursorTime(webhookDeliveries.createdAt) }).from(webhookDeliveries)
+      .where(cursor === null ? where : and(where, olderThan(webhookDeliveries.createdAt, webhookDeliveries.id, cursor)))
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit + 1).offset(cursor === null ? offset : 0),
     cappedCount(db, webhookDeliveries, where)
   ])
-  return { rows, total, page, limit }
+  const rows = found.slice(0, limit)
+  const last = rows.at(-1)
+  const nextCursor = found.length > limit && last !== undefined ? encodeCursor(last.cursorAt, last.id) : null
+  return { rows, total, page, limit, nextCursor }
 }
 
 export function publicDelivery (row: DeliveryRow) {
@@ -129,8 +139,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
 
   /** The delivery log across every installation of an app (the developer's console). */
   async function deliveriesOfApp (appId: string, query: DeliveryFilter) {
-    const { rows, total, page, limit } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
-    return { data: rows.map(publicDelivery), total, page, limit }
+    const { rows, total, page, limit, nextCursor } = await deliveryPage(db, eq(webhookDeliveries.appId, appId), query)
+    return { data: rows.map(publicDelivery), total, page, limit, nextCursor }
   }
 
   /** A registration of one of the app's installations, test installs included; another app's → 404. */

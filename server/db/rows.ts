@@ -144,3 +144,34 @@ export async function cappedCount (executor: Executor, table: PgTable, where: SQ
   const [{ total }] = await rows(executor, sql<{ total: number }>`select count(*)::int as total from (select 1 from ${table} where ${where ?? sql`true`} limit ${LOG_TOTAL_CAP}) as capped`)
   return total
 }
+
+/**
+ * Keyset pages of a log, newest first over (created_at, id): a deep page costs what the first does,
+ * where an OFFSET reads every row before it. The cursor names the last row shown, its time as the
+ * database's own text (microseconds kept: a JavaScript Date would round them away and skip rows).
+ */
+const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
+const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+export function encodeCursor (createdAtText: string, id: string): string {
+  return Buffer.from(JSON.stringify([createdAtText, id])).toString('base64url')
+}
+
+/** The (time, id) a cursor names, or null when it is not one encodeCursor gave out. */
+export function decodeCursor (cursor: string): [string, string] | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (!Array.isArray(value) || value.length !== 2) return null
+    const [at, id] = value as unknown[]
+    return typeof at === 'string' && typeof id === 'string' && CURSOR_TIME.test(at) && CURSOR_ID.test(id) ? [at, id] : null
+  } catch {
+    return null
+  }
+}
+
+/** The rows after the cursor's in (created_at desc, id desc) order: the index on (…, created_at, id) serves it. */
+export const olderThan = (createdAt: PgColumn, id: PgColumn, [at, rowId]: [string, string]): SQL =>
+  sql`(${createdAt}, ${id}) < (${at}::timestamptz, ${rowId})`
+
+/** The column's exact text, selected beside a page's rows to make the next cursor from the last one. */
+export const cursorTime = (createdAt: PgColumn) => sql<string>`${createdAt}::text`

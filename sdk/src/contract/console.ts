@@ -1,4 +1,4 @@
-import { Type, type Static, type TInteger } from '@sinclair/typebox'
+import { Type, type Static, type TInteger, type TSchema } from '@sinclair/typebox'
 import { HOOK_POINTS } from './events.ts'
 import { StringEnum } from './schemas.ts'
 import { DeliverySchema, DeliveryStatus, Iso, WebhookRegistrationSchema } from './resources.ts'
@@ -49,6 +49,15 @@ export type AppAnalytics = Static<typeof AppAnalyticsSchema>
 
 const StoreName = Nullable(Type.String({ description: "The store's name (the merchant's business), so the console names stores instead of ids; null when the business is gone" }))
 
+/** A page of a console log: the list envelope, and the cursor of the page after it (keyset paging). */
+export const LogPage = <T extends TSchema>(item: T) => Type.Object({
+  data: Type.Array(item),
+  total: Type.Integer({ description: 'Matching items, counted up to 10 000 (a bigger log says 10 000)' }),
+  page: Type.Integer(),
+  limit: Type.Integer({ description: 'The page size used' }),
+  nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `before` for the next page; null on the last page' })
+})
+
 /** A registration as the console lists it: on which store and installation, sandbox or not. */
 export const ConsoleWebhookSchema = Type.Intersect([WebhookRegistrationSchema, Type.Object({
   installationId: Type.String(),
@@ -81,6 +90,7 @@ export const ConsoleDeliveryQuerySchema = Type.Object({
   status: Type.Optional(DeliveryStatus),
   event: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   webhookId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'One registration' })),
+  before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Keyset paging: the `nextCursor` of the page before; then `page` only numbers the page (no offset is read), and a deep page costs what the first does' })),
   from: Type.Optional(Type.String({ format: 'date-time', description: 'Created at or after' })),
   to: Type.Optional(Type.String({ format: 'date-time', description: 'Created before' }))
 }, { additionalProperties: false })
@@ -111,7 +121,8 @@ export const HookCallQuerySchema = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, default: 20, clampedMaximum: 100, description: 'Items per page (default 20, at most 100; larger values are clamped)' })),
   hookPoint: Type.Optional(HookPointSchema),
-  success: Type.Optional(Type.Boolean({ description: 'Outcome: true answered in the right shape, false refused' }))
+  success: Type.Optional(Type.Boolean({ description: 'Outcome: true answered in the right shape, false refused' })),
+  before: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Keyset paging: the `nextCursor` of the page before; then `page` only numbers the page (no offset is read), and a deep page costs what the first does' })),
 }, { additionalProperties: false })
 
 export const HookCallSchema = Type.Object({

@@ -6,7 +6,8 @@ import { useAction } from '../../lib/use-action.ts'
 import { useLive } from '../../lib/use-live.ts'
 import { formatDate } from '../../lib/format.ts'
 import { WEBHOOK_EVENTS, type Envelope } from '../../lib/types.ts'
-import type { ConsoleWebhook, Delivery, DeliveryDetail, LiveEvent, Replayed, WebhookTestResult } from '../../lib/console-types.ts'
+import { useKeysetPages } from '../../lib/use-keyset-pages.ts'
+import type { ConsoleWebhook, Delivery, DeliveryDetail, LiveEvent, LogPage, Replayed, WebhookTestResult } from '../../lib/console-types.ts'
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import type { SectionProps } from './section.ts'
@@ -69,7 +70,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
         <code>{webhook.url}</code>
         <span class={`${styles.badge} ${webhook.isActive ? styles.ok : styles.refused}`}>{webhook.isActive ? 'Active' : 'Disabled'}</span>
       </div>
-      <div class='muted'>{webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
+      <div class='muted'>{webhook.events.length === 0 ? 'No events yet' : webhook.events.join(', ')}{webhook.isAppWebhook ? ' · the app\'s own webhook' : ''}</div>
       {!webhook.isActive && <div class={styles.reason} data-testid='disabled-reason'>Why it is off: {webhook.disabledReason ?? 'disabled'}</div>}
       <div class={styles.row}>
         {canReEnable && <button type='button' disabled={action.busy} onClick={() => { void reEnable() }}>Re-enable</button>}
@@ -200,7 +201,7 @@ function DeliveryPanel ({ appId, id, version, onRedelivered }: { appId: string, 
 export function DeliveriesSection ({ app }: SectionProps) {
   const { api, session } = useSession()
   const [filters, setFilters] = useState({ status: '', event: '', webhookId: '', from: '', to: '' })
-  const [page, setPage] = useState(1)
+  const pages = useKeysetPages()
   // the open delivery is in the URL (?delivery=): a link to it works, and Back closes it
   const location = useLocation()
   const selected = location.query.delivery ?? null
@@ -208,13 +209,14 @@ export function DeliveriesSection ({ app }: SectionProps) {
   const [version, setVersion] = useState(0)
   const [fresh, setFresh] = useState<Set<string>>(new Set())
   const appPath = `/developer/apps/${encodeURIComponent(app.id)}`
-  const query = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) })
+  const query = new URLSearchParams({ page: String(pages.page), limit: String(PAGE_SIZE) })
+  if (pages.before !== null) query.set('before', pages.before)
   for (const [key, value] of Object.entries(filters)) {
     if (value === '') continue
     query.set(key, key === 'from' || key === 'to' ? isoOf(value) as string : value)
   }
   const listPath = `${appPath}/deliveries?${query.toString()}`
-  const list = useResource<Envelope<Delivery>>(`${listPath}#${version}`, () => api.get(listPath))
+  const list = useResource<LogPage<Delivery>>(`${listPath}#${version}`, () => api.get(listPath))
   // registrations an uninstall switched off stay for their log, behind a filter: a reinstall would otherwise list each store twice
   const [showUninstalled, setShowUninstalled] = useState(false)
   const registrationsPath = `${appPath}/webhooks?limit=100&uninstalled=${showUninstalled ? 'include' : 'exclude'}`
@@ -236,7 +238,7 @@ export function DeliveriesSection ({ app }: SectionProps) {
 
   const set = (key: keyof typeof filters) => (e: Event) => {
     setFilters({ ...filters, [key]: (e.currentTarget as HTMLInputElement).value })
-    setPage(1)
+    pages.reset()
   }
   const refresh = () => setVersion((v) => v + 1)
 
@@ -296,7 +298,7 @@ export function DeliveriesSection ({ app }: SectionProps) {
                 <ul class={styles.list} data-testid='deliveries'>
                   {list.data.data.map((d) => (
                     <li key={d.id} class={fresh.has(d.id) ? styles.new : ''}>
-                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' onClick={() => select(d.id)}>
+                      <button type='button' class={styles.item} aria-current={selected === d.id} data-testid='delivery' data-delivery-id={d.id} onClick={() => select(d.id)}>
                         <strong>{d.event}</strong>
                         <span class={`${styles.badge} ${styles[d.status]}`}>{d.status}</span>
                         <span class={styles.meta}>
@@ -307,7 +309,12 @@ export function DeliveriesSection ({ app }: SectionProps) {
                   ))}
                 </ul>
                 )}
-          {list.data !== null && <Pager page={list.data.page} limit={list.data.limit} total={list.data.total} onPage={setPage} />}
+          {list.data !== null && (
+            <Pager
+              page={list.data.page} limit={list.data.limit} total={list.data.total} hasNext={list.data.nextCursor !== null}
+              onPage={(to) => pages.go(to, list.data?.nextCursor ?? null)}
+            />
+          )}
         </div>
         {selected === null
           ? <p class='muted'>Choose a delivery to see its attempts.</p>

@@ -3,8 +3,8 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useLive } from '../../lib/use-live.ts'
 import { formatDate } from '../../lib/format.ts'
-import type { Envelope } from '../../lib/types.ts'
-import { HOOK_POINTS, type HookCall, type HookCallDetail, type LiveEvent } from '../../lib/console-types.ts'
+import { useKeysetPages } from '../../lib/use-keyset-pages.ts'
+import { HOOK_POINTS, type HookCall, type HookCallDetail, type LiveEvent, type LogPage } from '../../lib/console-types.ts'
 import { Pager } from '../../components/pager/index.tsx'
 import { Empty, ErrorMessage, Loading } from '../../components/states/index.tsx'
 import type { SectionProps } from './section.ts'
@@ -52,14 +52,15 @@ export function HookCallsSection ({ app }: SectionProps) {
   const { api, session } = useSession()
   const [hookPoint, setHookPoint] = useState('')
   const [outcome, setOutcome] = useState('')
-  const [page, setPage] = useState(1)
+  const pages = useKeysetPages()
   const [selected, setSelected] = useState<string | null>(null)
   const [version, setVersion] = useState(0)
-  const query = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) })
+  const query = new URLSearchParams({ page: String(pages.page), limit: String(PAGE_SIZE) })
+  if (pages.before !== null) query.set('before', pages.before)
   if (hookPoint !== '') query.set('hookPoint', hookPoint)
   if (outcome !== '') query.set('success', outcome)
   const path = `/developer/apps/${encodeURIComponent(app.id)}/hook-calls?${query.toString()}`
-  const list = useResource<Envelope<HookCall>>(`${path}#${version}`, () => api.get(path))
+  const list = useResource<LogPage<HookCall>>(`${path}#${version}`, () => api.get(path))
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null)
   const onLive = (event: LiveEvent) => {
     if (event.type !== 'hookCall' || timer.current !== null) return
@@ -74,13 +75,13 @@ export function HookCallsSection ({ app }: SectionProps) {
       <p class='muted'>Every synchronous call the checkout made to your hooks, on merchants' stores and on your sandbox.</p>
       <form class={styles.filters} aria-label='Filter hook calls' onSubmit={(e) => e.preventDefault()}>
         <label>Hook point
-          <select value={hookPoint} onChange={(e) => { setHookPoint(e.currentTarget.value); setPage(1) }}>
+          <select value={hookPoint} onChange={(e) => { setHookPoint(e.currentTarget.value); pages.reset() }}>
             <option value=''>Any</option>
             {HOOK_POINTS.map((h) => <option key={h} value={h}>{h}</option>)}
           </select>
         </label>
         <label>Outcome
-          <select value={outcome} onChange={(e) => { setOutcome(e.currentTarget.value); setPage(1) }}>
+          <select value={outcome} onChange={(e) => { setOutcome(e.currentTarget.value); pages.reset() }}>
             <option value=''>Any</option><option value='true'>Answered</option><option value='false'>Refused</option>
           </select>
         </label>
@@ -106,7 +107,12 @@ export function HookCallsSection ({ app }: SectionProps) {
                   ))}
                 </ul>
                 )}
-          {list.data !== null && <Pager page={list.data.page} limit={list.data.limit} total={list.data.total} onPage={setPage} />}
+          {list.data !== null && (
+            <Pager
+              page={list.data.page} limit={list.data.limit} total={list.data.total} hasNext={list.data.nextCursor !== null}
+              onPage={(to) => pages.go(to, list.data?.nextCursor ?? null)}
+            />
+          )}
         </div>
         {selected === null ? <p class='muted'>Choose a call to see what was sent and answered.</p> : <CallPanel key={selected} appId={app.id} id={selected} />}
       </div>
