@@ -8,6 +8,8 @@ export const PREFIX = {
   auth: '/auth',
   developerApps: '/developer/apps',
   developerCliTokens: '/developer/cli-tokens',
+  developerApiVersions: '/developer/api-versions',
+  openapiVersions: '/openapi',
   review: '/review',
   marketplace: '/marketplace',
   oauth: '/oauth',
@@ -48,7 +50,9 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   { path: '/health', devProxy: false },
   { path: '/ready', devProxy: false },
   { path: '/metrics', devProxy: false },
-  { path: '/openapi.json', devProxy: false }
+  { path: '/openapi.json', devProxy: false },
+  // each API version's document: /openapi/2026-12.json
+  { path: PREFIX.openapiVersions, devProxy: false }
 ]
 
 /** The Vite dev proxy's path pattern. */

@@ -37,6 +37,7 @@ import oauth from '../plugins/oauth/index.ts'
 import checkoutHooks from '../plugins/checkout-hooks/index.ts'
 import storefront from '../plugins/storefront/index.ts'
 import appChecks from '../plugins/app-checks/index.ts'
+import apiVersions from '../plugins/api-versions/index.ts'
 import appApi from '../plugins/app-api/index.ts'
 import marketplace from '../plugins/marketplace/index.ts'
 
@@ -132,6 +133,8 @@ export async function buildApp (options: BuildOptions) {
   await app.register(checkoutHooks)
   await app.register(storefront)
   await app.register(appChecks)
+  // the version each app-token call speaks (App-Api-Version, the installation's pin), the changelog, upgrades
+  await app.register(apiVersions)
   // what apps call with their access token (/app-api and /webhooks): one token check and one rate-limit budget
   await app.register(appApi)
   await app.register(marketplace)

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { Type, type Static } from '@sinclair/typebox'
 import { Value } from '@sinclair/typebox/value'
+import { ApiVersionSchema, LATEST_API_VERSION, type ApiVersion } from '../sdk/src/contract/api-versions.ts'
 
 /** The placeholder of a per-store storefront host (`https://{store}.shops.example`). */
 export const STORE_PLACEHOLDER = '{store}'
@@ -57,6 +58,8 @@ export const EnvSchema = Type.Object({
   DATABASE_ACQUIRE_TIMEOUT_MS: Type.Optional(PositiveInt),
   DATABASE_STATEMENT_TIMEOUT_MS: Type.Optional(PositiveInt),
   APP_API_BUSINESS_CONCURRENCY: Type.Optional(PositiveInt),
+  API_VERSION_CURRENT: Type.Optional(ApiVersionSchema),
+  API_VERSION_SUNSETS: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}=\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}=\\d{4}-\\d{2}-\\d{2})*$', description: 'Announced sunsets: 2026-11=2027-06-01,…' })),
   CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
@@ -94,6 +97,7 @@ export const DEFAULTS = {
   DATABASE_ACQUIRE_TIMEOUT_MS: 10_000,
   DATABASE_STATEMENT_TIMEOUT_MS: 30_000,
   APP_API_BUSINESS_CONCURRENCY: 4,
+  API_VERSION_CURRENT: LATEST_API_VERSION,
   HTTP_REQUEST_TIMEOUT_MS: 30_000,
   HTTP_HEADERS_TIMEOUT_MS: 10_000,
   HTTP_KEEP_ALIVE_TIMEOUT_MS: 5000,
@@ -246,6 +250,10 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     databaseStatementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS ?? DEFAULTS.DATABASE_STATEMENT_TIMEOUT_MS,
     /** App API requests of one business running at once in this process; more wait their turn (fairness: one business cannot hold the whole pool). */
     appApiBusinessConcurrency: env.APP_API_BUSINESS_CONCURRENCY ?? DEFAULTS.APP_API_BUSINESS_CONCURRENCY,
+    /** The API version new installations pin to (sdk/src/contract/api-versions.ts): the newest once it ships. */
+    apiVersionCurrent: (env.API_VERSION_CURRENT ?? DEFAULTS.API_VERSION_CURRENT) as ApiVersion,
+    /** Sunsets announced by the operator (version → YYYY-MM-DD), over the registry's own. */
+    apiVersionSunsets: Object.fromEntries((env.API_VERSION_SUNSETS ?? '').split(',').filter((pair) => pair !== '').map((pair) => pair.split('='))) as Record<string, string>,
     redisUrl: env.REDIS_URL ?? null as string | null,
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),

@@ -12,6 +12,8 @@ import { provided, requireProvided, type Provided } from '../../server/providers
 export const COUNTER_RETENTION_DAYS = 400
 /** Default period of the analytics, today included (UTC days). */
 export const TREND_DAYS = 30
+/** What used an API version: App API requests, webhook delivery attempts, hook calls. */
+export type VersionUseKind = 'requests' | 'webhooks' | 'hooks'
 /** How often the in-memory counts are written (one statement for all of them). */
 export const COUNTER_FLUSH_MS = 2000
 export const PRUNE_JOB = 'app-analytics.prune'
@@ -147,6 +149,24 @@ export function createAppAnalyticsService (db: Db, clock: Clock, onError: (error
     counters.add(appId, installationId, `api.${statusClass(statusCode)}`)
   }
 
+  /** The API version a request, a delivery attempt or a hook call used (issue #31): `versions.<kind>.<version>`. */
+  function recordVersionUse (appId: string, installationId: string, kind: VersionUseKind, version: string): void {
+    counters.add(appId, installationId, `versions.${kind}.${version}`)
+  }
+
+  /** Per kind and version, what the app's installations (test installs included) used in the last `days` days, today included. */
+  async function versionUses (appId: string, days = TREND_DAYS, now = clock.now()): Promise<Array<{ kind: VersionUseKind, version: string, count: number }>> {
+    await counters.flush()
+    const dates = trendDates(now, days)
+    const counted = await rows(db, sql<any>`select metric, sum(value)::float8 as count from app_daily_counters
+      where app_id = ${appId} and metric like 'versions.%' and day >= ${dates[0]}::date and day <= ${dates[dates.length - 1]}::date
+      group by metric order by metric`)
+    return counted.map((row) => {
+      const [, kind, version] = String(row.metric).split('.')
+      return { kind: kind as VersionUseKind, version, count: Number(row.count) }
+    })
+  }
+
   async function analytics (appId: string, options: { days?: number, environment?: Environment } = {}, now = clock.now()): Promise<AppAnalytics> {
     const days = options.days ?? TREND_DAYS
     const environment = options.environment ?? 'live'
@@ -195,7 +215,7 @@ export function createAppAnalyticsService (db: Db, clock: Clock, onError: (error
     return (await rows(db, sql<any>`delete from app_daily_counters where day < (now() at time zone 'UTC')::date - ${COUNTER_RETENTION_DAYS}::int returning 1`)).length
   }
 
-  return { analytics, recordAttempt, recordHookCalls, recordApiRequest, in: inTransaction, flush: counters.flush, prune }
+  return { analytics, recordAttempt, recordHookCalls, recordApiRequest, recordVersionUse, versionUses, in: inTransaction, flush: counters.flush, prune }
 }
 
 export type AppAnalyticsService = ReturnType<typeof createAppAnalyticsService>

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PREFIX } from '../../server/api-prefixes.ts'
 import { registerApiCounting } from '../app-analytics/service.ts'
+import { registerVersioning } from '../api-versions/index.ts'
 import { registerScopeUse } from '../app-checks/service.ts'
 import { registerAppRateLimit } from '../installations/index.ts'
 import { webhookAppRoutes } from '../webhooks/index.ts'
@@ -58,7 +59,9 @@ export default fp(async function appApiCapability (fastify) {
     registerApiCounting(scope)
     registerScopeUse(scope)
     await registerAppRateLimit(scope, { then: scope.requireAppToken })
+    // after the token check: the version is the App-Api-Version header's or the installation's pin
+    registerVersioning(scope)
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
     await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks })
   })
-}, { name: 'app-api-capability', dependencies: ['app-auth', 'app-analytics', 'app-checks', 'webhooks'] })
+}, { name: 'app-api-capability', dependencies: ['app-auth', 'app-analytics', 'app-checks', 'webhooks', 'api-versions'] })

@@ -10,6 +10,7 @@ import { badRequest } from './errors.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
+import { API_VERSION_HEADER, BASE_API_VERSION, downgrade, isApiVersion, shapeChanges, upgrade, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
@@ -39,6 +40,8 @@ export interface ActiveHook {
   secretEncrypted: string
   /** The app's webhookSignatureScheme: hook calls are signed as its webhooks are. */
   signatureScheme: SignatureScheme
+  /** The installation's pinned API version: the payload is shaped for it, its answer read in it. */
+  apiVersion: ApiVersion
 }
 
 /** What was sent and what came back, for the call log (`id`: the call's log id, its webhook-id; `text`: the answer as received, if any). */
@@ -110,6 +113,8 @@ export function createHookRunner (deps: {
   onCalled?: (hookPoint: HookPoint, result: HookResult<HookPoint>) => void
   /** The developer's `listen` session (DESIGN §19): answers the call instead of the network while connected; null when not. */
   relay?: (request: RelayRequest) => Promise<RelayOutcome | null>
+  /** The business's currency, for the API versions whose money objects name it. */
+  currencyOf: (businessId: string) => Promise<string>
 }) {
   const agent = outboundAgent(deps.outbound)
   /** Every active hook of the business, by hook point, in call order: one query per checkout step. */
@@ -117,7 +122,7 @@ export function createHookRunner (deps: {
     const rows = await deps.db.select({
       appId: apps.id, appName: apps.name, installationId: installations.id, webhookUrl: apps.webhookUrl, definition: appExtensions.definition,
       hookPoint: appExtensions.key, grantedScopes: installations.grantedScopes, secretEncrypted: installations.webhookSecretEncrypted,
-      signatureScheme: apps.webhookSignatureScheme
+      signatureScheme: apps.webhookSignatureScheme, apiVersion: installations.apiVersion
     })
       .from(appExtensions)
       .innerJoin(installations, eq(installations.appId, appExtensions.appId))
@@ -143,7 +148,8 @@ export function createHookRunner (deps: {
         priority: definition.priority ?? HOOK_DEFAULTS.priority,
         failurePolicy: definition.failurePolicy ?? 'open',
         secretEncrypted: row.secretEncrypted,
-        signatureScheme: row.signatureScheme
+        signatureScheme: row.signatureScheme,
+        apiVersion: isApiVersion(row.apiVersion) ? row.apiVersion : BASE_API_VERSION
       }])
     }
     return byPoint
@@ -182,7 +188,13 @@ export function createHookRunner (deps: {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timestamp = deps.clock.now()
-    const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data }
+    // the runner speaks the base version (2026-11); a later version's payload is upgraded, its answer downgraded
+    const versioned = hook.apiVersion !== BASE_API_VERSION
+    const context = async () => ({ currency: await deps.currencyOf(businessId) })
+    const payload = versioned && shapeChanges(`hook:${hookPoint}`, hook.apiVersion)
+      ? upgrade(`hook:${hookPoint}`, data, hook.apiVersion, await context())
+      : data
+    const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data: payload }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
     const exchange: Exchange = { id: newId('hkc'), request: body, text: null }
@@ -193,7 +205,8 @@ export function createHookRunner (deps: {
       const sent = {
         'content-type': 'application/json',
         'user-agent': USER_AGENT,
-        ...signatureHeaders(hook.signatureScheme, { secret, id: exchange.id, timestamp: unix, rawBody: body })
+        ...signatureHeaders(hook.signatureScheme, { secret, id: exchange.id, timestamp: unix, rawBody: body }),
+        [API_VERSION_HEADER.toLowerCase()]: hook.apiVersion
       }
       const relayed = deps.relay === undefined
         ? null
@@ -209,6 +222,7 @@ export function createHookRunner (deps: {
       } catch {
         return failure('answer is not JSON', statusCode)
       }
+      if (versioned && shapeChanges(`answer:${hookPoint}`, hook.apiVersion)) answer = downgrade(`answer:${hookPoint}`, answer, hook.apiVersion, await context())
       const validate = validators[hookPoint]
       if (!validate(answer)) {
         const first = validate.errors?.[0]

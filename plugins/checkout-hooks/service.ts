@@ -30,7 +30,11 @@ export default fp(async function checkoutHooksService (fastify) {
     clock: fastify.clock,
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
-    onCalled: (hookPoint, result) => { fastify.metrics.hookCall(hookPoint, result.ok, result.durationMs) },
+    onCalled: (hookPoint, result) => {
+      fastify.metrics.hookCall(hookPoint, result.ok, result.durationMs)
+      fastify.appAnalytics.recordVersionUse(result.hook.appId, result.hook.installationId, 'hooks', result.hook.apiVersion)
+    },
+    currencyOf: async (businessId) => (await fastify.commerce.getBusinessProfile(businessId)).currency,
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
     onLogged: (calls) => {
       fastify.appAnalytics.recordHookCalls(calls)

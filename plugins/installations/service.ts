@@ -22,6 +22,7 @@ import { offeredSetups, previousSetupOperations, recordSetup } from './previous-
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { createTokenCache, type CachedInstallation } from './token-cache.ts'
 import { databaseNow, type Clock } from '../../server/clock.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 
 // What other capabilities may use without reaching into installations' files
 export { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
@@ -75,7 +76,7 @@ export function publicInstallation (row: InstallationRow) {
 export function toCached (row: InstallationRow): CachedInstallation {
   return {
     id: row.id, appId: row.appId, businessId: row.businessId, scopes: row.grantedScopes, pendingScopes: row.pendingScopes,
-    isTestInstall: row.isTestInstall
+    isTestInstall: row.isTestInstall, apiVersion: row.apiVersion as ApiVersion
   }
 }
 
@@ -95,6 +96,8 @@ export interface InstallationsDeps {
   commerce: CommerceService
   /** Install and uninstall counters, written in the installation's transaction. */
   analytics: Pick<AppAnalyticsService, 'in'>
+  /** The API version new installations pin to (config API_VERSION_CURRENT). */
+  apiVersionCurrent: ApiVersion
 }
 
 /**
@@ -152,6 +155,7 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
       webhookSecretEncrypted: secretEncrypted,
       isTestInstall: input.isTestInstall,
       grantedScopes: input.scopes,
+      apiVersion: deps.apiVersionCurrent,
       installedBy: input.userId
     }).returning()
     await deps.analytics.in(tx).recordInstall(input.app.id, input.isTestInstall)
@@ -360,11 +364,31 @@ function installationOperations (deps: InstallationsDeps, db: Executor, consentS
     return [...origins].sort()
   }
 
+  /**
+   * Moves the app's pinned API version: its sandbox (test) installs, or all its live installs. No
+   * merchant consent: a version changes shapes, never scopes. Returns how many moved.
+   */
+  async function pinApiVersion (appId: string, version: ApiVersion, which: 'sandbox' | 'all'): Promise<number> {
+    const moved = await db.update(installations).set({ apiVersion: version, updatedAt: databaseNow() })
+      .where(and(eq(installations.appId, appId), isNull(installations.uninstalledAt), ...(which === 'sandbox' ? [eq(installations.isTestInstall, true)] : [])))
+      .returning({ id: installations.id })
+    for (const row of moved) await announce(db, row.id)
+    return moved.length
+  }
+
+  /** The pinned versions of the app's live installs (test installs apart). */
+  async function pinnedVersionsOf (appId: string): Promise<Array<{ apiVersion: string, isTestInstall: boolean, installs: number }>> {
+    return await db.select({ apiVersion: installations.apiVersion, isTestInstall: installations.isTestInstall, installs: sql<number>`count(*)::int` })
+      .from(installations).where(and(eq(installations.appId, appId), isNull(installations.uninstalledAt)))
+      .groupBy(installations.apiVersion, installations.isTestInstall).orderBy(installations.apiVersion)
+  }
+
   const previousSetup = previousSetupOperations({
     db: deps.db, clock: deps.clock, extensionsOf, settingsSchemaOf: async (appId) => await deps.apps.settingsSchemaOf(appId), commerce: deps.commerce
   })
 
   const common = {
+    pinApiVersion, pinnedVersionsOf,
     ...previousSetup,
     offeredSetups: async (businessId: string, rows: InstallationRow[]) => await offeredSetups(db, businessId, rows),
     adminPageOrigins, sessionToken, unfinishedFor,
@@ -413,7 +437,8 @@ export default fp(async function installationsService (fastify) {
     apps: fastify.apps,
     webhooks: fastify.webhooks,
     commerce: fastify.commerce,
-    analytics: fastify.appAnalytics
+    analytics: fastify.appAnalytics,
+    apiVersionCurrent: fastify.config.apiVersionCurrent
   })
   fastify.decorate('installations', service)
   // what commerce, webhooks and app-analytics ask of installations, through the interfaces they define

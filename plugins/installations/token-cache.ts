@@ -1,4 +1,5 @@
 import type { Clock } from '../../server/clock.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 
 /** Installation facts needed on every App API call, cached by token hash. */
 export interface CachedInstallation {
@@ -8,6 +9,8 @@ export interface CachedInstallation {
   scopes: string[]
   pendingScopes: string[]
   isTestInstall: boolean
+  /** The API version it is pinned to. */
+  apiVersion: ApiVersion
 }
 
 export const TOKEN_CACHE_MAX = 10_000

@@ -51,6 +51,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     disableAfterFailures: config.webhookDisableAfterFailures,
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
     onWriteError: onError,
+    currencyOf: async (businessId) => (await fastify.commerce.getBusinessProfile(businessId)).currency,
     relay: async (claimed, body, headers) => {
       const outcome = await fastify.relay.call({
         appId: claimed.appId, businessId: claimed.businessId, kind: 'webhook', name: claimed.event, path: '', headers, body, timeoutMs: config.webhookTimeoutMs
@@ -60,6 +61,7 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     onAttempt: (outcome) => {
       if (outcome.counts) fastify.metrics.webhookAttempt(ATTEMPT_OUTCOME[outcome.status], outcome.durationMs)
       fastify.appAnalytics.recordAttempt(outcome)
+      if (outcome.counts) fastify.appAnalytics.recordVersionUse(outcome.appId, outcome.installationId, 'webhooks', outcome.apiVersion)
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
         status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
@@ -219,4 +221,4 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay'] })
+}, { name: 'webhook-delivery', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay', 'commerce'] })

@@ -9,6 +9,7 @@ import { outboxDispatch } from '../../server/events.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
+import { BASE_API_VERSION, isApiVersion, shapeChanges, upgrade, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { Sender, SendResult } from './sender.ts'
 import type { Clock } from '../../server/clock.ts'
 
@@ -35,6 +36,8 @@ export interface DeliveryDeps {
   onWriteError: (error: unknown) => void
   /** The developer's `listen` session (DESIGN §19): takes the attempt instead of the network while connected; null when not. */
   relay?: (claimed: Claimed, rawBody: string, headers: Record<string, string>) => Promise<SendResult | null>
+  /** The business's currency, for the API versions whose money objects name it (order and product events carry none). */
+  currencyOf: (businessId: string) => Promise<string>
 }
 
 /** Successes waiting for their group write at most before attempts wait for theirs (memory bound when the database lags). */
@@ -56,6 +59,8 @@ export interface AttemptOutcome {
   counts: boolean
   /** Answered through `app-platform listen` */
   relayed: boolean
+  /** The API version the body was shaped for */
+  apiVersion: ApiVersion
 }
 
 /**
@@ -88,6 +93,8 @@ export interface Claimed {
   isActive: boolean | null
   appWebhookUrl: string | null
   signatureScheme: SignatureScheme
+  /** The API version the body is shaped for: the registration's, else its installation's pinned one. */
+  apiVersion: ApiVersion
 }
 
 /**
@@ -124,10 +131,10 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
         returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at, d.trace_parent
       )
-      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url,
+      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url, coalesce(w.api_version, i.api_version) as api_version,
         -- the app's own webhook (and data erasure, sent to the app's webhookUrl) is signed as the app chose
         case when w.is_app_webhook or c.event = ${DATA_ERASURE} then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
-      from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id`)
+      from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id left join installations i on i.id = c.installation_id`)
     if (row === undefined) return null
     return {
       id: row.id,
@@ -145,7 +152,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       secretEncrypted: row.secret_encrypted ?? null,
       isActive: row.is_active ?? null,
       appWebhookUrl: row.app_webhook_url ?? null,
-      signatureScheme: row.signature_scheme === 'standard-webhooks' ? 'standard-webhooks' : 'spec'
+      signatureScheme: row.signature_scheme === 'standard-webhooks' ? 'standard-webhooks' : 'spec',
+      apiVersion: isApiVersion(row.api_version) ? row.api_version : BASE_API_VERSION
     }
   }
 
@@ -167,7 +175,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     deps.onAttempt({
       deliveryId: claimed.id, appId: claimed.appId, installationId: claimed.installationId, webhookId: claimed.webhookId, event: claimed.event,
       attempt: claimed.attempts, status, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, counts,
-      relayed: result.relayed === true
+      relayed: result.relayed === true, apiVersion: claimed.apiVersion
     })
   }
 
@@ -400,6 +408,17 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     })
   }
 
+  /**
+   * The body as the registration's API version shapes it: the stored event data is the base version's
+   * (2026-11), upgraded by the registry's transforms (sdk/src/contract/api-versions.ts) for a later one.
+   */
+  async function bodyFor (claimed: Claimed): Promise<string> {
+    const shape = `event:${claimed.event}`
+    if (claimed.apiVersion === BASE_API_VERSION || !shapeChanges(shape, claimed.apiVersion)) return envelopeBody(claimed)
+    const context = { currency: await deps.currencyOf(claimed.businessId) }
+    return envelopeBody({ ...claimed, dataJson: undefined, data: upgrade(shape, claimed.data, claimed.apiVersion, context) as Record<string, unknown> })
+  }
+
   async function sendAndRecord (item: AttemptItem, claimed: Claimed, options: AttemptOptions): Promise<SendResult | null> {
     const retry = options.retry ?? true
     // business.data_erasure goes to the app's current webhookUrl, whatever the registration's state
@@ -413,7 +432,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       await abandon(claimed, 'Webhook inactive')
       return null
     }
-    const rawBody = envelopeBody(claimed)
+    const rawBody = await bodyFor(claimed)
     let secret: string
     try {
       secret = secretOf(claimed.secretEncrypted)
@@ -424,7 +443,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       return null
     }
     const headers = deliveryHeaders({
-      secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme, now: deps.clock.nowMs()
+      secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme, now: deps.clock.nowMs(),
+      apiVersion: claimed.apiVersion
     })
     const result = (await deps.relay?.(claimed, rawBody, headers)) ?? await sender.send(url, rawBody, headers)
     if (!result.success) {

@@ -8,6 +8,7 @@ import { databaseNow } from '../../server/clock.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
 
 /** Outbox events taken per transaction. */
 export const DISPATCH_BATCH = 200
@@ -24,6 +25,8 @@ interface Target {
   isActive: boolean
   appWebhookUrl: string | null
   signatureScheme: SignatureScheme
+  /** The registration's API version, else its installation's pinned one */
+  apiVersion: ApiVersion
 }
 
 /** The delivery row, written already claimed: the lease taken and its first attempt counted. */
@@ -63,7 +66,8 @@ function claimedOf (row: NewDelivery, target: Target): Claimed {
     secretEncrypted: target.secretEncrypted,
     isActive: target.isActive,
     appWebhookUrl: target.appWebhookUrl,
-    signatureScheme: target.signatureScheme
+    signatureScheme: target.signatureScheme,
+    apiVersion: target.apiVersion
   }
 }
 
@@ -79,11 +83,13 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
   const { installation } = row
   const base = {
     installationId: installation.id, appId: installation.appId, businessId: installation.businessId,
-    appWebhookUrl: row.webhookUrl, signatureScheme: row.signatureScheme
+    appWebhookUrl: row.webhookUrl, signatureScheme: row.signatureScheme, apiVersion: installation.apiVersion as ApiVersion
   }
-  const [own] = await tx.select({ id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive }).from(webhooks)
+  const [own] = await tx.select({
+    id: webhooks.id, url: webhooks.url, secretEncrypted: webhooks.secretEncrypted, isActive: webhooks.isActive, apiVersion: webhooks.apiVersion
+  }).from(webhooks)
     .where(and(eq(webhooks.installationId, installation.id), eq(webhooks.isAppWebhook, true))).orderBy(asc(webhooks.createdAt)).limit(1)
-  if (own !== undefined) return { ...own, ...base }
+  if (own !== undefined) return { ...own, ...base, apiVersion: (own.apiVersion ?? base.apiVersion) as ApiVersion }
   const id = newId('wh')
   const isActive = installation.uninstalledAt === null
   await tx.insert(webhooks).values({
@@ -101,7 +107,7 @@ interface FanOut {
   occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string, traceParent: string | null }> | null
   deliveries: Array<{
     eventId: string, webhookId: string, installationId: string, appId: string, businessId: string,
-    url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme
+    url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme, apiVersion: ApiVersion
   }> | null
 }
 
@@ -123,7 +129,8 @@ function fanOutStatement (limit: number, leaseMs: number) {
     targets as (
       select t.seq, t.id as event_id, w.id as webhook_id, w.created_at as registered_at, w.installation_id, w.app_id, w.business_id,
         w.url, w.secret_encrypted, a.webhook_url as app_webhook_url,
-        case when w.is_app_webhook then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
+        case when w.is_app_webhook then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme,
+        coalesce(w.api_version, i.api_version) as api_version
       from taken t
       join webhooks w on w.business_id = t.business_id and w.is_active and w.events ? t.event
         and (t.installation_id is null or w.installation_id = t.installation_id)
@@ -141,7 +148,7 @@ function fanOutStatement (limit: number, leaseMs: number) {
         from taken t where t.id in (select event_id from targets)) as occurrences,
       (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
           'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url,
-          'signatureScheme', signature_scheme)
+          'signatureScheme', signature_scheme, 'apiVersion', api_version)
           order by seq, registered_at)
         from targets) as deliveries`
 }
@@ -178,7 +185,8 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
     const claimed: Claimed = {
       id, webhookId: d.webhookId, appId: d.appId, installationId: d.installationId, businessId: d.businessId,
       event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt, traceParent: occurrences[d.eventId].traceParent,
-      url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl, signatureScheme: d.signatureScheme
+      url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl, signatureScheme: d.signatureScheme,
+      apiVersion: d.apiVersion
     }
     return { id, claimed, fresh: d.eventId }
   })

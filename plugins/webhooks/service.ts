@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
@@ -44,6 +45,7 @@ export function publicWebhook (row: WebhookRow, appScheme?: SignatureScheme) {
     id: row.id, url: row.url, events: row.events, description: row.description, isActive: row.isActive, disabledReason: row.disabledReason,
     consecutiveFailures: row.consecutiveFailures, isAppWebhook: row.isAppWebhook,
     signatureScheme: row.isAppWebhook ? appScheme ?? row.signatureScheme : row.signatureScheme,
+    apiVersion: row.apiVersion as ApiVersion | null,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()
   }
 }
@@ -236,7 +238,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       const [inserted] = await tx.insert(webhooks).values({
         id: newId('wh'), installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: input.url,
         secretEncrypted: encryptSecret(secret, deps.encryptionKey), events, description: input.description ?? '',
-        signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME
+        signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
+        apiVersion: input.apiVersion ?? null
       }).returning()
       return inserted
     })
@@ -266,6 +269,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       if (current.isAppWebhook) throw fieldError('webhook_signature_fixed', '/signatureScheme', "the app's own webhook is signed as the app's webhookSignatureScheme says; change it in the app's settings")
       set.signatureScheme = patch.signatureScheme
     }
+    if (patch.apiVersion !== undefined) set.apiVersion = patch.apiVersion
     if (patch.isActive === true && !current.isActive) Object.assign(set, { isActive: true, disabledReason: null, consecutiveFailures: 0 })
     if (patch.isActive === false && current.isActive) Object.assign(set, { isActive: false, disabledReason: 'Disabled by the app' })
     const [row] = await db.update(webhooks).set(set).where(and(eq(webhooks.id, current.id), eq(webhooks.installationId, installation.id))).returning()

@@ -1,5 +1,6 @@
 import { signatureHeaders, USER_AGENT } from '../../server/signing.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
+import { API_VERSION_HEADER } from '../../sdk/src/contract/api-versions.ts'
 
 /** The body every webhook carries (spec, Events: Envelope). */
 export interface Envelope {
@@ -38,6 +39,8 @@ export function deliveryHeaders (input: {
   /** The attempt's send time (ms), from the clock (server/clock.ts). */
   now: number
   scheme?: SignatureScheme
+  /** The API version the body is shaped for (App-Api-Version) */
+  apiVersion?: string
 }): Record<string, string> {
   const timestamp = Math.floor(input.now / 1000)
   const scheme = input.scheme ?? DEFAULT_SIGNATURE_SCHEME
@@ -46,6 +49,7 @@ export function deliveryHeaders (input: {
     'user-agent': USER_AGENT,
     ...(scheme === 'spec' ? { 'x-webhook-id': input.webhookId, 'x-webhook-event': input.event } : {}),
     ...signatureHeaders(scheme, { secret: input.secret, id: input.deliveryId, timestamp, rawBody: input.rawBody }),
-    'x-service-event-id': input.deliveryId
+    'x-service-event-id': input.deliveryId,
+    ...(input.apiVersion !== undefined ? { [API_VERSION_HEADER.toLowerCase()]: input.apiVersion } : {})
   }
 }

@@ -1,7 +1,8 @@
 import type { ErrorCode } from './contract/error-codes.ts'
+import { API_VERSION_HEADER, type ApiVersion, type VersionedResources } from './contract/api-versions.ts'
 import type {
   Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
-  DeliveryListParams, FetchLike, ListParams, ListResponse, Order, OrderListParams, OrderStatus, Page, Product,
+  DeliveryListParams, FetchLike, ListParams, ListResponse, OrderListParams, OrderStatus, Page,
   RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, UpdateWebhookInput, WebhookDelivery,
   WebhookRegistration, WebhookTestResult
 } from './types.ts'
@@ -23,6 +24,11 @@ export interface AppApiClientOptions {
   maxRetries?: number
   /** A Retry-After longer than this is not waited for: the 429 is thrown at once. Default 60 s. */
   maxRetryDelayMs?: number
+  /**
+   * The API version to speak (sent as App-Api-Version on every call), e.g. '2026-12': orders' and products'
+   * money as { amount, currency }. Unset: the installation's pinned version answers, typed as 2026-11.
+   */
+  apiVersion?: ApiVersion
 }
 
 /** One problem of a 400 that lists several: the field (a JSON Pointer into the body unless `in` says otherwise), what is wrong, its code. */
@@ -102,7 +108,14 @@ function toApiError (response: Response, body: unknown): AppApiError {
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const segment = (value: string): string => encodeURIComponent(value)
 
-export function createAppApiClient (options: AppApiClientOptions) {
+/**
+ * `apiVersion` types the answers: `createAppApiClient({ ..., apiVersion: '2026-12' }).orders.get(id)` is an
+ * MoneyOrder, whose amounts are { amount, currency } objects.
+ */
+export function createAppApiClient<const V extends ApiVersion = '2026-11'> (options: AppApiClientOptions & { apiVersion?: V }) {
+  type Resources = VersionedResources[V]
+  type Order = Resources['Order']
+  type Product = Resources['Product']
   if (typeof options.accessToken !== 'string' || options.accessToken === '') throw new TypeError('accessToken is required')
   const base = new URL(options.baseUrl)
   const doFetch = options.fetch ?? globalThis.fetch
@@ -110,6 +123,7 @@ export function createAppApiClient (options: AppApiClientOptions) {
   const maxRetryDelayMs = options.maxRetryDelayMs ?? DEFAULT_MAX_RETRY_DELAY_MS
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a non-negative integer')
   let rateLimit: RateLimitInfo | null = null
+  let answeredVersion: string | null = null
 
   function buildUrl (path: string, query: Query = {}): string {
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base)
@@ -121,6 +135,7 @@ export function createAppApiClient (options: AppApiClientOptions) {
 
   async function request<T> (method: string, path: string, { query, body }: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' }
+    if (options.apiVersion !== undefined) headers[API_VERSION_HEADER.toLowerCase()] = options.apiVersion
     if (body !== undefined) headers['content-type'] = 'application/json'
     const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'error' }
     const url = buildUrl(path, query)
@@ -131,6 +146,7 @@ export function createAppApiClient (options: AppApiClientOptions) {
         remaining: headerNumber(response.headers, 'x-ratelimit-remaining'),
         reset: headerNumber(response.headers, 'x-ratelimit-reset')
       }
+      answeredVersion = response.headers.get(API_VERSION_HEADER) ?? answeredVersion
       const parsed = await readBody(response)
       if (response.ok) return parsed as T
       const error = toApiError(response, parsed)
@@ -146,6 +162,8 @@ export function createAppApiClient (options: AppApiClientOptions) {
   return {
     /** X-RateLimit-* of the last response; null before the first request. */
     get rateLimit (): RateLimitInfo | null { return rateLimit },
+    /** The API version the last answer was given in (its App-Api-Version header); null before the first. */
+    get apiVersion (): string | null { return answeredVersion },
 
     products: {
       list: (params: ListParams = {}) => request<ListResponse<Product>>('GET', api('/products'), { query: { ...params } }),
@@ -196,7 +214,7 @@ export function createAppApiClient (options: AppApiClientOptions) {
   }
 }
 
-export type AppApiClient = ReturnType<typeof createAppApiClient>
+export type AppApiClient<V extends ApiVersion = '2026-11'> = ReturnType<typeof createAppApiClient<V>>
 
 /**
  * Walks every page of a list method, yielding records one at a time:

@@ -16,3 +16,5 @@ export { ERROR_CODES, ERROR_CODE_LIST, type ErrorCode } from './contract/error-c
 export { APP_CATEGORIES, type AppCategory } from './contract/categories.ts'
 export { EVENT_NAMES, EVENT_SCOPES, SUBSCRIBABLE_EVENTS, HOOK_SCOPES, SIGNATURE_SCHEMES, type SignatureScheme, type EventName, type SubscribableEvent, type HookPoint } from './contract/events.ts'
 export * from './developer.ts'
+// API versions: the names, and the resources whose shape differs by version (the client's `apiVersion` types its answers with them)
+export { API_VERSIONS, API_VERSION_HEADER, type ApiVersion, type MoneyAmount, type MoneyOrder, type MoneyProduct, type VersionedResources } from './contract/api-versions.ts'

@@ -13,6 +13,7 @@ export const API_TAGS = [
   { name: 'oauth', description: 'OAuth 2.0 install: discovery (RFC 8414), consent, code exchange, revocation (RFC 7009); device authorization of the developer CLI (RFC 8628)' },
   { name: 'installations', description: "A merchant's installed apps: uninstall, re-consent, settings" },
   { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },
+  { name: 'api-versions', description: 'The dated API versions (App-Api-Version header), their status, sunsets and changes' },
   { name: 'webhooks', description: 'Webhook registrations of an installation, their delivery log, tests, redelivery and replay (access token)' },
   { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
   { name: 'storefront', description: 'Public storefront: pages, products, checkout, reviews' },

@@ -50,9 +50,10 @@ export const READ_JOINS: Record<string, string[]> = {
   'plugins/checkout-hooks/runner.ts': ['apps', 'appExtensions', 'installations'],
   // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
   'plugins/webhooks/dispatcher.ts': ['apps', 'installations'],
-  // one statement per attempt claim: the app's webhook URL and signature scheme as they are now; a first
-  // attempt's delivery row copies its event from the outbox, whose consumer the delivery engine is
-  'plugins/webhooks/delivery.ts': ['apps', 'outboxEvents'],
+  // one statement per attempt claim: the app's webhook URL and signature scheme as they are now, and the
+  // installation's pinned API version the body is shaped for; a first attempt's delivery row copies its
+  // event from the outbox, whose consumer the delivery engine is
+  'plugins/webhooks/delivery.ts': ['apps', 'outboxEvents', 'installations'],
   // idle(): nothing undispatched in the outbox (tests and benches wait for it)
   'plugins/webhooks/delivery-plugin.ts': ['outboxEvents']
 }

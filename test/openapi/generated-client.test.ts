@@ -50,10 +50,12 @@ export async function everyTag (): Promise<void> {
   const created = await api.POST('/webhooks', { ...auth, body: { url: 'https://app.example.com/hooks', events } }) // webhooks
   const hook: WebhookRegistration | undefined = created.data
   await api.GET('/merchant/products', auth) // merchant
+  const versions = await api.GET('/developer/api-versions') // api-versions
+  const current: string | undefined = versions.data?.current
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, first, confirmed, hook, scope, operation)
+  console.log(token, mine, tokenEndpoint, first, confirmed, hook, current, scope, operation)
 }
 `
 

@@ -34,6 +34,9 @@ export const ERROR_CODES = {
   field_not_allowed: 'A value is not one of the allowed values',
   field_unknown: 'A field the schema does not know (bodies refuse unknown fields)',
   field_invalid: 'A field breaks another rule of its schema',
+  // plugins/api-versions/errors.ts
+  api_version_not_found: 'No OpenAPI document for that API version (GET /openapi/{version}.json)',
+  api_version_unsupported: 'The App-Api-Version header (or an upgrade) names an unknown or sunset API version; supportedVersions lists the ones accepted',
   // plugins/app-analytics/errors.ts
   live_tail_limit: 'The developer has the most live tails open at once; close one first',
   // plugins/app-api/errors.ts

@@ -126,6 +126,7 @@ export const webhookRegistrationExample = {
   consecutiveFailures: 0,
   isAppWebhook: false,
   signatureScheme: 'spec',
+  apiVersion: null,
   createdAt: '2026-01-15T10:30:00.000Z',
   updatedAt: '2026-01-15T10:30:00.000Z'
 }

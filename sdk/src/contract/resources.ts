@@ -1,4 +1,5 @@
 import { Type, type Static, type TLiteral, type TSchema, type TUnion, type TUnknown } from '@sinclair/typebox'
+import { ApiVersionSchema } from './api-version-names.ts'
 import { CategorySchema, EventNameValue, ScopeValue, SignatureSchemeSchema, StringEnum } from './schemas.ts'
 import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
@@ -217,6 +218,7 @@ export const WebhookRegistrationSchema = Type.Object({
   consecutiveFailures: Type.Integer({ description: 'Failed deliveries in a row; auto-disable at WEBHOOK_DISABLE_AFTER_FAILURES' }),
   isAppWebhook: Type.Boolean({ description: "The app's own webhook, created at install from its webhookUrl" }),
   signatureScheme: SignatureSchemeSchema,
+  apiVersion: Type.Union([ApiVersionSchema, Type.Null()], { description: 'The API version its deliveries are shaped for; null: the installation\'s pinned version' }),
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' })
 }, { title: 'WebhookRegistration', examples: [webhookRegistrationExample] })

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { EventNameSchema, SignatureSchemeSchema, UrlField } from './schemas.ts'
 import { DeliveryStatus } from './resources.ts'
+import { ApiVersionField, ApiVersionSchema } from './api-version-names.ts'
 
 /**
  * Request bodies of webhook management (POST/PATCH /webhooks, replay), one source for the server's
@@ -15,7 +16,8 @@ const Events = Type.Array(EventItem, { minItems: 1, maxItems: MAX_WEBHOOK_EVENTS
 const Description = Type.String({ maxLength: 500 })
 
 export const CreateWebhookBodySchema = Type.Object({
-  url: Url, events: Events, description: Type.Optional(Description), signatureScheme: Type.Optional(SignatureSchemeSchema)
+  url: Url, events: Events, description: Type.Optional(Description), signatureScheme: Type.Optional(SignatureSchemeSchema),
+  apiVersion: Type.Optional(ApiVersionField('The API version its deliveries are shaped for; unset: the installation\'s pinned version'))
 }, { title: 'CreateWebhookBody', additionalProperties: false })
 export type CreateWebhookBody = Static<typeof CreateWebhookBodySchema>
 
@@ -24,6 +26,7 @@ export const UpdateWebhookBodySchema = Type.Object({
   events: Type.Optional(Events),
   description: Type.Optional(Description),
   signatureScheme: Type.Optional(SignatureSchemeSchema),
+  apiVersion: Type.Optional(Type.Union([ApiVersionSchema, Type.Null()], { description: 'null: follow the installation\'s pinned version' })),
   isActive: Type.Optional(Type.Boolean({ description: 'true re-enables an auto-disabled webhook and resets its failure count' }))
 }, { title: 'UpdateWebhookBody', additionalProperties: false, minProperties: 1 })
 export type UpdateWebhookBody = Static<typeof UpdateWebhookBodySchema>

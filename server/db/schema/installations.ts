@@ -32,6 +32,11 @@ export const installations = pgTable('installations', {
   /** Scopes the merchant has not yet approved after an approved expansion. */
   pendingScopes: jsonb('pending_scopes').$type<string[]>().notNull().default([]),
   settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+  /**
+   * The API version the installation is pinned to (sdk/src/contract/api-versions.ts): new installs take
+   * the current one, the migration pinned existing ones to 2026-11; the developer's upgrade moves it.
+   */
+  apiVersion: text('api_version').notNull().default('2026-11'),
   embedSettings: jsonb('embed_settings').$type<Record<string, { enabled: boolean, settings: Record<string, unknown> }>>().notNull().default({}),
   installedBy: text('installed_by').notNull(),
   installedAt: timestamp('installed_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),

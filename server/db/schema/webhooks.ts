@@ -18,6 +18,8 @@ export const webhooks = pgTable('webhooks', {
   /** Created at install from the app's webhookUrl and webhookEvents. */
   isAppWebhook: boolean('is_app_webhook').notNull().default(false),
   /** How its deliveries are signed; the app's own registration follows apps.webhook_signature_scheme instead. */
+  /** The API version its deliveries are shaped for; null: the installation's pinned version. */
+  apiVersion: text('api_version'),
   signatureScheme: text('signature_scheme', { enum: SIGNATURE_SCHEMES }).notNull().default(DEFAULT_SIGNATURE_SCHEME),
   consecutiveFailures: integer('consecutive_failures').notNull().default(0),
   disabledReason: text('disabled_reason'),

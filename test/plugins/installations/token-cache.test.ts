@@ -5,7 +5,7 @@ import { build, registerUser, createApp, testConfig, SERVER_URL, dropListenConne
 import { INSTALLATION_CHANNEL } from '../../../plugins/installations/service.ts'
 import { TestClock } from '../../clock.ts'
 
-const entry = (id: string) => ({ id, appId: 'app_1', businessId: 'biz_1', scopes: [], pendingScopes: [], isTestInstall: false })
+const entry = (id: string) => ({ id, appId: 'app_1', businessId: 'biz_1', scopes: [], pendingScopes: [], isTestInstall: false, apiVersion: '2026-11' as const })
 
 t.test('createTokenCache', async (t) => {
   const clock = new TestClock()

@@ -1,0 +1,163 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { TSchema } from '@sinclair/typebox'
+import {
+  API_VERSION_HEADER, API_VERSION_RELEASES, BASE_API_VERSION, downgrade, isApiVersion, shapeChanges, upgrade,
+  type ApiVersion, type ShapeName, type TransformContext
+} from '../../sdk/src/contract/api-versions.ts'
+import type { Clock } from '../../server/clock.ts'
+import { badRequest } from './errors.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The API versions (issue #31): which are supported now, their deprecation headers, the changelog, upgrades. */
+    apiVersions: ApiVersionsService
+  }
+  interface FastifyRequest {
+    /** The API version an app-token request speaks (set by registerVersioning); null outside that scope or before the token check. */
+    apiVersion: ApiVersion | null
+  }
+}
+
+export type VersionStatus = 'current' | 'supported' | 'deprecated' | 'sunset'
+
+export interface VersionInfo {
+  version: ApiVersion
+  releasedOn: string
+  /** YYYY-MM-DD, the first day it is refused; null while none is announced */
+  sunset: string | null
+  status: VersionStatus
+  changes: Array<{ id: string, title: string, description: string }>
+}
+
+const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+
+/**
+ * The registry (sdk/src/contract/api-versions.ts) as it stands today: the sunsets the operator
+ * announced (API_VERSION_SUNSETS) over the registry's own, the current version (API_VERSION_CURRENT).
+ */
+export function createApiVersions (deps: { clock: Clock, current: ApiVersion, sunsets: Record<string, string> }) {
+  const sunsetOf = (version: ApiVersion): string | null =>
+    deps.sunsets[version] ?? API_VERSION_RELEASES.find((release) => release.version === version)?.sunset ?? null
+
+  function list (now = deps.clock.now()): VersionInfo[] {
+    const today = utcDay(now)
+    return API_VERSION_RELEASES.map((release) => {
+      const sunset = sunsetOf(release.version)
+      const status: VersionStatus = sunset !== null && today >= sunset
+        ? 'sunset'
+        : sunset !== null ? 'deprecated' : release.version === deps.current ? 'current' : 'supported'
+      return {
+        version: release.version,
+        releasedOn: release.releasedOn,
+        sunset,
+        status,
+        changes: release.changes.map(({ id, title, description }) => ({ id, title, description }))
+      }
+    })
+  }
+
+  const supported = (now = deps.clock.now()): ApiVersion[] => list(now).filter((info) => info.status !== 'sunset').map((info) => info.version)
+  const isSupported = (version: unknown, now = deps.clock.now()): version is ApiVersion => isApiVersion(version) && supported(now).includes(version)
+
+  /**
+   * The version a call speaks: the one named (refused with 400 when unknown or sunset), else the
+   * pinned one; a pinned version past its sunset speaks the oldest one still supported.
+   */
+  function resolve (named: string | undefined, pinned: ApiVersion, now = deps.clock.now()): ApiVersion {
+    if (named !== undefined) {
+      if (!isSupported(named, now)) {
+        throw badRequest('api_version_unsupported', `API version ${JSON.stringify(named.slice(0, 20))} is not supported; send one of ${supported(now).join(', ')}`,
+          { supportedVersions: supported(now) })
+      }
+      return named
+    }
+    return isSupported(pinned, now) ? pinned : supported(now)[0] ?? deps.current
+  }
+
+  /** RFC 9745 Deprecation (since the successor's release) and RFC 8594 Sunset, once a sunset is announced. */
+  function deprecationHeaders (version: ApiVersion): Record<string, string> {
+    const sunset = sunsetOf(version)
+    if (sunset === null) return {}
+    const index = API_VERSION_RELEASES.findIndex((release) => release.version === version)
+    const successor = API_VERSION_RELEASES[index + 1]
+    const deprecatedAt = Date.parse(`${successor?.releasedOn ?? sunset}T00:00:00Z`)
+    return {
+      deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
+      sunset: new Date(Date.parse(`${sunset}T00:00:00Z`)).toUTCString()
+    }
+  }
+
+  return { list, supported, isSupported, resolve, deprecationHeaders, current: deps.current, sunsetOf }
+}
+
+export type ApiVersionsService = ReturnType<typeof createApiVersions>
+
+/** The resource a schema describes: its title, or the title of a list envelope's items. */
+function shapeOfSchema (schema: unknown): { shape: ShapeName, list: boolean } | null {
+  const object = schema as (TSchema & { properties?: Record<string, TSchema & { items?: TSchema }> }) | undefined
+  if (object === undefined || object === null) return null
+  if (typeof object.title === 'string') return { shape: object.title, list: false }
+  const items = object.properties?.data?.items
+  if (items !== undefined && typeof items.title === 'string') return { shape: items.title, list: true }
+  return null
+}
+
+const HEADER = API_VERSION_HEADER.toLowerCase()
+
+/**
+ * Versions every call of the app-token scope (App API and /webhooks): after the token check, the
+ * version is the header's or the installation's pinned one (400 when the header names an unknown or
+ * sunset one), said in the answer's App-Api-Version header with Deprecation and Sunset once its sunset
+ * is announced, and counted for the console. The handlers speak the base version (2026-11): a request
+ * body of a later version is downgraded before validation, an answer upgraded as it is sent.
+ */
+export function registerVersioning (scope: FastifyInstance): void {
+  scope.decorateRequest('apiVersion', null)
+  scope.addHook('preValidation', async (request, reply) => {
+    const installation = request.installation
+    if (installation === null || installation === undefined) return
+    const named = request.headers[HEADER]
+    const version = scope.apiVersions.resolve(Array.isArray(named) ? named[0] : named, installation.apiVersion)
+    request.apiVersion = version
+    reply.header(API_VERSION_HEADER, version)
+    for (const [name, value] of Object.entries(scope.apiVersions.deprecationHeaders(version))) reply.header(name, value)
+    scope.appAnalytics.recordVersionUse(installation.appId, installation.id, 'requests', version)
+    const body = shapeOfSchema(request.routeOptions.schema?.body)
+    if (version !== BASE_API_VERSION && body !== null && request.body !== undefined && shapeChanges(body.shape, version)) {
+      request.body = downgrade(body.shape, request.body, version, await contextOf(scope, request))
+    }
+  })
+  scope.addHook('onSend', async (request, reply, payload) => {
+    const version = request.apiVersion
+    if (version === null || version === BASE_API_VERSION || reply.statusCode >= 300 || typeof payload !== 'string') return payload
+    const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined
+    const resource = shapeOfSchema(responses?.[String(reply.statusCode)])
+    if (resource === null || !shapeChanges(resource.shape, version)) return payload
+    return upgradeAnswer(payload, resource, version, await contextOf(scope, request))
+  })
+}
+
+function upgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion, context: TransformContext): string {
+  const value = JSON.parse(payload) as Record<string, unknown>
+  if (!resource.list) return JSON.stringify(upgrade(resource.shape, value, version, context))
+  const data = Array.isArray(value.data) ? value.data : []
+  return JSON.stringify({ ...value, data: data.map((item) => upgrade(resource.shape, item, version, context)) })
+}
+
+async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
+  const business = await scope.commerce.getBusinessProfile(request.installation.businessId)
+  return { currency: business.currency }
+}
+
+/** A reply's version headers, for routes that answer themselves. */
+export function versionHeaders (reply: FastifyReply, version: ApiVersion, service: ApiVersionsService): void {
+  reply.header(API_VERSION_HEADER, version)
+  for (const [name, value] of Object.entries(service.deprecationHeaders(version))) reply.header(name, value)
+}
+
+export default fp(async function apiVersionsService (fastify) {
+  fastify.decorate('apiVersions', createApiVersions({
+    clock: fastify.clock, current: fastify.config.apiVersionCurrent, sunsets: fastify.config.apiVersionSunsets
+  }))
+}, { name: 'api-versions', dependencies: ['commerce', 'app-analytics', 'installations', 'apps'] })

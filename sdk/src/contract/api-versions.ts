@@ -1,0 +1,208 @@
+import { Type, type Static, type TObject, type TProperties, type TSchema } from '@sinclair/typebox'
+import { API_VERSIONS, type ApiVersion } from './api-version-names.ts'
+import { OrderItemSchema, OrderSchema, ProductSchema } from './resources.ts'
+
+/**
+ * The API versions (issue #31): dated releases, each installation pinned to one, a request naming
+ * another with the `App-Api-Version` header. This module is the one registry: each version's release
+ * date, its sunset (null until one is announced) and its changes, written once as transforms between
+ * adjacent versions beside the schemas they change. The server's handlers, the stored events and the
+ * hook runner speak the oldest shape (BASE_API_VERSION); an answer, a webhook delivery or a hook call
+ * for a later version is upgraded change by change, a request body or a hook's answer downgraded the
+ * same way. Free of server code: the server, the SDK (its per-version types) and the admin UI read it.
+ */
+
+// the names alone (resources.ts needs them without the transforms, which need resources.ts)
+export { API_VERSIONS, ApiVersionSchema, type ApiVersion } from './api-version-names.ts'
+
+/** The request header naming a version, and the header of every answer, delivery and hook call saying which one it used. */
+export const API_VERSION_HEADER = 'App-Api-Version'
+/** The shape the handlers, the stored events and the hook runner speak. */
+export const BASE_API_VERSION: ApiVersion = '2026-11'
+/** The newest version: what new installations pin to once it ships (the server's API_VERSION_CURRENT). */
+export const LATEST_API_VERSION: ApiVersion = '2026-12'
+
+export const isApiVersion = (value: unknown): value is ApiVersion => typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value)
+
+/** What a transform may need besides the value: the business's currency (products and order events carry none). */
+export interface TransformContext { currency: string }
+
+/**
+ * The shapes a change touches, by name: a resource's schema title (`Order`, `Product`), a webhook's
+ * `event:<name>` (its `data`) or a hook point's `hook:<point>` payload and `answer:<point>`.
+ */
+export type ShapeName = string
+
+export interface VersionChange {
+  /** Stable id, shown in the changelog. */
+  id: string
+  title: string
+  /** What a developer reads in the changelog (GET /developer/api-versions). */
+  description: string
+  /** The shapes it changes: transforms are called for these only. */
+  shapes: readonly ShapeName[]
+  /** previous version's shape → this version's (answers, webhook data, hook payloads) */
+  up: (shape: ShapeName, value: unknown, context: TransformContext) => unknown
+  /** this version's shape → the previous one's (request bodies, hook answers) */
+  down: (shape: ShapeName, value: unknown, context: TransformContext) => unknown
+}
+
+export interface ApiVersionRelease {
+  version: ApiVersion
+  /** YYYY-MM-DD */
+  releasedOn: string
+  /** YYYY-MM-DD, the first day it is refused; null while none is announced (the server's API_VERSION_SUNSETS may announce one). */
+  sunset: string | null
+  /** The changes from the previous version to this one (none for the first). */
+  changes: readonly VersionChange[]
+}
+
+// ---- 2026-12: money amounts as { amount, currency } objects
+
+export const MoneyObjectSchema = Type.Object({
+  amount: Type.Integer({ minimum: 0, description: 'Integer minor units' }),
+  currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code', examples: ['USD'] })
+}, { title: 'MoneyAmount', description: 'An amount of money (API version 2026-12 and later)' })
+export type MoneyAmount = Static<typeof MoneyObjectSchema>
+
+const ORDER_MONEY = ['subtotal', 'deliveryFee', 'discount', 'promoDiscount', 'amount'] as const
+const ORDER_ITEM_MONEY = ['unitPrice', 'total'] as const
+const PRODUCT_MONEY = ['price'] as const
+/** Webhook payloads: order.* carry amount and deliveryFee, payment.* an amount and their currency. */
+const ORDER_EVENT_MONEY = ['amount', 'deliveryFee'] as const
+const PAYMENT_EVENT_MONEY = ['amount'] as const
+const ORDER_EVENTS = ['order.created', 'order.status_changed', 'order.delivered', 'order.cancelled'] as const
+const PAYMENT_EVENTS = ['payment.completed', 'payment.expired'] as const
+const PRODUCT_EVENTS = ['product.created', 'product.updated', 'product.deleted'] as const
+/** Hook payloads with money (the checkout's context; create_payment's amount is a string in 2026-11) and the answers that name an amount. */
+const HOOK_PAYLOAD_MONEY: Record<string, readonly string[]> = {
+  'checkout.shipping_rates': ['subtotal', 'builtInFee'],
+  'order.calculate_discounts': ['subtotal', 'promoDiscount', 'deliveryFee'],
+  'order.validate': ['subtotal'],
+  'checkout.create_payment': ['amount']
+}
+const HOOK_ANSWER_MONEY: Record<string, readonly string[]> = { 'checkout.shipping_rates': ['fee'], 'order.calculate_discounts': ['discount'] }
+
+type Json = Record<string, unknown>
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+function moneyUp (value: Json, fields: readonly string[], currency: string): Json {
+  const copy: Json = { ...value }
+  for (const field of fields) {
+    const amount = copy[field]
+    if (typeof amount === 'number') copy[field] = { amount, currency }
+    else if (typeof amount === 'string' && /^\d+$/.test(amount)) copy[field] = { amount: Number(amount), currency }
+  }
+  return copy
+}
+function moneyDown (value: Json, fields: readonly string[]): Json {
+  const copy: Json = { ...value }
+  for (const field of fields) {
+    const money = copy[field]
+    if (isObject(money) && typeof money.amount === 'number') copy[field] = money.amount
+  }
+  return copy
+}
+const currencyOf = (value: Json, context: TransformContext): string => typeof value.currency === 'string' ? value.currency : context.currency
+const itemsOf = (value: Json): unknown[] | null => Array.isArray(value.items) ? value.items : null
+
+const moneyObjects: VersionChange = {
+  id: 'money-objects',
+  title: 'Money amounts are { amount, currency } objects',
+  description: 'Every amount of money in orders (subtotal, deliveryFee, discount, promoDiscount, amount, and each item\'s unitPrice and total), ' +
+    'products (price), the order.*, payment.* and product.* webhook payloads and the checkout hooks\' payloads and answers ' +
+    '(their subtotal, builtInFee, promoDiscount, deliveryFee, and checkout.create_payment\'s amount, a string in 2026-11; ' +
+    'checkout.shipping_rates\' fee and order.calculate_discounts\' discount may be answered either way) is an object { "amount": <integer minor units>, "currency": "USD" } ' +
+    'instead of a plain integer. 2026-11 keeps plain integers.',
+  shapes: [
+    'Order', 'Product', ...[...ORDER_EVENTS, ...PAYMENT_EVENTS, ...PRODUCT_EVENTS].map((event) => `event:${event}`),
+    ...Object.keys(HOOK_PAYLOAD_MONEY).map((point) => `hook:${point}`), ...Object.keys(HOOK_ANSWER_MONEY).map((point) => `answer:${point}`)
+  ],
+  up (shape, value, context) {
+    if (!isObject(value)) return value
+    const currency = currencyOf(value, context)
+    if (shape.startsWith('hook:')) return moneyUp(value, HOOK_PAYLOAD_MONEY[shape.slice('hook:'.length)] ?? [], currency)
+    if (shape === 'Order') {
+      const upgraded = moneyUp(value, ORDER_MONEY, currency)
+      const items = itemsOf(value)
+      if (items !== null) upgraded.items = items.map((item) => isObject(item) ? moneyUp(item, ORDER_ITEM_MONEY, currency) : item)
+      return upgraded
+    }
+    if (shape === 'Product' || PRODUCT_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, PRODUCT_MONEY, currency)
+    if (ORDER_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, ORDER_EVENT_MONEY, currency)
+    if (PAYMENT_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, PAYMENT_EVENT_MONEY, currency)
+    return value
+  },
+  down (shape, value) {
+    if (!isObject(value)) return value
+    if (shape.startsWith('answer:')) return moneyDown(value, HOOK_ANSWER_MONEY[shape.slice('answer:'.length)] ?? [])
+    return value
+  }
+}
+
+/** The registry: oldest first. A new version appends its release and its changes here. */
+export const API_VERSION_RELEASES: readonly ApiVersionRelease[] = [
+  { version: '2026-11', releasedOn: '2026-11-01', sunset: null, changes: [] },
+  { version: '2026-12', releasedOn: '2026-12-01', sunset: null, changes: [moneyObjects] }
+]
+
+export const releaseOf = (version: ApiVersion): ApiVersionRelease => API_VERSION_RELEASES.find((release) => release.version === version) as ApiVersionRelease
+
+/** Whether a shape differs between the base version and `version`. */
+export function shapeChanges (shape: ShapeName, version: ApiVersion): boolean {
+  for (const release of API_VERSION_RELEASES) {
+    if (release.version > version) break
+    if (release.changes.some((change) => change.shapes.includes(shape))) return true
+  }
+  return false
+}
+
+/** A value in the base shape, as `version` shows it: each later release's changes in turn. */
+export function upgrade (shape: ShapeName, value: unknown, version: ApiVersion, context: TransformContext): unknown {
+  let result = value
+  for (const release of API_VERSION_RELEASES) {
+    if (release.version <= BASE_API_VERSION || release.version > version) continue
+    for (const change of release.changes) if (change.shapes.includes(shape)) result = change.up(shape, result, context)
+  }
+  return result
+}
+
+/** A value in `version`'s shape (a request body, a hook's answer), as the base version writes it: newest change first. */
+export function downgrade (shape: ShapeName, value: unknown, version: ApiVersion, context: TransformContext): unknown {
+  let result = value
+  for (const release of [...API_VERSION_RELEASES].reverse()) {
+    if (release.version <= BASE_API_VERSION || release.version > version) continue
+    for (const change of [...release.changes].reverse()) if (change.shapes.includes(shape)) result = change.down(shape, result, context)
+  }
+  return result
+}
+
+// ---- the 2026-12 schemas, derived from the base ones (one source: the contract's resources)
+
+function withMoney<T extends TProperties> (schema: TObject<T>, fields: readonly string[], extra: TProperties = {}, title?: string): TSchema {
+  const properties: TProperties = { ...schema.properties }
+  for (const field of fields) properties[field] = { ...MoneyObjectSchema, description: (schema.properties[field] as { description?: string }).description }
+  return Type.Object({ ...properties, ...extra }, { title: title ?? schema.title })
+}
+
+const moneyOrderItem = withMoney(OrderItemSchema, ORDER_ITEM_MONEY)
+/** Each version's schemas of the resources that differ between versions (its OpenAPI document's components). */
+export const VERSION_SCHEMAS: Record<ApiVersion, { Order: TSchema, OrderItem: TSchema, Product: TSchema }> = {
+  '2026-11': { Order: OrderSchema, OrderItem: OrderItemSchema, Product: ProductSchema },
+  '2026-12': {
+    Order: withMoney(OrderSchema, ORDER_MONEY, { items: Type.Array(moneyOrderItem) }),
+    OrderItem: moneyOrderItem,
+    Product: withMoney(ProductSchema, PRODUCT_MONEY)
+  }
+}
+
+/** The resources whose TypeScript type differs by version (the SDK's client is typed with these). */
+export type MoneyOrder = Omit<Static<typeof OrderSchema>, typeof ORDER_MONEY[number] | 'items'> & {
+  [K in typeof ORDER_MONEY[number]]: MoneyAmount
+} & { items: Array<Omit<Static<typeof OrderItemSchema>, typeof ORDER_ITEM_MONEY[number]> & { [K in typeof ORDER_ITEM_MONEY[number]]: MoneyAmount }> }
+export type MoneyProduct = Omit<Static<typeof ProductSchema>, 'price'> & { price: MoneyAmount }
+
+export interface VersionedResources {
+  '2026-11': { Order: Static<typeof OrderSchema>, Product: Static<typeof ProductSchema> }
+  '2026-12': { Order: MoneyOrder, Product: MoneyProduct }
+}
