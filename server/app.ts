@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Config } from './config.ts'
 import { listenerTimeouts } from './listener.ts'
 import { validatorCompiler } from './validation.ts'
+import { sharedSerializers } from './schema-compilers.ts'
 import { openDatabase, type Database } from './db/client.ts'
 import configPlugin from './plugins/config.ts'
 import clockPlugin, { type Clock } from './clock.ts'
@@ -87,6 +88,7 @@ export async function buildApp (options: BuildOptions) {
     },
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    schemaController: { compilersFactory: { buildSerializer: sharedSerializers } },
     frameworkErrors
   }).withTypeProvider<TypeBoxTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)

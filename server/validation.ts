@@ -1,4 +1,4 @@
-import { Ajv } from 'ajv'
+import { Ajv, type ValidateFunction } from 'ajv'
 import formatsPlugin from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { ErrorItem, ServerErrorCode } from './http-errors.ts'
@@ -48,8 +48,24 @@ export function findString (value: unknown, bad: (text: string) => boolean, root
   return null
 }
 
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) =>
-  httpPart === 'body' ? bodyAjv.compile(schema as object) : textAjv.compile(httpPart === 'querystring' ? tolerantQuery(schema as Record<string, unknown>) : schema as object)
+const compile = (schema: object, httpPart?: string): ValidateFunction =>
+  httpPart === 'body' ? bodyAjv.compile(schema) : textAjv.compile(httpPart === 'querystring' ? tolerantQuery(schema as Record<string, unknown>) : schema)
+
+/**
+ * Validators are compiled once per process for each schema shape and part (Ajv's own cache keys on the
+ * schema object, and most route schemas are built anew for each app instance): every app the process
+ * builds reuses them, and Ajv does not keep a copy per build.
+ */
+const validators = new Map<string, ValidateFunction>()
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  const key = `${httpPart ?? ''}:${JSON.stringify(schema)}`
+  let validate = validators.get(key)
+  if (validate === undefined) {
+    validate = compile(schema as object, httpPart)
+    validators.set(key, validate)
+  }
+  return validate
+}
 
 /** One problem of an Ajv validation (fastify's validation errors have the same fields). */
 export interface SchemaProblem { keyword: string, instancePath: string, params: Record<string, any>, message?: string }
