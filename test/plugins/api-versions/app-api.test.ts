@@ -25,7 +25,9 @@ t.test('API versions on the App API', async (t) => {
   await before.close()
 
   // the release: the same database, a deployment whose current version is 2026-12 (the production default)
-  const app = await buildApp({ config: testConfig({ ...NO_RATE_LIMIT.env, API_VERSION_CURRENT: '2026-12' }, before.config.databaseUrl), database: before.database, clock })
+  // (PGlite: the test's database, which outlives the first app; PostgreSQL: a new pool on the same database)
+  const shared = before.config.databaseUrl === null ? { database: before.database } : {}
+  const app = await buildApp({ config: testConfig({ ...NO_RATE_LIMIT.env, API_VERSION_CURRENT: '2026-12' }, before.config.databaseUrl), ...shared, clock })
   t.teardown(() => app.close())
   await app.ready()
   const get = (installed: Installed, url: string, version?: string) =>
