@@ -16,6 +16,7 @@ import { AnalyticsSection } from './analytics-section.tsx'
 import { DeliveriesSection } from './deliveries-section.tsx'
 import { HookCallsSection } from './hook-calls-section.tsx'
 import { ChecksSection } from './checks-section.tsx'
+import { ApiVersionsSection } from './api-versions-section.tsx'
 import styles from './style.module.css'
 
 const TABS = [
@@ -30,7 +31,8 @@ const TABS = [
   // the developer console (DESIGN §16): the same screens for the sandbox's test installs and for merchants' installs
   { id: 'analytics', label: 'Analytics', Section: AnalyticsSection },
   { id: 'deliveries', label: 'Deliveries', Section: DeliveriesSection },
-  { id: 'hook-calls', label: 'Hook calls', Section: HookCallsSection }
+  { id: 'hook-calls', label: 'Hook calls', Section: HookCallsSection },
+  { id: 'api-versions', label: 'API versions', Section: ApiVersionsSection }
 ] as const
 
 function PortalApp () {
