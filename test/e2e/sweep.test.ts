@@ -53,9 +53,17 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
     (list) => list.some((d) => d.status === 'SUCCEEDED'))
 
   // an app waiting for review, with a long manifest (the reviewer's panel must stay on screen)
-  const { app: pending } = await createApp(app, developer, { name: 'Parcel Pal', category: 'shipping', scopes: ['read_orders', 'write_shipping'] })
+  // (a long name and many scopes: the portal's apps table and the review queue must show every column at 390 px, #29 item 9)
+  const { app: pending } = await createApp(app, developer, {
+    name: 'Parcel Pal: live rates, labels and tracking for every carrier', category: 'shipping',
+    scopes: ['read_orders', 'write_shipping', 'write_discounts', 'read_products', 'read_business', 'read_reviews', 'read_analytics']
+  })
   const longManifest = {
-    hooks: [{ hookPoint: 'checkout.shipping_rates', url: `/hooks/rates/${'very-long-segment-'.repeat(8)}end` }],
+    hooks: [
+      { hookPoint: 'checkout.shipping_rates', url: `/hooks/rates/${'very-long-segment-'.repeat(8)}end` },
+      { hookPoint: 'order.validate', url: `/hooks/validate/${'another-long-path-segment-'.repeat(6)}end?carrier=${'x'.repeat(60)}` },
+      { hookPoint: 'order.calculate_discounts', url: `/hooks/discounts/${'shipping-discount-rule-'.repeat(7)}end` }
+    ],
     blocks: [{ ...studioManifest(studio.origin).blocks[0], renderUrl: `${studio.origin}/block?kind=hero&${'padding=aaaaaaaaaaaaaaaaaaaa&'.repeat(6)}end=1` }]
   }
   t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${pending.id}/manifest`, headers: developer.auth, payload: { manifest: longManifest } })).statusCode, 200)
@@ -128,6 +136,15 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   ]
   t.same(spaRoutes().filter((route) => !visits.some((v) => v.route === route)).sort(), [], 'every route of the SPA is visited')
 
+  // #29 items 1 and 9: what must be on screen, not only "the page does not scroll sideways" (a box that clips
+  // or scrolls its content sideways hides it without widening the page)
+  const onScreen: Array<{ url: string, widths: number[], what: string, targets?: string, text?: string, count?: number }> = [
+    { url: '/portal', widths: [390], what: 'every cell of the apps table', targets: '[data-testid="portal-apps"] :is(th, td)' },
+    { url: '/reviewer', widths: [390], what: 'every cell of the review queue', targets: '[data-testid="review-queue"] :is(th, td)' },
+    { url: `/reviewer/apps/${pending.id}`, widths: WIDTHS, what: 'Approve and Reject', targets: 'button', text: '^(Approve|Reject)$', count: 2 },
+    { url: `/portal/apps/${pending.id}/review`, widths: [390], what: 'everything in the Review tab' }
+  ]
+
   const browser = await launch(t)
   const pages = new Map<Role, { context: BrowserContext, page: Page, messages: string[] }>()
   for (const role of ['anonymous', 'merchant', 'developer', 'reviewer'] as const) {
@@ -153,6 +170,12 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
       await page.waitForLoadState('load')
       const width_ = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: window.innerWidth }))
       t.ok(width_.scroll <= width_.inner, `${name}: no sideways scroll (${width_.scroll} ≤ ${width_.inner})`)
+      for (const check of onScreen.filter((c) => c.url === visit.url && c.widths.includes(width))) {
+        const found = await page.evaluate(`(${ON_SCREEN})(${JSON.stringify({ targets: check.targets ?? null, text: check.text ?? null })})`) as { checked: number, problems: string[] }
+        if (check.count !== undefined) t.equal(found.checked, check.count, `${name}: ${check.what} are there`)
+        else t.ok(found.checked > 0, `${name}: ${check.what}: ${found.checked} elements measured`)
+        t.same(found.problems, [], `${name}: ${check.what} on screen, not clipped or scrolled away by a box`)
+      }
       const found = await axeViolations(page)
       const serious = found.filter((v) => v.impact === 'serious' || v.impact === 'critical')
       t.same(serious.map(describe), [], `${name}: no serious or critical axe violation`)
@@ -188,6 +211,51 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   })
   for (const { context } of pages.values()) await context.close()
 })
+
+/**
+ * Run in the page (as source, so the test's compiler adds nothing to it). Within `main`: each element of
+ * `targets` (all of main's elements when null), that is shown, must lie inside the viewport sideways and
+ * inside every ancestor that clips (overflow other than visible), and no such ancestor may be wider inside
+ * than outside (content scrolled or cut off sideways). Exempt: visually hidden elements (1 px clip, e.g.
+ * a card table's header) and code blocks that are keyboard-focusable scroll regions (`pre[tabindex="0"]`)
+ * with their content, which scroll inside by design.
+ */
+const ON_SCREEN = String.raw`({ targets, text }) => {
+  const main = document.querySelector('main')
+  if (main === null) return { checked: 0, problems: ['no main element'] }
+  const label = (el) => {
+    const id = el.getAttribute('data-testid')
+    const cls = typeof el.className === 'string' && el.className !== '' ? '.' + el.className.trim().split(/\s+/).join('.') : ''
+    return el.tagName.toLowerCase() + (id !== null ? '[data-testid=' + id + ']' : cls) + ' "' + (el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40) + '"'
+  }
+  const clips = (el) => getComputedStyle(el).overflowX !== 'visible'
+  const scrollRegion = (el) => el.matches('pre[tabindex="0"], code[tabindex="0"]')
+  const hidden = (el) => {
+    for (let a = el; a !== null && a !== document.body; a = a.parentElement) {
+      const r = a.getBoundingClientRect()
+      if (clips(a) && (a.clientWidth <= 1 || a.clientHeight <= 1)) return true
+      if (r.width === 0 && r.height === 0 && getComputedStyle(a).display === 'none') return true
+    }
+    return !el.checkVisibility() || el.getBoundingClientRect().width === 0
+  }
+  let list = targets === null ? [...main.querySelectorAll('*')] : [...main.querySelectorAll(targets)]
+  if (text !== null) list = list.filter((el) => new RegExp(text).test((el.textContent || '').trim()))
+  list = list.filter((el) => !hidden(el) && (el.parentElement === null || el.parentElement.closest('pre[tabindex="0"], code[tabindex="0"]') === null))
+  const problems = []
+  for (const el of list) {
+    const r = el.getBoundingClientRect()
+    if (r.left < -1 || r.right > innerWidth + 1) problems.push(label(el) + ': from ' + Math.round(r.left) + ' to ' + Math.round(r.right) + ' px, the viewport is ' + innerWidth)
+    if (targets === null && clips(el) && !scrollRegion(el) && el.scrollWidth > el.clientWidth + 1) problems.push(label(el) + ': scrolls or cuts sideways (' + el.scrollWidth + ' px inside ' + el.clientWidth + ')')
+    if (targets === null) continue
+    for (let a = el.parentElement; a !== null && a !== document.documentElement; a = a.parentElement) {
+      if (!clips(a)) continue
+      const ar = a.getBoundingClientRect()
+      if (a.scrollWidth > a.clientWidth + 1) problems.push(label(el) + ': inside ' + label(a) + ', which scrolls or cuts sideways (' + a.scrollWidth + ' px inside ' + a.clientWidth + ')')
+      else if (r.left < ar.left - 1 || r.right > ar.right + 1) problems.push(label(el) + ': cut off by ' + label(a))
+    }
+  }
+  return { checked: list.length, problems: [...new Set(problems)].slice(0, 12) }
+}`
 
 function describe (v: AxeViolation): string {
   return `${v.id} (${v.impact ?? '?'}): ${v.help} at ${v.nodes.slice(0, 3).join(', ')}`
