@@ -19,16 +19,29 @@ export const PAYMENT_TTL_MS = 15 * 60_000
 
 export const money = (minor: number): string => (minor / 100).toFixed(2)
 
+/**
+ * An amount as the platform sent it: integer minor units on API version 2026-11, `{amount, currency}`
+ * from 2026-12 on (and a create_payment amount as a string of digits on 2026-11). The app is pinned to
+ * the version it was installed on, so it reads both; its answers may name an amount either way.
+ */
+export function minorUnits (value: unknown): number {
+  const amount = typeof value === 'object' && value !== null && 'amount' in value ? (value as { amount: unknown }).amount : value
+  const minor = Number(amount)
+  if (!Number.isInteger(minor)) throw new TypeError(`not an amount of money: ${JSON.stringify(value)}`)
+  return minor
+}
+
 export function shippingRate (data: HookRequestDataMap['checkout.shipping_rates']): HookResponseMap['checkout.shipping_rates'] {
   // Pickup costs what the platform (or an app before us) said; we only price deliveries.
-  if (data.deliveryMethod !== 'DELIVERY') return { fee: data.builtInFee }
-  return { fee: data.subtotal >= FREE_DELIVERY_FROM ? 0 : FLAT_DELIVERY_FEE }
+  if (data.deliveryMethod !== 'DELIVERY') return { fee: minorUnits(data.builtInFee) }
+  return { fee: minorUnits(data.subtotal) >= FREE_DELIVERY_FROM ? 0 : FLAT_DELIVERY_FEE }
 }
 
 export function loyaltyDiscount (data: HookRequestDataMap['order.calculate_discounts']): HookResponseMap['order.calculate_discounts'] {
-  if (data.subtotal < LOYALTY_FROM) return { discount: 0 }
+  const subtotal = minorUnits(data.subtotal)
+  if (subtotal < LOYALTY_FROM) return { discount: 0 }
   return {
-    discount: Math.floor(data.subtotal * LOYALTY_PERCENT / 100),
+    discount: Math.floor(subtotal * LOYALTY_PERCENT / 100),
     reason: `Loyalty reward: ${LOYALTY_PERCENT}% off orders of ${money(LOYALTY_FROM)} or more`
   }
 }

@@ -6,7 +6,7 @@ import {
 } from '@app-platform/sdk'
 import type { Context } from '../context.ts'
 import type { Installation } from '../store.ts'
-import { loyaltyDiscount, money, PAYMENT_TTL_MS, paymentMethods, shippingRate, validateOrder, WALLET_METHOD_ID } from '../checkout-rules.ts'
+import { loyaltyDiscount, minorUnits, money, PAYMENT_TTL_MS, paymentMethods, shippingRate, validateOrder, WALLET_METHOD_ID } from '../checkout-rules.ts'
 
 /*
  * What the platform calls: webhook deliveries at our webhook URL (`/webhooks`) and the checkout hooks
@@ -58,7 +58,7 @@ const paymentLabel = (method: unknown): string => String(method).endsWith(`:${WA
 /** One line for the admin page's list of received webhooks. */
 function summarise (event: WebhookEvent): string {
   const data = event.data as Record<string, unknown>
-  if (event.event === 'order.created') return `Order #${String(data.orderNumber)}: ${money(Number(data.amount))} (${paymentLabel(data.paymentMethod)})`
+  if (event.event === 'order.created') return `Order #${String(data.orderNumber)}: ${money(minorUnits(data.amount))} (${paymentLabel(data.paymentMethod)})`
   if (event.event === 'review.created') return `${String(data.rating)}★ from ${String(data.authorName)}`
   if (typeof data.orderId === 'string') return `Order ${data.orderId}${typeof data.status === 'string' ? ` is ${data.status}` : ''}`
   return typeof data.message === 'string' ? data.message : ''
@@ -121,7 +121,7 @@ export default async function platformRoutes (fastify: FastifyInstance, { contex
           const invoiceId = `inv_${randomBytes(12).toString('hex')}`
           const expiresAt = new Date(context.now().getTime() + PAYMENT_TTL_MS).toISOString()
           context.store.savePayment({
-            invoiceId, orderId: input.orderId, businessId: installation.businessId, amount: input.amount, currency: input.currency,
+            invoiceId, orderId: input.orderId, businessId: installation.businessId, amount: String(minorUnits(input.amount)), currency: input.currency,
             description: input.description, status: 'PENDING', expiresAt
           })
           return { paymentUrl: `${context.urls.appUrl}/pay/${invoiceId}`, invoiceId, expiresAt }
