@@ -412,7 +412,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * The body as the registration's API version shapes it: the stored event data is the base version's
    * (2026-11), upgraded by the registry's transforms (sdk/src/contract/api-versions.ts) for a later one.
    */
-  async function bodyFor (claimed: Claimed): Promise<string> {
+  async function bodyFor (claimed: Parameters<typeof envelopeBody>[0] & { apiVersion: ApiVersion }): Promise<string> {
     const shape = `event:${claimed.event}`
     if (claimed.apiVersion === BASE_API_VERSION || !shapeChanges(shape, claimed.apiVersion)) return envelopeBody(claimed)
     const context = { currency: await deps.currencyOf(claimed.businessId) }
@@ -460,7 +460,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     return result
   }
 
-  return { attempt, track, drain, leaseMs }
+  return { attempt, track, drain, leaseMs, bodyFor }
 }
 
 export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
-import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
+import { API_VERSION_HEADER, BASE_API_VERSION, isApiVersion, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
@@ -14,7 +14,6 @@ import fp from 'fastify-plugin'
 import { provided, requireProvided, type Provided } from '../../server/providers.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { envelopeBody } from './signing.ts'
 import { cappedCount, cursorTime, decodeCursor, encodeCursor, olderThan } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
@@ -56,6 +55,12 @@ export interface DeliveryFilter {
   webhookId?: string, from?: string, to?: string
   /** The console's keyset cursor (the previous page's nextCursor): replaces the page's offset */
   before?: string
+}
+
+/** The API version a delivery's attempts were shaped for, by the header the newest one sent; the base version before there were versions. */
+function sentVersion (attempts: Array<{ requestHeaders: Record<string, string> | null }>): ApiVersion {
+  const named = attempts.map((attempt) => attempt.requestHeaders?.[API_VERSION_HEADER.toLowerCase()]).filter((value) => value !== undefined).at(-1)
+  return named !== undefined && isApiVersion(named) ? named : BASE_API_VERSION
 }
 
 /** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */
@@ -190,7 +195,8 @@ export function createWebhookService (deps: WebhookServiceDeps) {
       eventId: row.eventId,
       webhookUrl: webhook?.url ?? null,
       isTestInstall: installation.get(row.installationId)?.isTestInstall ?? false,
-      requestBody: envelopeBody(row),
+      // shaped as its attempts sent it: the API version their App-Api-Version header names (2026-11 before versions)
+      requestBody: await deps.delivery.engine.bodyFor({ ...row, apiVersion: sentVersion(attempts) }),
       attempts: attempts.map((a) => ({
         attempt: a.attempt, statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, responseSnippet: a.responseSnippet,
         requestHeaders: a.requestHeaders ?? null, nextRetryAt: a.nextRetryAt?.toISOString() ?? null, relayed: a.relayed, createdAt: a.createdAt.toISOString()

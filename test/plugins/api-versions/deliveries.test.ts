@@ -85,6 +85,13 @@ t.test('hook calls and webhook deliveries shaped per version', async (t) => {
     t.same(newDelivery.body.data.amount, { amount: order.amount, currency: order.currency })
     t.same(newDelivery.body.data.deliveryFee, { amount: order.deliveryFee, currency: order.currency })
     t.equal(newDelivery.body.data.orderNumber, order.orderNumber, 'the rest as it was')
+
+    // the console shows each delivery's body as its attempts sent it, in the version they were shaped for
+    for (const [received, appId] of [[oldDelivery, old.appId], [newDelivery, upgraded.appId]] as const) {
+      const url = `/developer/apps/${appId}/deliveries/${String(received.headers['x-service-event-id'])}`
+      const detail = await until(async () => await app.inject({ url, headers: developer.auth }), (response) => response.statusCode === 200)
+      t.equal(detail.json().requestBody, received.raw, `the console's body is the one sent on ${String(received.headers['app-api-version'])}`)
+    }
   })
 
   t.test('a registration may name its own version', async (t) => {
