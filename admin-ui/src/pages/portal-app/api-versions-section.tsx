@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import { useResource } from '../../lib/use-resource.ts'
@@ -32,11 +32,14 @@ export function ApiVersionsSection ({ app }: SectionProps) {
   const list = useResource<VersionList>('/developer/api-versions', () => api.get('/developer/api-versions'))
   const [target, setTarget] = useState<string | null>(null)
   const [done, setDone] = useState<string | null>(null)
+  // moving every merchant's installation changes their webhooks and hook calls at once: asked first, with what changes
+  const [confirmingAll, setConfirmingAll] = useState(false)
 
   const versions = list.data?.versions ?? []
   const chosen = target ?? list.data?.current ?? ''
   async function upgrade (scope: 'sandbox' | 'all') {
     const result = await action.run(() => api.post<{ moved: number }>(`${path}/upgrade`, { version: chosen, target: scope }))
+    setConfirmingAll(false)
     if (result === null) return
     setDone(`${result.moved} ${scope === 'sandbox' ? 'sandbox ' : ''}installation${result.moved === 1 ? '' : 's'} now on ${chosen}`)
     mine.reload()
@@ -100,8 +103,16 @@ export function ApiVersionsSection ({ app }: SectionProps) {
           </select>
         </label>
         <button type='button' disabled={action.busy || chosen === ''} onClick={() => { void upgrade('sandbox') }}>Upgrade the sandbox</button>
-        <button type='button' class='secondary' disabled={action.busy || chosen === ''} onClick={() => { void upgrade('all') }}>Upgrade all installations</button>
+        <button type='button' class='secondary' disabled={action.busy || chosen === ''} aria-expanded={confirmingAll} onClick={() => setConfirmingAll(true)}>
+          Upgrade all installations
+        </button>
       </div>
+      {confirmingAll && (
+        <UpgradeAllConfirm
+          chosen={chosen} versions={versions} pinned={mine.data?.pinned ?? []} busy={action.busy}
+          onConfirm={() => { void upgrade('all') }} onCancel={() => setConfirmingAll(false)}
+        />
+      )}
       <h3>Changelog</h3>
       {list.data === null
         ? list.loading && <Loading what='Loading the changelog' />
@@ -118,5 +129,44 @@ export function ApiVersionsSection ({ app }: SectionProps) {
           </div>
           )}
     </>
+  )
+}
+
+/**
+ * The step before moving every installation: how many move, from which versions, and each change they
+ * will see (the changelog between their versions and the chosen one). Focus starts on Cancel; Escape cancels.
+ */
+function UpgradeAllConfirm ({ chosen, versions, pinned, busy, onConfirm, onCancel }: {
+  chosen: string, versions: VersionList['versions'], pinned: AppVersions['pinned'], busy: boolean, onConfirm: () => void, onCancel: () => void
+}) {
+  const cancel = useRef<HTMLButtonElement>(null)
+  useEffect(() => { cancel.current?.focus() }, [])
+  const moving = pinned.filter((p) => p.version !== chosen)
+  const count = moving.reduce((sum, p) => sum + p.installs, 0)
+  const oldest = moving.map((p) => p.version).sort()[0]
+  const changes = versions.filter((v) => oldest !== undefined && v.version > oldest && v.version <= chosen)
+    .flatMap((v) => v.changes.map((c) => ({ ...c, version: v.version })))
+  return (
+    <div
+      class={styles.confirm} role='alertdialog' aria-label='Confirm the upgrade of all installations' data-testid='upgrade-all-confirm'
+      onKeyDown={(event) => { if (event.key === 'Escape') onCancel() }}
+    >
+      {count === 0
+        ? <p>Every installation is on {chosen} already.</p>
+        : (
+          <>
+            <p>
+              This moves <strong data-testid='upgrade-all-count'>{count}</strong> {count === 1 ? 'installation' : 'installations'}
+              {' '}({moving.map((p) => `${p.installs} on ${p.version}`).join(', ')}) to {chosen} at once: their App API answers, webhooks and
+              hook calls change shape{changes.length > 0 ? ' as below' : ''}. Merchants are not asked.
+            </p>
+            {changes.length > 0 && <ul>{changes.map((c) => <li key={`${c.version}-${c.id}`}><strong>{c.version}: {c.title}</strong></li>)}</ul>}
+          </>
+          )}
+      <div class={styles.row}>
+        <button type='button' disabled={busy || count === 0} onClick={onConfirm}>Upgrade {count} to {chosen}</button>
+        <button type='button' class='secondary' ref={cancel} onClick={onCancel}>Cancel</button>
+      </div>
+    </div>
   )
 }
