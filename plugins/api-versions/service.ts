@@ -123,6 +123,12 @@ export function registerVersioning (scope: FastifyInstance): void {
     reply.header(API_VERSION_HEADER, version)
     for (const [name, value] of Object.entries(scope.apiVersions.deprecationHeaders(version))) reply.header(name, value)
     scope.appAnalytics.recordVersionUse(installation.appId, installation.id, 'requests', version)
+    // a body that names a version for later (a webhook registration's apiVersion) must name one still supported: a sunset one is refused
+    const asked = typeof request.body === 'object' && request.body !== null ? (request.body as { apiVersion?: unknown }).apiVersion : undefined
+    if (typeof asked === 'string' && isApiVersion(asked) && !scope.apiVersions.isSupported(asked)) {
+      const supported = scope.apiVersions.supported()
+      throw badRequest('api_version_unsupported', `API version ${asked} is past its sunset; name one of ${supported.join(', ')}`, { supportedVersions: supported })
+    }
     const body = shapeOfSchema(request.routeOptions.schema?.body)
     if (version !== BASE_API_VERSION && body !== null && request.body !== undefined && shapeChanges(body.shape, version)) {
       request.body = downgrade(body.shape, request.body, version, await contextOf(scope, request))

@@ -49,5 +49,17 @@ t.test('deprecation and sunset', async (t) => {
     })
     t.equal(upgrade.statusCode, 400, 'nobody is moved onto a sunset version')
     t.equal(upgrade.json().code, 'api_version_unsupported')
+    const register = (apiVersion: string) => app.inject({
+      method: 'POST', url: '/webhooks', headers: old.auth, payload: { url: 'https://hooks.example.com/in', events: ['order.created'], apiVersion }
+    })
+    const sunset = await register('2026-11')
+    t.equal(sunset.statusCode, 400, 'a registration may not name a sunset version')
+    t.equal(sunset.json().code, 'api_version_unsupported')
+    t.same(sunset.json().supportedVersions, ['2026-12'])
+    const supported = await register('2026-12')
+    t.equal(supported.statusCode, 201, 'a supported one is fine')
+    const patched = await app.inject({ method: 'PATCH', url: `/webhooks/${supported.json().id as string}`, headers: old.auth, payload: { apiVersion: '2026-11' } })
+    t.equal(patched.statusCode, 400, 'nor may a change name one')
+    t.equal(patched.json().code, 'api_version_unsupported')
   })
 })
