@@ -36,7 +36,6 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 /** The console's per-app versions: what its installs are pinned to and used, and the upgrade. The developer's own app only. */
 export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  const owned = async (developerId: string, appId: string) => await fastify.apps.ownedApp(developerId, appId)
 
   fastify.get('/:appId/api-versions', {
     schema: {
@@ -45,7 +44,7 @@ export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: AppApiVersionsSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const infos = new Map(fastify.apiVersions.list().map((info) => [info.version as string, info]))
     const pinned = await fastify.installations.pinnedVersionsOf(app.id)
     const usage = await fastify.appAnalytics.versionUses(app.id, TREND_DAYS)
@@ -65,7 +64,7 @@ export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, body: UpgradeBodySchema, response: { 200: UpgradeResultSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await owned(request.user.sub, request.params.appId)
+    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const { version, target } = request.body
     if (!fastify.apiVersions.isSupported(version)) {
       throw badRequest('api_version_unsupported', `API version ${JSON.stringify(version)} is not supported`, { supportedVersions: fastify.apiVersions.supported() })
