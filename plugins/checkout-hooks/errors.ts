@@ -6,4 +6,4 @@ export const ERROR_CODES = defineErrors({
   payment_provider_unreachable: "The payment method's app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)"
 })
 
-export const { badRequest, httpError, notFound } = errorHelpers(ERROR_CODES)
+export const { httpError, notFound } = errorHelpers(ERROR_CODES)

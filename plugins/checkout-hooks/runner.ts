@@ -1,12 +1,10 @@
 import { Ajv, type ValidateFunction } from 'ajv'
 import { request } from 'undici'
-import { and, desc, eq, getTableColumns, isNull, sql, type SQL } from 'drizzle-orm'
-import { cappedCount, cursorTime, decodeCursor, deleteInBatches, encodeCursor, olderThan } from '../../server/db/rows.ts'
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm'
+import { deleteInBatches, logPage } from '../../server/db/rows.ts'
 import { appExtensions, apps, hookCalls, installations } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { pageWindow } from '../../server/schemas.ts'
-import { badRequest } from './errors.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
@@ -313,23 +311,10 @@ export function createHookRunner (deps: {
 
   /** The hook call log of an app, newest first (the developer's console). */
   async function callLog (appId: string, query: { page?: number, limit?: number, hookPoint?: string, success?: boolean, before?: string }) {
-    const { page, limit, offset } = pageWindow(query)
-    const cursor = query.before === undefined ? null : decodeCursor(query.before)
-    if (query.before !== undefined && cursor === null) throw badRequest('cursor_invalid', 'before is not a cursor this list gave out (use its nextCursor)')
     const filters: SQL[] = [eq(hookCalls.appId, appId)]
     if (query.hookPoint !== undefined) filters.push(eq(hookCalls.hookPoint, query.hookPoint))
     if (query.success !== undefined) filters.push(eq(hookCalls.success, query.success))
-    const where = and(...filters)
-    // one row past the page says whether there is a next one; its cursor is the last row shown
-    const [found, total] = await Promise.all([
-      deps.db.select({ ...getTableColumns(hookCalls), cursorAt: cursorTime(hookCalls.createdAt) }).from(hookCalls)
-        .where(cursor === null ? where : and(where, olderThan(hookCalls.createdAt, hookCalls.id, cursor)))
-        .orderBy(desc(hookCalls.createdAt), desc(hookCalls.id)).limit(limit + 1).offset(cursor === null ? offset : 0),
-      cappedCount(deps.db, hookCalls, where)
-    ])
-    const rows = found.slice(0, limit)
-    const last = rows.at(-1)
-    const nextCursor = found.length > limit && last !== undefined ? encodeCursor(last.cursorAt, last.id) : null
+    const { rows, total, page, limit, nextCursor } = await logPage(deps.db, hookCalls, and(...filters), query)
     return { data: rows.map(publicCall), total, page, limit, nextCursor }
   }
 

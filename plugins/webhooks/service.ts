@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, getTableColumns, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
+import { and, asc, count, desc, eq, gte, inArray, lt, not, sql, type SQL } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { API_VERSION_HEADER, BASE_API_VERSION, isApiVersion, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
@@ -14,7 +14,7 @@ import fp from 'fastify-plugin'
 import { provided, requireProvided, type Provided } from '../../server/providers.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import type { Executor } from '../../server/db/client.ts'
-import { cappedCount, cursorTime, decodeCursor, encodeCursor, olderThan } from '../../server/db/rows.ts'
+import { logPage } from '../../server/db/rows.ts'
 import { createForInstallation, deactivateFor, recentDeliveriesOf, registrationsOf, setAppWebhookEvents, UNINSTALLED_REASON } from './registrations.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
 import type { ConsoleWebhookQuery } from '../../sdk/src/contract/console.ts'
@@ -65,27 +65,13 @@ function sentVersion (attempts: Array<{ requestHeaders: Record<string, string> |
 
 /** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */
 export async function deliveryPage (db: Db, scope: SQL, query: DeliveryFilter) {
-  const { page, limit, offset } = pageWindow(query)
-  const cursor = query.before === undefined ? null : decodeCursor(query.before)
-  if (query.before !== undefined && cursor === null) throw badRequest('cursor_invalid', 'before is not a cursor this list gave out (use its nextCursor)')
   const filters: SQL[] = [scope]
   if (query.status !== undefined) filters.push(eq(webhookDeliveries.status, query.status))
   if (query.event !== undefined) filters.push(eq(webhookDeliveries.event, query.event))
   if (query.webhookId !== undefined) filters.push(eq(webhookDeliveries.webhookId, query.webhookId))
   if (query.from !== undefined) filters.push(gte(webhookDeliveries.createdAt, new Date(query.from)))
   if (query.to !== undefined) filters.push(lt(webhookDeliveries.createdAt, new Date(query.to)))
-  const where = and(...filters)
-  // one row past the page says whether there is a next one; its cursor is the last row shown
-  const [found, total] = await Promise.all([
-    db.select({ ...getTableColumns(webhookDeliveries), cursorAt: cursorTime(webhookDeliveries.createdAt) }).from(webhookDeliveries)
-      .where(cursor === null ? where : and(where, olderThan(webhookDeliveries.createdAt, webhookDeliveries.id, cursor)))
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)).limit(limit + 1).offset(cursor === null ? offset : 0),
-    cappedCount(db, webhookDeliveries, where)
-  ])
-  const rows = found.slice(0, limit)
-  const last = rows.at(-1)
-  const nextCursor = found.length > limit && last !== undefined ? encodeCursor(last.cursorAt, last.id) : null
-  return { rows, total, page, limit, nextCursor }
+  return await logPage(db, webhookDeliveries, and(...filters), query)
 }
 
 export function publicDelivery (row: DeliveryRow) {

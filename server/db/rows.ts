@@ -1,7 +1,9 @@
-import { and, asc, desc, eq, sql, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from './client.ts'
 import { keptSessions } from './sessions.ts'
+import { badRequest } from '../http-errors.ts'
+import { pageWindow } from '../schemas.ts'
 
 /**
  * Rows of a raw query, typed by the query: `rows(db, sql<{ id: string }>\`select id …\`)`.
@@ -153,12 +155,12 @@ export async function cappedCount (executor: Executor, table: PgTable, where: SQ
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/
 
-export function encodeCursor (createdAtText: string, id: string): string {
+function encodeCursor (createdAtText: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAtText, id])).toString('base64url')
 }
 
 /** The (time, id) a cursor names, or null when it is not one encodeCursor gave out. */
-export function decodeCursor (cursor: string): [string, string] | null {
+function decodeCursor (cursor: string): [string, string] | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
     if (!Array.isArray(value) || value.length !== 2) return null
@@ -169,9 +171,29 @@ export function decodeCursor (cursor: string): [string, string] | null {
   }
 }
 
-/** The rows after the cursor's in (created_at desc, id desc) order: the index on (…, created_at, id) serves it. */
-export const olderThan = (createdAt: PgColumn, id: PgColumn, [at, rowId]: [string, string]): SQL =>
-  sql`(${createdAt}, ${id}) < (${at}::timestamptz, ${rowId})`
+/** A log table: its rows are read newest first over (created_at, id). */
+type LogTable = PgTable & { createdAt: PgColumn, id: PgColumn }
 
-/** The column's exact text, selected beside a page's rows to make the next cursor from the last one. */
-export const cursorTime = (createdAt: PgColumn) => sql<string>`${createdAt}::text`
+/**
+ * One page of a log within `where`, newest first: after the `before` cursor when given (else at the
+ * page's offset), with its capped total and the cursor of the next page (null on the last). One row past
+ * the page says whether there is a next one; the cursor is the last row shown, its time as the database's
+ * text. A cursor that is not one this gave out is a 400 `cursor_invalid`, before any SQL.
+ */
+export async function logPage<T extends LogTable> (
+  executor: Executor, table: T, where: SQL | undefined, query: { page?: number, limit?: number, before?: string }
+) {
+  const { page, limit, offset } = pageWindow(query)
+  const cursor = query.before === undefined ? null : decodeCursor(query.before)
+  if (query.before !== undefined && cursor === null) throw badRequest('cursor_invalid', 'before is not a cursor this list gave out (use its nextCursor)')
+  const after = cursor === null ? where : and(where, sql`(${table.createdAt}, ${table.id}) < (${cursor[0]}::timestamptz, ${cursor[1]})`)
+  const [found, total] = await Promise.all([
+    executor.select({ ...getTableColumns(table), cursorAt: sql<string>`${table.createdAt}::text` }).from(table as PgTable).where(after)
+      .orderBy(desc(table.createdAt), desc(table.id)).limit(limit + 1).offset(cursor === null ? offset : 0) as Promise<Array<T['$inferSelect'] & { cursorAt: string }>>,
+    cappedCount(executor, table, where)
+  ])
+  const rows = found.slice(0, limit)
+  const last = rows.at(-1) as { cursorAt: string, id: string } | undefined
+  const nextCursor = found.length > limit && last !== undefined ? encodeCursor(last.cursorAt, last.id) : null
+  return { rows, total, page, limit, nextCursor }
+}
