@@ -34,6 +34,8 @@ export interface CallingInstallation { id: string, appId: string, businessId: st
 /** Deliveries one replay may re-send. */
 /** Deliveries one replay call queues at most; the answer says how many are left and from when to go on. */
 export const MAX_REPLAY = 1000
+/** How many matching deliveries past its own 1 000 a replay counts exactly (`remaining`); beyond, `remainingExact` is false. */
+export const REPLAY_COUNT_LIMIT = 10_000
 
 export type WebhookRow = typeof webhooks.$inferSelect
 type DeliveryRow = typeof webhookDeliveries.$inferSelect
@@ -335,16 +337,20 @@ export function createWebhookService (deps: WebhookServiceDeps) {
   /**
    * What a replay would queue now: the matching deliveries no attempt holds, the oldest MAX_REPLAY of
    * them, and where the next call should start. Taken before queueing, since queued deliveries are
-   * attempted (and free again) at once.
+   * attempted (and free again) at once. The count stops REPLAY_COUNT_LIMIT rows past the call's own,
+   * so a replay (and the console's dry run) reads at most 11 000 rows of the registration's index
+   * however long its log is; past that, `remaining` is a lower bound.
    */
   async function replayPlan (where: SQL) {
     const free = and(where, sql`(${webhookDeliveries.status} <> 'PENDING' or ${webhookDeliveries.lockedUntil} is null or ${webhookDeliveries.lockedUntil} < now())`)
-    const [{ matching }] = await db.select({ matching: count() }).from(webhookDeliveries).where(free)
-    const [next] = matching > MAX_REPLAY
+    const counted = MAX_REPLAY + REPLAY_COUNT_LIMIT
+    const capped = db.select({ one: sql`1` }).from(webhookDeliveries).where(free).limit(counted + 1).as('capped')
+    const [{ found }] = await db.select({ found: count() }).from(capped)
+    const [next] = found > MAX_REPLAY
       ? await db.select({ at: webhookDeliveries.createdAt }).from(webhookDeliveries).where(free)
         .orderBy(asc(webhookDeliveries.createdAt), asc(webhookDeliveries.id)).offset(MAX_REPLAY).limit(1)
       : []
-    return { matching, nextSince: next?.at.toISOString() ?? null }
+    return { matching: Math.min(found, counted), exact: found <= counted, nextSince: next?.at.toISOString() ?? null }
   }
 
   /** `dryRun`: what the call would queue, nothing sent (the console's confirmation). */
@@ -354,7 +360,7 @@ export function createWebhookService (deps: WebhookServiceDeps) {
     const plan = await replayPlan(where)
     const queued = options.dryRun === true ? Math.min(plan.matching, MAX_REPLAY) : await restart(where, MAX_REPLAY)
     const remaining = Math.max(0, plan.matching - queued)
-    return { queued, remaining, nextSince: remaining === 0 ? null : plan.nextSince }
+    return { queued, remaining, remainingExact: plan.exact, nextSince: remaining === 0 ? null : plan.nextSince }
   }
 
   async function replay (installation: CallingInstallation, id: string, input: { since: string, status?: DeliveryRow['status'] }) {

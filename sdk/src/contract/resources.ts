@@ -270,7 +270,8 @@ export type Redelivered = Static<typeof RedeliveredSchema>
 
 export const ReplayedSchema = Type.Object({
   queued: Type.Integer({ minimum: 0, maximum: 1000, description: 'Deliveries queued by this call (at most 1 000)' }),
-  remaining: Type.Integer({ minimum: 0, description: 'Matching deliveries this call did not queue' }),
+  remaining: Type.Integer({ minimum: 0, description: 'Matching deliveries this call did not queue, counted up to 10 000 (see remainingExact)' }),
+  remainingExact: Type.Boolean({ description: 'false when more than 10 000 remain: `remaining` is then a lower bound (a replay never counts a whole log)' }),
   nextSince: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'Call again with this `since` to go on; null when none remain' })
 }, { title: 'Replayed' })
 export type Replayed = Static<typeof ReplayedSchema>

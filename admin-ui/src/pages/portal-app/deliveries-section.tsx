@@ -20,6 +20,9 @@ const UNINSTALLED = 'App uninstalled'
 /** A datetime-local value (the browser's time zone) as ISO 8601 UTC, or undefined when empty. */
 const isoOf = (local: string): string | undefined => local === '' ? undefined : new Date(local).toISOString()
 
+/** What a replay leaves: exact up to 10 000, a lower bound past that (the server never counts a whole log). */
+const moreThan = (plan: Replayed) => plan.remainingExact ? String(plan.remaining) : `more than ${plan.remaining}`
+
 const lastOutcome = (d: Delivery) => d.lastStatusCode === null ? (d.lastError ?? 'no answer yet') : `HTTP ${d.lastStatusCode}`
 
 export function LiveIndicator ({ state }: { state: string }) {
@@ -59,7 +62,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
     if (done === null) return
     setPreview(null)
     setReplaying(false)
-    setResult({ text: `Queued ${done.queued} ${done.queued === 1 ? 'delivery' : 'deliveries'}${done.remaining > 0 ? `; ${done.remaining} more from ${formatDate(done.nextSince)}` : ''}`, failed: false })
+    setResult({ text: `Queued ${done.queued} ${done.queued === 1 ? 'delivery' : 'deliveries'}${done.remaining > 0 ? `; ${moreThan(done)} more from ${formatDate(done.nextSince)}` : ''}`, failed: false })
     onChanged()
   }
 
@@ -92,7 +95,7 @@ function Registration ({ appId, webhook, onChanged }: { appId: string, webhook: 
         <div class={styles.confirm} role='alertdialog' aria-label='Confirm the replay' data-testid='replay-confirm'>
           <p>
             This will queue <strong data-testid='replay-count'>{preview.queued}</strong> {preview.queued === 1 ? 'delivery' : 'deliveries'} again with their event ids
-            {preview.remaining > 0 ? ` (at most 1 000 per replay: ${preview.remaining} more after that)` : ''}.
+            {preview.remaining > 0 ? ` (at most 1 000 per replay: ${moreThan(preview)} more after that)` : ''}.
           </p>
           <div class={styles.row}>
             <button type='button' disabled={action.busy || preview.queued === 0} onClick={() => { void replay() }}>Replay {preview.queued}</button>
