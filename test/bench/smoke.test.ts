@@ -84,3 +84,14 @@ t.test('npm run bench:growth prints every figure beside its aim at two sizes, an
   t.match(stdout, /(met|not met)\s+console lists < 200 ms p99 at 600 deliveries/)
   t.match(stdout, /(met|not met)\s+the prune never stalls delivery by more than 1 s/)
 })
+
+t.test('npm run bench:soak samples memory and the event loop under the mixed load and prints the trend after warm-up', async (t) => {
+  const { stdout } = await bench('bench/soak.ts', { SOAK_SECONDS: '6', SOAK_SAMPLE_SECONDS: '2', SOAK_WARMUP_SECONDS: '1', SOAK_READS: '10', SOAK_ORDERS: '2' })
+  // t, RSS, heap, external, loop p50 / p99 / max, reads/s, orders/s, webhooks/s, hooks/s, errors, skipped, load
+  const samples = stdout.match(/^\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+ \/ [\d.]+ \/ \d+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0\s+\d+\s+[\d.]+$/gm) ?? []
+  t.ok(samples.length >= 3, `a sample every 2 s without a failed request (${samples.length})`)
+  t.match(stdout, /PGlite \(on disk\) RSS\s+[\d.]+ MB → [\d.]+ MB \(-?[\d.]+ %; -?[\d.]+ MB per 10 min\)/)
+  t.match(stdout, /PGlite \(on disk\) live heap\s+[\d.]+ MB → [\d.]+ MB/)
+  t.match(stdout, /(met|not met)\s+PGlite \(on disk\): RSS grows ≤ 10 % after warm-up/)
+  if (SERVER_URL !== null) t.match(stdout, /(met|not met)\s+PostgreSQL: live heap grows ≤ 10 % after warm-up/)
+})
