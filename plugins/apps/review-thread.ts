@@ -1,12 +1,11 @@
 import { and, desc, eq, sql } from 'drizzle-orm'
-import { appReviewReplies, appVersions, apps } from '../../server/db/schema/index.ts'
+import { appReviewReplies, appVersions } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { countRows, rows } from '../../server/db/rows.ts'
 import { conflict } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
-
-type AppRow = typeof apps.$inferSelect
+import type { AppRow } from './app-row.ts'
 
 /** What a reviewer approves: the listing fields and the manifest. The diff compares two of these. */
 export const SNAPSHOT_FIELDS = [
@@ -34,48 +33,49 @@ interface HistoryRow {
   created_at: string | Date
 }
 
-/**
- * The review's record for one app: decisions (app_versions) and the reply thread (app_review_replies),
- * read together newest first. The caller has checked who may see the app.
- */
-export function createReviewThread (db: Executor) {
-  /** Submissions, approvals, rejections, live edits and replies, newest first, one page. */
-  async function history (appId: string, query: { page?: number, limit?: number }) {
-    const { page, limit, offset } = pageWindow(query)
-    const [items, decisions, replies] = await Promise.all([
-      rows(db, sql<HistoryRow>`
-        select id, kind, version, notes, changes, actor_id, null as author_role, created_at from app_versions where app_id = ${appId}
-        union all
-        select id, 'REPLY', null, body, '[]'::jsonb, author_id, author_role, created_at from app_review_replies where app_id = ${appId}
-        order by created_at desc, id desc limit ${limit} offset ${offset}`),
-      countRows(db, appVersions, eq(appVersions.appId, appId)),
-      countRows(db, appReviewReplies, eq(appReviewReplies.appId, appId))
-    ])
-    return { items, total: decisions + replies, page, limit }
-  }
-
-  /** A reply on the review; the developer may reply once a reviewer has decided something (there is something to answer). */
-  async function reply (app: AppRow, author: { id: string, role: ReviewAuthorRole }, body: string) {
-    if (author.role === 'DEVELOPER') {
-      const [decided] = await db.select({ id: appVersions.id }).from(appVersions)
-        .where(and(eq(appVersions.appId, app.id), sql`${appVersions.kind} in ('APPROVED', 'REJECTED')`)).limit(1)
-      if (decided === undefined) throw conflict('review_reply_too_early', 'Nothing to reply to yet: no reviewer has decided on this app')
-    }
-    const [row] = await db.insert(appReviewReplies).values({ id: newId('rpl'), appId: app.id, authorId: author.id, authorRole: author.role, body: body.trim() }).returning()
-    return row
-  }
-
-  /** The snapshot of the last approval, or null (never approved, or approved before snapshots were kept). */
-  async function approvedBaseline (appId: string) {
-    const [row] = await db.select({ version: appVersions.version, snapshot: appVersions.snapshot, createdAt: appVersions.createdAt }).from(appVersions)
-      .where(and(eq(appVersions.appId, appId), eq(appVersions.kind, 'APPROVED'))).orderBy(desc(appVersions.createdAt), desc(appVersions.id)).limit(1)
-    return row ?? null
-  }
-
-  return { history, reply, approvedBaseline }
+/** A history entry; submissions and approvals keep what was submitted or approved, for the reviewer's diff. */
+export async function recordVersion (executor: Executor, app: AppRow, kind: string, actorId: string, changes: string[] = [], notes: string | null = null) {
+  const snapshot = kind === 'SUBMITTED' || kind === 'APPROVED' ? snapshotOf(app) : null
+  await executor.insert(appVersions).values({
+    id: newId('ver'), appId: app.id, version: app.version, kind, changes, scopes: app.scopes, approvedScopes: app.approvedScopes, notes, actorId, snapshot
+  })
 }
 
-export type ReviewThread = ReturnType<typeof createReviewThread>
+// The review's record for one app: decisions (app_versions) and the reply thread (app_review_replies),
+// read together newest first. The caller has checked who may see the app.
+
+/** Submissions, approvals, rejections, live edits and replies, newest first, one page. */
+export async function history (executor: Executor, appId: string, query: { page?: number, limit?: number }) {
+  const { page, limit, offset } = pageWindow(query)
+  const [items, decisions, replies] = await Promise.all([
+    rows(executor, sql<HistoryRow>`
+      select id, kind, version, notes, changes, actor_id, null as author_role, created_at from app_versions where app_id = ${appId}
+      union all
+      select id, 'REPLY', null, body, '[]'::jsonb, author_id, author_role, created_at from app_review_replies where app_id = ${appId}
+      order by created_at desc, id desc limit ${limit} offset ${offset}`),
+    countRows(executor, appVersions, eq(appVersions.appId, appId)),
+    countRows(executor, appReviewReplies, eq(appReviewReplies.appId, appId))
+  ])
+  return { items, total: decisions + replies, page, limit }
+}
+
+/** A reply on the review; the developer may reply once a reviewer has decided something (there is something to answer). */
+export async function reply (executor: Executor, app: AppRow, author: { id: string, role: ReviewAuthorRole }, body: string) {
+  if (author.role === 'DEVELOPER') {
+    const [decided] = await executor.select({ id: appVersions.id }).from(appVersions)
+      .where(and(eq(appVersions.appId, app.id), sql`${appVersions.kind} in ('APPROVED', 'REJECTED')`)).limit(1)
+    if (decided === undefined) throw conflict('review_reply_too_early', 'Nothing to reply to yet: no reviewer has decided on this app')
+  }
+  const [row] = await executor.insert(appReviewReplies).values({ id: newId('rpl'), appId: app.id, authorId: author.id, authorRole: author.role, body: body.trim() }).returning()
+  return row
+}
+
+/** The snapshot of the last approval, or null (never approved, or approved before snapshots were kept). */
+export async function approvedBaseline (executor: Executor, appId: string) {
+  const [row] = await executor.select({ version: appVersions.version, snapshot: appVersions.snapshot, createdAt: appVersions.createdAt }).from(appVersions)
+    .where(and(eq(appVersions.appId, appId), eq(appVersions.kind, 'APPROVED'))).orderBy(desc(appVersions.createdAt), desc(appVersions.id)).limit(1)
+  return row ?? null
+}
 
 const REVIEWER_KINDS = new Set(['APPROVED', 'REJECTED'])
 
