@@ -1,13 +1,18 @@
 import { isDeepStrictEqual } from 'node:util'
 import { and, eq, isNull } from 'drizzle-orm'
 import { installations, type BlockInstance } from '../../server/db/schema/index.ts'
-import type { Db, Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import type { ErrorItem } from '../../server/http-errors.ts'
 import { badRequest, notFound } from './errors.ts'
-import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
+import { activeInstallations, embedState, settingsProblems, type ActiveInstallation, type Settings } from './extensions.ts'
+import { extensionsOf, type InstallationsContext } from './context.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { databaseNow } from '../../server/clock.ts'
+
+/** The business's active installations with their apps' active blocks and embeds (the storefront's). */
+export async function activeExtensions (context: InstallationsContext, businessId: string) {
+  return await activeInstallations(context.executor, extensionsOf(context), businessId)
+}
 
 /** 400 listing every problem: `errors` for forms (path and code), `problems` as sentences. */
 function invalid (what: string, items: ErrorItem[]) {
@@ -22,9 +27,10 @@ function invalid (what: string, items: ErrorItem[]) {
  * definition a manifest sync deactivated may stay as it is (DESIGN §16: kept in the page data, not
  * rendered), so a page can be saved without removing it. 400 lists every problem.
  */
-export async function checkBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, body: PageBlocksBody,
+export async function checkBlocks (context: InstallationsContext, businessId: string, body: PageBlocksBody,
   current: BlockInstance[] = []): Promise<BlockInstance[]> {
-  const active = await activeInstallations(executor, extensionsOf, businessId, [...new Set(body.blocks.map((b) => b.installationId))])
+  const named = [...new Set(body.blocks.map((b) => b.installationId))]
+  const active = await activeInstallations(context.executor, extensionsOf(context), businessId, named)
   const problems: ErrorItem[] = []
   const seen = new Set<string>()
   const blocks: BlockInstance[] = body.blocks.map((input, index) => {
@@ -66,25 +72,25 @@ function embedsView (installation: ActiveInstallation) {
   }
 }
 
-async function installationOf (executor: Executor, extensionsOf: ExtensionsOf, businessId: string, installationId: string): Promise<ActiveInstallation> {
-  const installation = (await activeInstallations(executor, extensionsOf, businessId, [installationId])).get(installationId)
+async function installationOf (context: InstallationsContext, businessId: string, installationId: string): Promise<ActiveInstallation> {
+  const installation = (await activeInstallations(context.executor, extensionsOf(context), businessId, [installationId])).get(installationId)
   if (installation === undefined) throw notFound('installation_not_found', 'Installation')
   return installation
 }
 
 /** The app's active embeds with this installation's configuration (disabled with defaultConfig until set). */
-export async function getEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId: string, installationId: string) {
-  return embedsView(await installationOf(db, extensionsOf, businessId, installationId))
+export async function getEmbeds (context: InstallationsContext, businessId: string, installationId: string) {
+  return embedsView(await installationOf(context, businessId, installationId))
 }
 
 /**
  * Enables, disables and configures embeds; those not named keep their configuration, and so do
  * deactivated embeds (their data is kept until the app brings them back).
  */
-export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId: string, installationId: string, body: EmbedsBody) {
+export async function putEmbeds (context: InstallationsContext, businessId: string, installationId: string, body: EmbedsBody) {
   // the app's extension definitions first: on the embedded database a read outside the transaction would wait for it
-  const current = await installationOf(db, extensionsOf, businessId, installationId)
-  return await db.transaction(async (tx) => {
+  const current = await installationOf(context, businessId, installationId)
+  return await context.executor.transaction(async (tx) => {
     const [locked] = await tx.select({ id: installations.id, embedSettings: installations.embedSettings }).from(installations)
       .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).for('update')
     if (locked === undefined) throw notFound('installation_not_found', 'Installation')
@@ -111,10 +117,9 @@ export async function putEmbeds (db: Db, extensionsOf: ExtensionsOf, businessId:
  * The blocks a merchant may place: every active block of the business's active installations, with
  * what the picker shows (name, description, icon, category: the block's own, else its app's).
  */
-export async function availableBlocks (executor: Executor, extensionsOf: ExtensionsOf, businessId: string,
-  apps: { findByIds: (ids: string[]) => Promise<Array<{ id: string, name: string, iconUrl: string | null, category: string }>> }) {
-  const active = [...(await activeInstallations(executor, extensionsOf, businessId)).values()]
-  const appsById = new Map((await apps.findByIds([...new Set(active.map((i) => i.appId))])).map((app) => [app.id, app]))
+export async function availableBlocks (context: InstallationsContext, businessId: string) {
+  const active = [...(await activeInstallations(context.executor, extensionsOf(context), businessId)).values()]
+  const appsById = new Map((await context.apps.findByIds([...new Set(active.map((i) => i.appId))])).map((app) => [app.id, app]))
   return active.flatMap((installation) => {
     const app = appsById.get(installation.appId)
     if (app === undefined) return []

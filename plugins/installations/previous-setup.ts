@@ -1,16 +1,17 @@
-import { and, desc, eq, isNotNull, isNull, lte } from 'drizzle-orm'
+import { and, desc, eq, isNotNull, lte } from 'drizzle-orm'
 import { installations, type PreviousSetup } from '../../server/db/schema/index.ts'
-import type { Db, Executor } from '../../server/db/client.ts'
+import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { databaseNow } from '../../server/clock.ts'
 import type { RemovedBlock } from '../../server/db/schema/index.ts'
 import type { BlockPlacement, CommerceService } from '../commerce/service.ts'
 import { conflict, notFound } from './errors.ts'
-import { activeInstallations, settingsProblems, type ActiveInstallation, type ExtensionsOf, type Settings } from './extensions.ts'
+import { activeInstallations, settingsProblems, type ActiveInstallation, type Settings } from './extensions.ts'
+import { extensionsOf, type InstallationRow, type InstallationsContext } from './context.ts'
+import { getForBusiness } from './lookups.ts'
 import { MAX_PAGE_BLOCKS, type PreviousSetupView, type SetupItem, type SetupSkip } from './schemas.ts'
 import type { Clock } from '../../server/clock.ts'
 
-type InstallationRow = typeof installations.$inferSelect
 type Status = PreviousSetupView['status']
 
 /** What an uninstall records: null when the merchant had set nothing up (no offer is worth making). */
@@ -118,110 +119,90 @@ function planRestore (setup: PreviousSetup, { current, settingsSchema }: Definit
   return { items, settings, embeds, blocks }
 }
 
-export interface PreviousSetupDeps {
-  db: Db
-  clock: Clock
-  extensionsOf: ExtensionsOf
-  settingsSchemaOf: (appId: string) => Promise<Settings | null>
-  commerce: CommerceService
+async function definitionsOf (context: InstallationsContext, businessId: string, installation: InstallationRow): Promise<Definitions> {
+  const current = (await activeInstallations(context.executor, extensionsOf(context), businessId, [installation.id])).get(installation.id)
+  if (current === undefined) throw notFound('installation_not_found', 'Installation')
+  return { current, settingsSchema: await context.apps.settingsSchemaOf(installation.appId) }
 }
 
-/** The offer to restore what the merchant had set up before uninstalling the app (docs/decisions.md). */
-export function previousSetupOperations (deps: PreviousSetupDeps) {
-  const { db } = deps
-
-  /** An active installation of this business; another business's is a 404. */
-  async function getForBusiness (businessId: string, installationId: string, lock = false, executor: Executor = db): Promise<InstallationRow> {
-    const query = executor.select().from(installations)
-      .where(and(eq(installations.id, installationId), eq(installations.businessId, businessId), isNull(installations.uninstalledAt))).limit(1)
-    const [row] = lock ? await query.for('update') : await query
-    if (row === undefined) throw notFound('installation_not_found', 'Installation')
-    return row
+async function pagesOf (commerce: CommerceService, executor: Executor, businessId: string, setup: PreviousSetup): Promise<Map<string, PageFacts>> {
+  const pages = new Map<string, PageFacts>()
+  for (const pageId of new Set(setup.blocks.map((b) => b.pageId))) {
+    const page = await commerce.in(executor).pageById(businessId, pageId)
+    if (page !== null) pages.set(page.id, { id: page.id, slug: page.slug, title: page.title, blockCount: page.blocks.length })
   }
+  return pages
+}
 
-  async function definitionsOf (businessId: string, installation: InstallationRow): Promise<Definitions> {
-    const current = (await activeInstallations(db, deps.extensionsOf, businessId, [installation.id])).get(installation.id)
-    if (current === undefined) throw notFound('installation_not_found', 'Installation')
-    return { current, settingsSchema: await deps.settingsSchemaOf(installation.appId) }
+function view (installation: InstallationRow, previous: Awaited<ReturnType<typeof previousOf>>, items: SetupItem[]): PreviousSetupView {
+  return {
+    installationId: installation.id,
+    status: statusOf(previous?.setup ?? null),
+    previousInstallationId: previous?.id ?? null,
+    uninstalledAt: previous?.uninstalledAt.toISOString() ?? null,
+    items
   }
+}
 
-  async function pagesOf (executor: Executor, businessId: string, setup: PreviousSetup): Promise<Map<string, PageFacts>> {
-    const pages = new Map<string, PageFacts>()
-    for (const pageId of new Set(setup.blocks.map((b) => b.pageId))) {
-      const page = await deps.commerce.in(executor).pageById(businessId, pageId)
-      if (page !== null) pages.set(page.id, { id: page.id, slug: page.slug, title: page.title, blockCount: page.blocks.length })
-    }
-    return pages
+// The offer to restore what the merchant had set up before uninstalling the app (docs/decisions.md).
+
+/** What a restore would bring back and what it would skip; items only while the offer stands. */
+export async function previousSetupOf (context: InstallationsContext, businessId: string, installationId: string): Promise<PreviousSetupView> {
+  const { executor } = context
+  const installation = await getForBusiness(executor, businessId, installationId)
+  const previous = await previousOf(executor, installation)
+  if (previous === null || statusOf(previous.setup) !== 'OFFERED') return view(installation, previous, [])
+  const definitions = await definitionsOf(context, businessId, installation)
+  const plan = planRestore(previous.setup, definitions, await pagesOf(context.commerce, executor, businessId, previous.setup))
+  return view(installation, previous, plan.items)
+}
+
+/** Locks the installation and its offer; 404 without one, 409 once restored or dismissed. */
+async function openOffer (executor: Executor, businessId: string, installationId: string) {
+  const installation = await getForBusiness(executor, businessId, installationId, true)
+  const previous = await previousOf(executor, installation, true)
+  if (previous === null) throw notFound('previous_setup_not_found', 'Previous setup')
+  if (previous.setup.resolution !== null) {
+    throw conflict('previous_setup_resolved', `The previous setup was already ${previous.setup.resolution.outcome === 'RESTORED' ? 'restored' : 'dismissed'}`)
   }
+  return { installation, previous }
+}
 
-  function view (installation: InstallationRow, previous: Awaited<ReturnType<typeof previousOf>>, items: SetupItem[]): PreviousSetupView {
-    return {
-      installationId: installation.id,
-      status: statusOf(previous?.setup ?? null),
-      previousInstallationId: previous?.id ?? null,
-      uninstalledAt: previous?.uninstalledAt.toISOString() ?? null,
-      items
-    }
-  }
+async function resolve (clock: Clock, executor: Executor, previous: { id: string, setup: PreviousSetup }, outcome: 'RESTORED' | 'DISMISSED', installationId: string) {
+  const resolution = { outcome, at: clock.now().toISOString(), installationId }
+  await executor.update(installations).set({ previousSetup: { ...previous.setup, resolution }, updatedAt: databaseNow() })
+    .where(eq(installations.id, previous.id))
+  return { ...previous.setup, resolution }
+}
 
-  /** What a restore would bring back and what it would skip; items only while the offer stands. */
-  async function previousSetupOf (businessId: string, installationId: string): Promise<PreviousSetupView> {
-    const installation = await getForBusiness(businessId, installationId)
-    const previous = await previousOf(db, installation)
-    if (previous === null || statusOf(previous.setup) !== 'OFFERED') return view(installation, previous, [])
-    const plan = planRestore(previous.setup, await definitionsOf(businessId, installation), await pagesOf(db, businessId, previous.setup))
-    return view(installation, previous, plan.items)
-  }
-
-  /** Locks the installation and its offer; 404 without one, 409 once restored or dismissed. */
-  async function openOffer (executor: Executor, businessId: string, installationId: string) {
-    const installation = await getForBusiness(businessId, installationId, true, executor)
-    const previous = await previousOf(executor, installation, true)
-    if (previous === null) throw notFound('previous_setup_not_found', 'Previous setup')
-    if (previous.setup.resolution !== null) {
-      throw conflict('previous_setup_resolved', `The previous setup was already ${previous.setup.resolution.outcome === 'RESTORED' ? 'restored' : 'dismissed'}`)
-    }
-    return { installation, previous }
-  }
-
-  async function resolve (executor: Executor, previous: { id: string, setup: PreviousSetup }, outcome: 'RESTORED' | 'DISMISSED', installationId: string) {
-    const resolution = { outcome, at: deps.clock.now().toISOString(), installationId }
-    await executor.update(installations).set({ previousSetup: { ...previous.setup, resolution }, updatedAt: databaseNow() })
-      .where(eq(installations.id, previous.id))
-    return { ...previous.setup, resolution }
-  }
-
-  /** Restores what still matches, in one transaction; the answer lists what was restored and what was skipped. */
-  async function restoreSetup (businessId: string, installationId: string): Promise<PreviousSetupView> {
-    // the app's definitions first: on the embedded database a read outside the transaction would wait for it
-    const definitions = await definitionsOf(businessId, await getForBusiness(businessId, installationId))
-    return await db.transaction(async (tx) => {
-      const { installation, previous } = await openOffer(tx, businessId, installationId)
-      const plan = planRestore(previous.setup, definitions, await pagesOf(tx, businessId, previous.setup))
-      const outcomes = await deps.commerce.in(tx).placeBlocks(businessId, plan.blocks.map((b) => b.placement))
-      outcomes.forEach((outcome, index) => {
-        const { item } = plan.blocks[index]
-        if (outcome.placed) item.position = outcome.position
-        else item.skipped = outcome.reason === 'page_full' ? skip('page_full', 'The page has no room for another block') : skip('page_gone', 'The page no longer exists')
-      })
-      await tx.update(installations).set({
-        ...(plan.settings !== null ? { settings: plan.settings } : {}),
-        embedSettings: { ...installation.embedSettings, ...plan.embeds },
-        updatedAt: databaseNow()
-      }).where(eq(installations.id, installation.id))
-      const setup = await resolve(tx, previous, 'RESTORED', installation.id)
-      return view(installation, { ...previous, setup }, plan.items)
+/** Restores what still matches, in one transaction; the answer lists what was restored and what was skipped. */
+export async function restoreSetup (context: InstallationsContext, businessId: string, installationId: string): Promise<PreviousSetupView> {
+  // the app's definitions first: on the embedded database a read outside the transaction would wait for it
+  const definitions = await definitionsOf(context, businessId, await getForBusiness(context.executor, businessId, installationId))
+  return await context.executor.transaction(async (tx) => {
+    const { installation, previous } = await openOffer(tx, businessId, installationId)
+    const plan = planRestore(previous.setup, definitions, await pagesOf(context.commerce, tx, businessId, previous.setup))
+    const outcomes = await context.commerce.in(tx).placeBlocks(businessId, plan.blocks.map((b) => b.placement))
+    outcomes.forEach((outcome, index) => {
+      const { item } = plan.blocks[index]
+      if (outcome.placed) item.position = outcome.position
+      else item.skipped = outcome.reason === 'page_full' ? skip('page_full', 'The page has no room for another block') : skip('page_gone', 'The page no longer exists')
     })
-  }
+    await tx.update(installations).set({
+      ...(plan.settings !== null ? { settings: plan.settings } : {}),
+      embedSettings: { ...installation.embedSettings, ...plan.embeds },
+      updatedAt: databaseNow()
+    }).where(eq(installations.id, installation.id))
+    const setup = await resolve(context.clock, tx, previous, 'RESTORED', installation.id)
+    return view(installation, { ...previous, setup }, plan.items)
+  })
+}
 
-  /** "Not now": the offer goes away for good (a later uninstall records a new one). */
-  async function dismissPreviousSetup (businessId: string, installationId: string): Promise<PreviousSetupView> {
-    return await db.transaction(async (tx) => {
-      const { installation, previous } = await openOffer(tx, businessId, installationId)
-      const setup = await resolve(tx, previous, 'DISMISSED', installation.id)
-      return view(installation, { ...previous, setup }, [])
-    })
-  }
-
-  return { previousSetupOf, restoreSetup, dismissPreviousSetup }
+/** "Not now": the offer goes away for good (a later uninstall records a new one). */
+export async function dismissPreviousSetup (context: InstallationsContext, businessId: string, installationId: string): Promise<PreviousSetupView> {
+  return await context.executor.transaction(async (tx) => {
+    const { installation, previous } = await openOffer(tx, businessId, installationId)
+    const setup = await resolve(context.clock, tx, previous, 'DISMISSED', installation.id)
+    return view(installation, { ...previous, setup }, [])
+  })
 }
