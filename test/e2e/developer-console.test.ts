@@ -210,6 +210,10 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
     }
     await page.goto(`${base}/portal/apps/${created.id}/deliveries`)
     await page.getByTestId('delivery').first().waitFor()
+    // a date-time filter squeezed into half a phone's row scrolled inside itself and hid its month
+    const dateWidths = await page.getByRole('form', { name: 'Filter deliveries' }).locator('input[type=datetime-local]')
+      .evaluateAll((inputs) => inputs.map((input) => input.getBoundingClientRect().width))
+    t.ok(dateWidths.length === 2 && dateWidths.every((width) => width >= 220), `From and To take the row at 390 px (${dateWidths.map(Math.round).join(', ')} px)`)
     await page.getByRole('form', { name: 'Filter deliveries' }).locator('select').first().focus()
     let reached = false
     // the date-time filters take a stop per field
