@@ -128,6 +128,7 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     release()
     throw error
   }
+  yieldToIoBeforeEachTurn(client)
   const db = drizzlePglite(client, { schema }) as unknown as Db
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
     // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
@@ -155,6 +156,26 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     dumpDataDir: async () => await client.dumpDataDir('none')
   }
   return database
+}
+
+/**
+ * PGlite runs Postgres in this thread, and a query that reads and writes memory never waits on I/O: the
+ * hand-off from one query or transaction to the next waiting one is a microtask, so a few callers
+ * queued on it (16 writers, the dispatcher, the attempts' writes) keep the event loop from its timers
+ * and sockets for as long as the queue stays full. Measured at a load of 16–22 on 2 cores: no webhook
+ * left the process and no timer fired in the 11–19 s the writers took, then the backlog drained. Each
+ * query, exec and transaction therefore waits for the event loop's next turn before it queues
+ * (`setImmediate`: after the loop's I/O, not a timer), so sockets and timers get a turn at least once
+ * per round of the queue, and the pipeline slows in proportion to the CPU it gets instead of stopping.
+ */
+function yieldToIoBeforeEachTurn (client: PGlite): void {
+  const turn = async (): Promise<void> => { await new Promise<void>((resolve) => setImmediate(resolve)) }
+  const query = client.query.bind(client)
+  const exec = client.exec.bind(client)
+  const transaction = client.transaction.bind(client)
+  client.query = async (...args) => { await turn(); return await query(...args) }
+  client.exec = async (...args) => { await turn(); return await exec(...args) }
+  client.transaction = async (...args) => { await turn(); return await transaction(...args) }
 }
 
 async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number,
