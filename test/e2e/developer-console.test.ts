@@ -201,6 +201,13 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
   })
 
   await t.test('by keyboard, and at 390 px without sideways scrolling', async (t) => {
+    // a date-time filter squeezed into a narrow column scrolled inside itself and hid its month or its time
+    const dateWidths = async () => await page.getByRole('form', { name: 'Filter deliveries' }).locator('input[type=datetime-local]')
+      .evaluateAll((inputs) => inputs.map((input) => Math.round(input.getBoundingClientRect().width)))
+    await page.goto(`${base}/portal/apps/${created.id}/deliveries`)
+    await page.getByTestId('delivery').first().waitFor()
+    const wide = await dateWidths()
+    t.ok(wide.length === 2 && wide.every((width) => width >= 220), `From and To show a whole date and time at 1200 px (${wide.join(', ')} px)`)
     await page.setViewportSize({ width: 390, height: 844 })
     for (const tab of ['analytics', 'deliveries', 'hook-calls']) {
       await page.goto(`${base}/portal/apps/${created.id}/${tab}`)
@@ -210,10 +217,8 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
     }
     await page.goto(`${base}/portal/apps/${created.id}/deliveries`)
     await page.getByTestId('delivery').first().waitFor()
-    // a date-time filter squeezed into half a phone's row scrolled inside itself and hid its month
-    const dateWidths = await page.getByRole('form', { name: 'Filter deliveries' }).locator('input[type=datetime-local]')
-      .evaluateAll((inputs) => inputs.map((input) => input.getBoundingClientRect().width))
-    t.ok(dateWidths.length === 2 && dateWidths.every((width) => width >= 220), `From and To take the row at 390 px (${dateWidths.map(Math.round).join(', ')} px)`)
+    const narrow = await dateWidths()
+    t.ok(narrow.length === 2 && narrow.every((width) => width >= 220), `From and To show a whole date and time at 390 px (${narrow.join(', ')} px)`)
     await page.getByRole('form', { name: 'Filter deliveries' }).locator('select').first().focus()
     let reached = false
     // the date-time filters take a stop per field
