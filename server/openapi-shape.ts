@@ -106,7 +106,8 @@ export function shapeDocument (document: Json, options: { storefrontUrl?: string
       delete out.clampedMaximum
     }
     const title = out.title
-    if (typeof title === 'string' && /^[A-Z][A-Za-z0-9]*$/.test(title) && isSchemaNode(out) && title !== inComponent) {
+    // a title may end in an API version (`Order_2026-12`: the newest version's own resource, apart from the merchant's `Order`)
+    if (typeof title === 'string' && /^[A-Z][A-Za-z0-9]*(_\d{4}-\d{2})?$/.test(title) && isSchemaNode(out) && title !== inComponent) {
       const existing = components[title]
       if (existing !== undefined && !sameSchema(existing, out)) {
         throw new Error(`OpenAPI: two different schemas are titled ${title}; give one another title`)

@@ -1,5 +1,5 @@
 import {
-  API_VERSION_HEADER, API_VERSIONS, BASE_API_VERSION, VERSION_SCHEMAS, releaseOf, upgrade, type ApiVersion
+  API_VERSION_HEADER, API_VERSIONS, DOMAIN_API_VERSION, LATEST_API_VERSION, VERSION_SCHEMAS, downgrade, releaseOf, type ApiVersion
 } from '../../sdk/src/contract/api-versions.ts'
 
 type Json = Record<string, any>
@@ -8,12 +8,15 @@ type Json = Record<string, any>
 const VERSIONED_PATHS = /^\/(app-api|webhooks)(\/|$)/
 
 const plain = (schema: unknown): Json => JSON.parse(JSON.stringify(schema)) as Json
+const ref = (name: string): string => `#/components/schemas/${name}`
 
 /**
- * The OpenAPI document of one API version, from the routes' document (which speaks the base version,
- * 2026-11): the components whose shape a later version changed are rewritten from the registry's
- * schemas for that version (sdk/src/contract/api-versions.ts), their examples upgraded by the same
- * transforms the answers go through, and every app-facing operation names the App-Api-Version header.
+ * The OpenAPI document of one API version, from the routes' document. The App API's routes answer
+ * in the newest version's shape, with its own components (`Order_2026-12`, apart from the merchant's
+ * unversioned `Order`): the newest version's document is the routes' one with the App-Api-Version
+ * header named; an older version's refers its app-facing operations to that version's components
+ * instead (the first version's are the merchant's own) and downgrades their examples by the same
+ * transforms the answers go through (sdk/src/contract/api-versions.ts).
  */
 export function versionedDocument (base: Json, version: ApiVersion): Json {
   const doc = structuredClone(base) as Json
@@ -26,46 +29,37 @@ export function versionedDocument (base: Json, version: ApiVersion): Json {
       `${release.sunset === null ? '' : `, sunset on ${release.sunset}`}. An app names the version it speaks with the ${API_VERSION_HEADER} request header ` +
       '(unset: its installation\'s pinned version); every answer says which it used. GET /developer/api-versions lists the versions and their changes.'
   }
-  // the merchant's routes share the base components: a version's changed resources are components of their own (Order_2026-12)
-  const renamed = new Map<string, string>()
+  // the newest version's components (Order_2026-12) → this version's (Order: the merchant's, for the first version)
+  const renamed = new Map<string, { to: string, shape: string }>()
   const schemas = doc.components?.schemas as Json | undefined
-  if (schemas !== undefined) {
+  if (schemas !== undefined && version !== LATEST_API_VERSION) {
     for (const [name, schema] of Object.entries(VERSION_SCHEMAS[version])) {
-      const baseProperties = (VERSION_SCHEMAS[BASE_API_VERSION] as Json)[name].properties as Json
-      const changed = Object.entries((schema as Json).properties as Json)
-        .filter(([key, property]) => JSON.stringify(property) !== JSON.stringify(baseProperties[key]))
-      if (schemas[name] === undefined || changed.length === 0) continue
-      const component = structuredClone(schemas[name]) as Json
-      const componentName = `${name}_${version}`
-      for (const [key, property] of changed) {
-        // an order's items stay a reference, to this version's OrderItem
-        component.properties[key] = name === 'Order' && key === 'items' ? { type: 'array', items: { $ref: `#/components/schemas/OrderItem_${version}` } } : plain(property)
-      }
-      component.title = componentName
-      if (Array.isArray(component.examples)) component.examples = component.examples.map((example: unknown) => upgrade(name, example, version, { currency: 'USD' }))
-      schemas[componentName] = component
-      renamed.set(`#/components/schemas/${name}`, `#/components/schemas/${componentName}`)
+      const newest = `${name}_${LATEST_API_VERSION}`
+      if (schemas[newest] === undefined) continue
+      delete schemas[newest]
+      const own = schema === (VERSION_SCHEMAS[DOMAIN_API_VERSION] as Json)[name] ? name : `${name}_${version}`
+      if (own !== name) schemas[own] = { ...plain(schema), title: own }
+      renamed.set(ref(newest), { to: ref(own), shape: name })
     }
   }
   const shapeOf = (schema: Json | undefined): { name: string, list: boolean } | null => {
-    const ref = schema?.$ref ?? schema?.properties?.data?.items?.$ref
-    if (typeof ref !== 'string' || !renamed.has(ref)) return null
-    return { name: ref.slice('#/components/schemas/'.length), list: schema?.$ref === undefined }
+    const target = schema?.$ref ?? schema?.properties?.data?.items?.$ref
+    const found = typeof target === 'string' ? renamed.get(target) : undefined
+    return found === undefined ? null : { name: found.shape, list: schema?.$ref === undefined }
   }
-  /** The app-facing operations: their examples upgraded, their references to the changed resources renamed. */
+  /** The app-facing operations: their references to the newest version's resources renamed, their examples downgraded. */
   const versionOperation = (node: unknown): unknown => {
     if (Array.isArray(node)) return node.map(versionOperation)
     if (typeof node !== 'object' || node === null) return node
     const object = node as Json
-    if (typeof object.$ref === 'string' && renamed.has(object.$ref)) return { ...object, $ref: renamed.get(object.$ref) }
+    if (typeof object.$ref === 'string' && renamed.has(object.$ref)) return { ...object, $ref: renamed.get(object.$ref)?.to }
     const result: Json = {}
     const shape = 'example' in object ? shapeOf(object.schema) : null
     for (const [key, value] of Object.entries(object)) {
       if (key === 'example' && shape !== null) {
-        const context = { currency: 'USD' }
         result.example = shape.list
-          ? { ...value, data: (value.data ?? []).map((item: unknown) => upgrade(shape.name, item, version, context)) }
-          : upgrade(shape.name, value, version, context)
+          ? { ...value, data: (value.data ?? []).map((item: unknown) => downgrade(shape.name, item, version)) }
+          : downgrade(shape.name, value, version)
       } else result[key] = versionOperation(value)
     }
     return result

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from '@sinclair/typebox'
 import {
-  API_VERSION_HEADER, API_VERSION_RELEASES, BASE_API_VERSION, downgrade, isApiVersion, shapeChanges, upgrade,
+  API_VERSION_HEADER, API_VERSION_RELEASES, LATEST_API_VERSION, downgrade, isApiVersion, shapeChanges, shapeOfTitle, upgrade,
   type ApiVersion, type ShapeName, type TransformContext
 } from '../../sdk/src/contract/api-versions.ts'
 import type { Clock } from '../../server/clock.ts'
@@ -93,13 +93,13 @@ export function createApiVersions (deps: { clock: Clock, current: ApiVersion, su
 
 export type ApiVersionsService = ReturnType<typeof createApiVersions>
 
-/** The resource a schema describes: its title, or the title of a list envelope's items. */
+/** The resource a schema describes: its title, or the title of a list envelope's items (`Order_2026-12` is an `Order`). */
 function shapeOfSchema (schema: unknown): { shape: ShapeName, list: boolean } | null {
   const object = schema as (TSchema & { properties?: Record<string, TSchema & { items?: TSchema }> }) | undefined
   if (object === undefined || object === null) return null
-  if (typeof object.title === 'string') return { shape: object.title, list: false }
+  if (typeof object.title === 'string') return { shape: shapeOfTitle(object.title), list: false }
   const items = object.properties?.data?.items
-  if (items !== undefined && typeof items.title === 'string') return { shape: items.title, list: true }
+  if (items !== undefined && typeof items.title === 'string') return { shape: shapeOfTitle(items.title), list: true }
   return null
 }
 
@@ -109,8 +109,9 @@ const HEADER = API_VERSION_HEADER.toLowerCase()
  * Versions every call of the app-token scope (App API and /webhooks): after the token check, the
  * version is the header's or the installation's pinned one (400 when the header names an unknown or
  * sunset one), said in the answer's App-Api-Version header with Deprecation and Sunset once its sunset
- * is announced, and counted for the console. The handlers speak the base version (2026-11): a request
- * body of a later version is downgraded before validation, an answer upgraded as it is sent.
+ * is announced, and counted for the console. The handlers speak the newest version (LATEST_API_VERSION):
+ * a request body of an older version is upgraded before validation, an answer downgraded as it is sent
+ * (the newest version's answers leave untouched, the catalogue cache's bytes included).
  */
 export function registerVersioning (scope: FastifyInstance): void {
   scope.decorateRequest('apiVersion', null)
@@ -130,28 +131,29 @@ export function registerVersioning (scope: FastifyInstance): void {
       throw badRequest('api_version_unsupported', `API version ${asked} is past its sunset; name one of ${supported.join(', ')}`, { supportedVersions: supported })
     }
     const body = shapeOfSchema(request.routeOptions.schema?.body)
-    if (version !== BASE_API_VERSION && body !== null && request.body !== undefined && shapeChanges(body.shape, version)) {
-      request.body = downgrade(body.shape, request.body, version, await contextOf(scope, request))
+    if (version !== LATEST_API_VERSION && body !== null && request.body !== undefined && shapeChanges(body.shape, version)) {
+      request.body = upgrade(body.shape, request.body, version, await contextOf(scope, request))
     }
   })
   scope.addHook('onSend', async (request, reply, payload) => {
     const version = request.apiVersion
-    if (version === null || version === BASE_API_VERSION || reply.statusCode >= 300 || typeof payload !== 'string') return payload
+    if (version === null || version === LATEST_API_VERSION || reply.statusCode >= 300 || typeof payload !== 'string') return payload
     const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined
     const resource = shapeOfSchema(responses?.[String(reply.statusCode)])
     if (resource === null || !shapeChanges(resource.shape, version)) return payload
-    return upgradeAnswer(payload, resource, version, await contextOf(scope, request))
+    return downgradeAnswer(payload, resource, version)
   })
 }
 
-function upgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion, context: TransformContext): string {
+function downgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): string {
   const value = JSON.parse(payload) as Record<string, unknown>
-  if (!resource.list) return JSON.stringify(upgrade(resource.shape, value, version, context))
+  if (!resource.list) return JSON.stringify(downgrade(resource.shape, value, version))
   const data = Array.isArray(value.data) ? value.data : []
-  return JSON.stringify({ ...value, data: data.map((item) => upgrade(resource.shape, item, version, context)) })
+  return JSON.stringify({ ...value, data: data.map((item) => downgrade(resource.shape, item, version)) })
 }
 
-async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
+/** What an upgrade may need: the business's currency. */
+export async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
   const business = await scope.commerce.getBusinessProfile(request.installation.businessId)
   return { currency: business.currency }
 }

@@ -4,7 +4,7 @@ import { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline,
 import { BUILT_IN_PAYMENT_METHODS, type GuestOrderBody, type Order } from '../commerce/schemas.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { ActiveHook, HookResult, HookRunner } from './runner.ts'
-import { httpUrl, type HookAnswer, type PaymentMethod } from './schemas.ts'
+import { amountOf, httpUrl, type HookAnswer, type PaymentMethod } from './schemas.ts'
 import type { Clock } from '../../server/clock.ts'
 
 const BUILT_IN_METHOD_NAMES: Record<string, string> = { CASH: 'Cash', CARD: 'Card' }
@@ -70,29 +70,34 @@ export function createCheckout (deps: CheckoutDeps) {
   function pipelineFor (businessId: string, hooks?: Map<HookPoint, ActiveHook[]>, orderId?: string): CheckoutPipeline {
     return {
       quote: async (ctx: Readonly<CheckoutContext>) => {
+        // the hook payloads speak the newest API version: money as { amount, currency } (the runner downgrades them for an older pin)
+        const money = (amount: number) => ({ amount, currency: ctx.currency })
         const rates = await runner.run(businessId, 'checkout.shipping_rates', {
           hooks,
           orderId,
-          data: (previous) => ({
-            deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: ctx.subtotal,
-            builtInFee: okAnswers(previous).at(-1)?.answer.fee ?? ctx.deliveryFee
-          })
+          data: (previous) => {
+            const fee = okAnswers(previous).at(-1)?.answer.fee
+            return {
+              deliveryMethod: ctx.deliveryMethod, locality: ctx.locality, subtotal: money(ctx.subtotal),
+              builtInFee: money(fee === undefined ? ctx.deliveryFee : amountOf(fee))
+            }
+          }
         })
         const lastRate = okAnswers(rates).at(-1)
-        const deliveryFee = lastRate?.answer.fee ?? ctx.deliveryFee
+        const deliveryFee = lastRate === undefined ? ctx.deliveryFee : amountOf(lastRate.answer.fee)
         const discounts = okAnswers(await runner.run(businessId, 'order.calculate_discounts', {
           hooks,
           orderId,
           data: () => ({
-            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
-            promoDiscount: ctx.discount, deliveryFee
+            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: money(ctx.subtotal),
+            promoDiscount: money(ctx.discount), deliveryFee: money(deliveryFee)
           })
         }))
         return {
           deliveryFee,
           deliveryFeeSetBy: lastRate === undefined ? undefined : { appId: lastRate.hook.appId, appName: lastRate.hook.appName },
-          discount: discounts.reduce((sum, { answer }) => sum + answer.discount, 0),
-          reasons: discounts.filter(({ answer }) => answer.discount > 0 && answer.reason !== undefined).map(({ answer }) => answer.reason as string)
+          discount: discounts.reduce((sum, { answer }) => sum + amountOf(answer.discount), 0),
+          reasons: discounts.filter(({ answer }) => amountOf(answer.discount) > 0 && answer.reason !== undefined).map(({ answer }) => answer.reason as string)
         }
       },
       paymentMethods: async () => (await appPaymentMethods(businessId, hooks, orderId)).map((method) => method.id),
@@ -101,7 +106,7 @@ export function createCheckout (deps: CheckoutDeps) {
           hooks,
           orderId,
           data: () => ({
-            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: ctx.subtotal,
+            items: ctx.items.map(({ productId, quantity }) => ({ productId, quantity })), subtotal: { amount: ctx.subtotal, currency: ctx.currency },
             deliveryMethod: ctx.deliveryMethod
           }),
           stop: (result) => result.ok ? !result.answer.valid : result.hook.failurePolicy === 'closed'
@@ -142,7 +147,7 @@ export function createCheckout (deps: CheckoutDeps) {
     const results = await runner.run(businessId, 'checkout.create_payment', {
       orderId: order.id,
       only: (hook) => hook.installationId === method.installationId,
-      data: () => ({ orderId: order.id, amount: String(order.amount), currency: order.currency, paymentMethodId: method.methodId, businessId, description: `Order ${order.orderNumber}` })
+      data: () => ({ orderId: order.id, amount: { amount: order.amount, currency: order.currency }, currency: order.currency, paymentMethodId: method.methodId, businessId, description: `Order ${order.orderNumber}` })
     })
     const answered = okAnswers(results)[0]
     if (answered === undefined) {

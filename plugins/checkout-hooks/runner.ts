@@ -8,7 +8,7 @@ import { newId } from '../../server/db/ids.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signatureHeaders, unixSeconds, USER_AGENT } from '../../server/signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
-import { API_VERSION_HEADER, BASE_API_VERSION, downgrade, isApiVersion, shapeChanges, upgrade, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { API_VERSION_HEADER, DOMAIN_API_VERSION, downgrade, isApiVersion, shapeChanges, upgrade, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { CONNECTION_FAILED, literalTargetRefused, outboundAgent, type OutboundPolicy } from '../../server/url-policy.ts'
 import { addFormats } from '../../server/validation.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
@@ -147,7 +147,7 @@ export function createHookRunner (deps: {
         failurePolicy: definition.failurePolicy ?? 'open',
         secretEncrypted: row.secretEncrypted,
         signatureScheme: row.signatureScheme,
-        apiVersion: isApiVersion(row.apiVersion) ? row.apiVersion : BASE_API_VERSION
+        apiVersion: isApiVersion(row.apiVersion) ? row.apiVersion : DOMAIN_API_VERSION
       }])
     }
     return byPoint
@@ -186,12 +186,8 @@ export function createHookRunner (deps: {
     const started = performance.now()
     const elapsed = () => Math.round(performance.now() - started)
     const timestamp = deps.clock.now()
-    // the runner speaks the base version (2026-11); a later version's payload is upgraded, its answer downgraded
-    const versioned = hook.apiVersion !== BASE_API_VERSION
-    const context = async () => ({ currency: await deps.currencyOf(businessId) })
-    const payload = versioned && shapeChanges(`hook:${hookPoint}`, hook.apiVersion)
-      ? upgrade(`hook:${hookPoint}`, data, hook.apiVersion, await context())
-      : data
+    // the runner speaks the newest version (its callers build the payload in it): an older version's payload is downgraded, its answer upgraded
+    const payload = shapeChanges(`hook:${hookPoint}`, hook.apiVersion) ? downgrade(`hook:${hookPoint}`, data, hook.apiVersion) : data
     const envelope = { hookPoint, businessId, timestamp: timestamp.toISOString(), data: payload }
     const body = JSON.stringify(envelope)
     const unix = unixSeconds(timestamp)
@@ -220,7 +216,7 @@ export function createHookRunner (deps: {
       } catch {
         return failure('answer is not JSON', statusCode)
       }
-      if (versioned && shapeChanges(`answer:${hookPoint}`, hook.apiVersion)) answer = downgrade(`answer:${hookPoint}`, answer, hook.apiVersion, await context())
+      if (shapeChanges(`answer:${hookPoint}`, hook.apiVersion)) answer = upgrade(`answer:${hookPoint}`, answer, hook.apiVersion, { currency: await deps.currencyOf(businessId) })
       const validate = validators[hookPoint]
       if (!validate(answer)) {
         const first = validate.errors?.[0]

@@ -12,7 +12,10 @@ export function httpUrl (raw: string | undefined): string | undefined {
   }
 }
 
-/** What each hook point must answer; extra fields are allowed and ignored. */
+/**
+ * What each hook point must answer, in the newest API version's shape (an older version's answer is
+ * upgraded to it first: plugins/checkout-hooks/runner.ts); extra fields are allowed and ignored.
+ */
 export const PaymentMethodsAnswerSchema = Type.Object({
   methods: Type.Array(Type.Object({
     id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -29,10 +32,17 @@ export const CreatePaymentAnswerSchema = Type.Object({
   invoiceId: Type.Optional(Type.String({ maxLength: 200 })),
   expiresAt: Type.Optional(Type.String({ format: 'date-time' }))
 })
-export const ShippingRatesAnswerSchema = Type.Object({ fee: Type.Integer({ minimum: 0, maximum: 100_000_000 }) })
+/** An amount a hook answers: { amount, currency } (the newest version's shape), or a plain integer of minor units, still taken. */
+const AnswerMoney = Type.Union([
+  Type.Object({ amount: Type.Integer({ minimum: 0, maximum: 100_000_000 }), currency: Type.String() }),
+  Type.Integer({ minimum: 0, maximum: 100_000_000 })
+])
+/** The minor units of an amount a hook answered. */
+export const amountOf = (money: Static<typeof AnswerMoney>): number => typeof money === 'number' ? money : money.amount
+export const ShippingRatesAnswerSchema = Type.Object({ fee: AnswerMoney })
 export const ValidateAnswerSchema = Type.Object({ valid: Type.Boolean(), reason: Type.Optional(Type.String({ maxLength: 500 })) })
 export const DiscountsAnswerSchema = Type.Object({
-  discount: Type.Integer({ minimum: 0, maximum: 100_000_000 }),
+  discount: AnswerMoney,
   reason: Type.Optional(Type.String({ maxLength: 500 }))
 })
 

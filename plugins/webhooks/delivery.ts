@@ -9,7 +9,7 @@ import { outboxDispatch } from '../../server/events.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
-import { BASE_API_VERSION, isApiVersion, shapeChanges, upgrade, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { DOMAIN_API_VERSION, downgrade, isApiVersion, present, shapeChanges, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { Sender, SendResult } from './sender.ts'
 import type { Clock } from '../../server/clock.ts'
 
@@ -153,7 +153,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       isActive: row.is_active ?? null,
       appWebhookUrl: row.app_webhook_url ?? null,
       signatureScheme: row.signature_scheme === 'standard-webhooks' ? 'standard-webhooks' : 'spec',
-      apiVersion: isApiVersion(row.api_version) ? row.api_version : BASE_API_VERSION
+      apiVersion: isApiVersion(row.api_version) ? row.api_version : DOMAIN_API_VERSION
     }
   }
 
@@ -409,14 +409,16 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   }
 
   /**
-   * The body as the registration's API version shapes it: the stored event data is the base version's
-   * (2026-11), upgraded by the registry's transforms (sdk/src/contract/api-versions.ts) for a later one.
+   * The body as the registration's API version shapes it. The stored event data is unversioned (the
+   * platform's own record, DOMAIN_API_VERSION's shape, whenever it was written): it is presented in the
+   * newest version's shape, then downgraded for an older one, by the registry's transforms
+   * (sdk/src/contract/api-versions.ts). An event no version changes is sent from its stored bytes.
    */
   async function bodyFor (claimed: Parameters<typeof envelopeBody>[0] & { apiVersion: ApiVersion }): Promise<string> {
     const shape = `event:${claimed.event}`
-    if (claimed.apiVersion === BASE_API_VERSION || !shapeChanges(shape, claimed.apiVersion)) return envelopeBody(claimed)
-    const context = { currency: await deps.currencyOf(claimed.businessId) }
-    return envelopeBody({ ...claimed, dataJson: undefined, data: upgrade(shape, claimed.data, claimed.apiVersion, context) as Record<string, unknown> })
+    if (!shapeChanges(shape, DOMAIN_API_VERSION)) return envelopeBody(claimed)
+    const current = present(shape, claimed.data, { currency: await deps.currencyOf(claimed.businessId) })
+    return envelopeBody({ ...claimed, dataJson: undefined, data: downgrade(shape, current, claimed.apiVersion) as Record<string, unknown> })
   }
 
   async function sendAndRecord (item: AttemptItem, claimed: Claimed, options: AttemptOptions): Promise<SendResult | null> {

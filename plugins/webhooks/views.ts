@@ -3,7 +3,7 @@ import { webhookDeliveries } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { logPage } from '../../server/db/rows.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
-import { API_VERSION_HEADER, BASE_API_VERSION, isApiVersion, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { API_VERSION_HEADER, DOMAIN_API_VERSION, isApiVersion, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { DeliveryRow, WebhookRow, WebhooksContext } from './context.ts'
 
 /** `appScheme`: the app's webhookSignatureScheme, which its own registration follows (DESIGN §21). */
@@ -35,10 +35,10 @@ export interface DeliveryFilter {
   before?: string
 }
 
-/** The API version a delivery's attempts were shaped for, by the header the newest one sent; the base version before there were versions. */
+/** The API version a delivery's attempts were shaped for, by the header the newest one sent; the first version's before there were versions. */
 export function sentVersion (attempts: Array<{ requestHeaders: Record<string, string> | null }>): ApiVersion {
   const named = attempts.map((attempt) => attempt.requestHeaders?.[API_VERSION_HEADER.toLowerCase()]).filter((value) => value !== undefined).at(-1)
-  return named !== undefined && isApiVersion(named) ? named : BASE_API_VERSION
+  return named !== undefined && isApiVersion(named) ? named : DOMAIN_API_VERSION
 }
 
 /** One page of the delivery log within `scope` (a registration or an app), newest first, with its total. */

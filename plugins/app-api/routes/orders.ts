@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import { GuestOrderBodySchema, OrderListQuerySchema, OrderSchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { IdParams, errorResponses } from '../../../server/schemas.ts'
+import { GuestOrderBodySchema, OrderListQuerySchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
+import { OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders } from './common.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const canRead = fastify.requireScope('read_orders')
@@ -14,9 +14,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)', description: 'The token\'s business only. Paginated envelope, optionally filtered by status; `limit` above its maximum is clamped.',
       security: SECURITY,
       querystring: OrderListQuerySchema,
-      response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403, 429) }
+      response: { 200: OrderPage, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await fastify.commerce.listOrders(businessOf(request), request.query))
+  }, async (request) => presentOrders(await fastify.commerce.listOrders(businessOf(request), request.query)))
 
   fastify.get('/orders/:id', {
     preValidation: canRead,
@@ -25,9 +25,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       operationId: 'getOrder', summary: 'Order by id (read_orders)', description: 'The token\'s business only: another business\'s order is a 404.',
       security: SECURITY,
       params: IdParams,
-      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 429) }
+      response: { 200: OrderAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await fastify.commerce.getOrder(businessOf(request), request.params.id))
+  }, async (request) => presentOrder(await fastify.commerce.getOrder(businessOf(request), request.params.id)))
 
   fastify.patch('/orders/:id/status', {
     preValidation: canWrite,
@@ -38,9 +38,9 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       security: SECURITY,
       params: IdParams,
       body: OrderStatusBodySchema,
-      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
+      response: { 200: OrderAnswer, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
-  }, async (request) => await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status))
+  }, async (request) => presentOrder(await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status)))
 
   fastify.post('/orders', {
     preValidation: canWrite,
@@ -50,11 +50,11 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       description: 'Prices come from the catalogue, never from the request. Runs the same checkout as the storefront, hooks included (for an app payment method, checkout.create_payment too; if that app cannot answer, 502 and the order stays unpaid). Unknown or unavailable product, unknown payment method or a refused order.validate → 422; not enough stock → 409. Emits order.created.',
       security: SECURITY,
       body: GuestOrderBodySchema,
-      response: { 201: OrderSchema, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
+      response: { 201: OrderAnswer, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
     const { order } = await fastify.checkoutHooks.placeOrder(businessOf(request), request.body)
-    return reply.code(201).send(order)
+    return reply.code(201).send(presentOrder(order))
   })
 }
 

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { forbidden } from '../errors.ts'
-import { OrderSchema } from '../../commerce/schemas.ts'
 import { PaymentOutcomeBodySchema } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { OrderAnswer, SECURITY, TAGS, businessOf, presentOrder } from './common.ts'
 
 const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.post('/orders/:id/payment', {
@@ -15,7 +14,7 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       security: SECURITY,
       params: IdParams,
       body: PaymentOutcomeBodySchema,
-      response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
+      response: { 200: OrderAnswer, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request) => {
     const order = await fastify.commerce.findOrderRow(businessOf(request), request.params.id)
@@ -23,9 +22,9 @@ const paymentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (order.paymentMethodId !== null && !order.paymentMethodId.startsWith(`${request.installation.id}:`)) {
       throw forbidden('payment_method_other_app', 'This order is paid with another app’s payment method')
     }
-    return request.body.status === 'COMPLETED'
+    return presentOrder(request.body.status === 'COMPLETED'
       ? await fastify.commerce.completePayment(businessOf(request), request.params.id)
-      : await fastify.commerce.failPayment(businessOf(request), request.params.id)
+      : await fastify.commerce.failPayment(businessOf(request), request.params.id))
   })
 }
 

@@ -10,20 +10,24 @@ import type { Clock } from '../../../server/clock.ts'
 const SAMPLE_ITEMS = [{ productId: 'prod_app_check_1', quantity: 2 }, { productId: 'prod_app_check_2', quantity: 1 }]
 const SAMPLE_SUBTOTAL = 3600
 
-/** A request such as a checkout on the sandbox store sends (DESIGN §10), per hook point. */
+/**
+ * A request such as a checkout on the sandbox store sends (DESIGN §10), per hook point: in the newest
+ * API version's shape, as the checkout builds it (the hook runner downgrades it for an older pin).
+ */
 async function sampleData (context: CheckContext, hookPoint: HookPoint): Promise<Record<string, unknown>> {
   const businessId = context.business.id
+  const money = (amount: number) => ({ amount, currency: 'USD' })
   switch (hookPoint) {
     case 'checkout.payment_methods': return { businessId }
-    case 'checkout.shipping_rates': return { deliveryMethod: 'DELIVERY', locality: 'Downtown', subtotal: SAMPLE_SUBTOTAL, builtInFee: 500 }
-    case 'order.validate': return { items: SAMPLE_ITEMS, subtotal: SAMPLE_SUBTOTAL, deliveryMethod: 'DELIVERY' }
-    case 'order.calculate_discounts': return { items: SAMPLE_ITEMS, subtotal: SAMPLE_SUBTOTAL, promoDiscount: 0, deliveryFee: 500 }
+    case 'checkout.shipping_rates': return { deliveryMethod: 'DELIVERY', locality: 'Downtown', subtotal: money(SAMPLE_SUBTOTAL), builtInFee: money(500) }
+    case 'order.validate': return { items: SAMPLE_ITEMS, subtotal: money(SAMPLE_SUBTOTAL), deliveryMethod: 'DELIVERY' }
+    case 'order.calculate_discounts': return { items: SAMPLE_ITEMS, subtotal: money(SAMPLE_SUBTOTAL), promoDiscount: money(0), deliveryFee: money(500) }
     case 'checkout.create_payment': {
       // one of the app's own methods, as a customer would have picked it
       const methods = await once(context, 'hooks.checkout.payment_methods', async () => null as HookResult<HookPoint> | null)
       const first = methods?.ok === true ? (methods.answer as { methods: Array<{ id: string }> }).methods[0]?.id : undefined
       return {
-        orderId: 'ord_app_check', amount: String(SAMPLE_SUBTOTAL + 500), currency: 'USD', paymentMethodId: first ?? 'app-check', businessId,
+        orderId: 'ord_app_check', amount: money(SAMPLE_SUBTOTAL + 500), currency: 'USD', paymentMethodId: first ?? 'app-check', businessId,
         description: 'Order APP-CHECK (a test by the app checks)'
       }
     }

@@ -6,10 +6,13 @@ import { OrderItemSchema, OrderSchema, ProductSchema } from './resources.ts'
  * The API versions (issue #31): dated releases, each installation pinned to one, a request naming
  * another with the `App-Api-Version` header. This module is the one registry: each version's release
  * date, its sunset (null until one is announced) and its changes, written once as transforms between
- * adjacent versions beside the schemas they change. The server's handlers, the stored events and the
- * hook runner speak the oldest shape (BASE_API_VERSION); an answer, a webhook delivery or a hook call
- * for a later version is upgraded change by change, a request body or a hook's answer downgraded the
- * same way. Free of server code: the server, the SDK (its per-version types) and the admin UI read it.
+ * adjacent versions beside the schemas they change. The App API's handlers, the webhook deliveries and
+ * the hook runner speak the newest shape (LATEST_API_VERSION), Stripe-style: what leaves for an app
+ * pinned to an older version is downgraded change by change (newest first), what arrives from one (a
+ * request body, a hook's answer) upgraded to the newest shape before anything reads it. The platform's
+ * own records (the merchant API's answers, the outbox's events) are unversioned: they have the first
+ * version's shape (DOMAIN_API_VERSION), and `present` shows them in the newest one. Free of server
+ * code: the server, the SDK (its per-version types) and the admin UI read it.
  */
 
 // the names alone (resources.ts needs them without the transforms, which need resources.ts)
@@ -17,10 +20,17 @@ export { API_VERSIONS, ApiVersionSchema, type ApiVersion } from './api-version-n
 
 /** The request header naming a version, and the header of every answer, delivery and hook call saying which one it used. */
 export const API_VERSION_HEADER = 'App-Api-Version'
-/** The shape the handlers, the stored events and the hook runner speak. */
-export const BASE_API_VERSION: ApiVersion = '2026-11'
-/** The newest version: what new installations pin to once it ships (the server's API_VERSION_CURRENT). */
+/**
+ * The newest version: the shape the App API's handlers, the webhook deliveries and the hook runner
+ * speak, and what new installations pin to once it ships (the server's API_VERSION_CURRENT default).
+ */
 export const LATEST_API_VERSION: ApiVersion = '2026-12'
+/**
+ * The shape of the platform's unversioned records: the merchant API's answers, the outbox's stored
+ * events, the commerce module's numbers. The first version's, which no release changes: a release
+ * never rewrites a stored row, and `present` shows a record in the newest shape.
+ */
+export const DOMAIN_API_VERSION: ApiVersion = '2026-11'
 
 export const isApiVersion = (value: unknown): value is ApiVersion => typeof value === 'string' && (API_VERSIONS as readonly string[]).includes(value)
 
@@ -41,10 +51,16 @@ export interface VersionChange {
   description: string
   /** The shapes it changes: transforms are called for these only. */
   shapes: readonly ShapeName[]
-  /** previous version's shape → this version's (answers, webhook data, hook payloads) */
+  /**
+   * this version's shape → the previous one's: what leaves for an app pinned before it (answers,
+   * webhook data, hook payloads). No context: the newer shape holds all the older one shows.
+   */
+  down: (shape: ShapeName, value: unknown) => unknown
+  /**
+   * the previous version's shape → this one's: what arrives from an app pinned before it (request
+   * bodies, hook answers), and the platform's unversioned records on their way to the newest shape (`present`)
+   */
   up: (shape: ShapeName, value: unknown, context: TransformContext) => unknown
-  /** this version's shape → the previous one's (request bodies, hook answers) */
-  down: (shape: ShapeName, value: unknown, context: TransformContext) => unknown
 }
 
 export interface ApiVersionRelease {
@@ -95,11 +111,11 @@ function moneyUp (value: Json, fields: readonly string[], currency: string): Jso
   }
   return copy
 }
-function moneyDown (value: Json, fields: readonly string[]): Json {
+function moneyDown (value: Json, fields: readonly string[], asString = false): Json {
   const copy: Json = { ...value }
   for (const field of fields) {
     const money = copy[field]
-    if (isObject(money) && typeof money.amount === 'number') copy[field] = money.amount
+    if (isObject(money) && typeof money.amount === 'number') copy[field] = asString ? String(money.amount) : money.amount
   }
   return copy
 }
@@ -118,26 +134,40 @@ const moneyObjects: VersionChange = {
     'Order', 'Product', ...[...ORDER_EVENTS, ...PAYMENT_EVENTS, ...PRODUCT_EVENTS].map((event) => `event:${event}`),
     ...Object.keys(HOOK_PAYLOAD_MONEY).map((point) => `hook:${point}`), ...Object.keys(HOOK_ANSWER_MONEY).map((point) => `answer:${point}`)
   ],
+  down (shape, value) {
+    if (!isObject(value)) return value
+    // checkout.create_payment's amount was a string of minor units in 2026-11
+    if (shape.startsWith('hook:')) return moneyDown(value, HOOK_PAYLOAD_MONEY[shape.slice('hook:'.length)] ?? [], shape === 'hook:checkout.create_payment')
+    if (shape.startsWith('answer:')) return moneyDown(value, HOOK_ANSWER_MONEY[shape.slice('answer:'.length)] ?? [])
+    if (shape === 'Order') {
+      const downgraded = moneyDown(value, ORDER_MONEY)
+      const items = itemsOf(value)
+      if (items !== null) downgraded.items = items.map((item) => isObject(item) ? moneyDown(item, ORDER_ITEM_MONEY) : item)
+      return downgraded
+    }
+    return moneyDown(value, eventMoney(shape))
+  },
   up (shape, value, context) {
     if (!isObject(value)) return value
     const currency = currencyOf(value, context)
     if (shape.startsWith('hook:')) return moneyUp(value, HOOK_PAYLOAD_MONEY[shape.slice('hook:'.length)] ?? [], currency)
+    if (shape.startsWith('answer:')) return moneyUp(value, HOOK_ANSWER_MONEY[shape.slice('answer:'.length)] ?? [], currency)
     if (shape === 'Order') {
       const upgraded = moneyUp(value, ORDER_MONEY, currency)
       const items = itemsOf(value)
       if (items !== null) upgraded.items = items.map((item) => isObject(item) ? moneyUp(item, ORDER_ITEM_MONEY, currency) : item)
       return upgraded
     }
-    if (shape === 'Product' || PRODUCT_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, PRODUCT_MONEY, currency)
-    if (ORDER_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, ORDER_EVENT_MONEY, currency)
-    if (PAYMENT_EVENTS.some((event) => shape === `event:${event}`)) return moneyUp(value, PAYMENT_EVENT_MONEY, currency)
-    return value
-  },
-  down (shape, value) {
-    if (!isObject(value)) return value
-    if (shape.startsWith('answer:')) return moneyDown(value, HOOK_ANSWER_MONEY[shape.slice('answer:'.length)] ?? [])
-    return value
+    return moneyUp(value, eventMoney(shape), currency)
   }
+}
+
+/** The money fields of a product or of an order.*, payment.* or product.* event's data. */
+function eventMoney (shape: ShapeName): readonly string[] {
+  if (shape === 'Product' || PRODUCT_EVENTS.some((event) => shape === `event:${event}`)) return PRODUCT_MONEY
+  if (ORDER_EVENTS.some((event) => shape === `event:${event}`)) return ORDER_EVENT_MONEY
+  if (PAYMENT_EVENTS.some((event) => shape === `event:${event}`)) return PAYMENT_EVENT_MONEY
+  return []
 }
 
 /** The registry: oldest first. A new version appends its release and its changes here. */
@@ -148,45 +178,57 @@ export const API_VERSION_RELEASES: readonly ApiVersionRelease[] = [
 
 export const releaseOf = (version: ApiVersion): ApiVersionRelease => API_VERSION_RELEASES.find((release) => release.version === version) as ApiVersionRelease
 
-/** Whether a shape differs between the base version and `version`. */
-export function shapeChanges (shape: ShapeName, version: ApiVersion): boolean {
-  for (const release of API_VERSION_RELEASES) {
-    if (release.version > version) break
-    if (release.changes.some((change) => change.shapes.includes(shape))) return true
-  }
-  return false
+/** The changes that touch `shape` in the releases after `older` up to `newer`, oldest first. */
+function changesOf (shape: ShapeName, older: ApiVersion, newer: ApiVersion): VersionChange[] {
+  return API_VERSION_RELEASES
+    .filter((release) => release.version > older && release.version <= newer)
+    .flatMap((release) => release.changes.filter((change) => change.shapes.includes(shape)))
 }
 
-/** A value in the base shape, as `version` shows it: each later release's changes in turn. */
+/** Whether `version` shows a shape differently from the newest version. */
+export const shapeChanges = (shape: ShapeName, version: ApiVersion): boolean => changesOf(shape, version, LATEST_API_VERSION).length > 0
+
+/** A value in the newest shape (an answer, a webhook's data, a hook's payload), as an app pinned to `version` reads it: newest change first. */
+export function downgrade (shape: ShapeName, value: unknown, version: ApiVersion): unknown {
+  return changesOf(shape, version, LATEST_API_VERSION).reverse().reduce((result, change) => change.down(shape, result), value)
+}
+
+/** A value in `version`'s shape (a request body, a hook's answer), in the newest shape: oldest change first. */
 export function upgrade (shape: ShapeName, value: unknown, version: ApiVersion, context: TransformContext): unknown {
-  let result = value
-  for (const release of API_VERSION_RELEASES) {
-    if (release.version <= BASE_API_VERSION || release.version > version) continue
-    for (const change of release.changes) if (change.shapes.includes(shape)) result = change.up(shape, result, context)
-  }
-  return result
+  return changesOf(shape, version, LATEST_API_VERSION).reduce((result, change) => change.up(shape, result, context), value)
 }
 
-/** A value in `version`'s shape (a request body, a hook's answer), as the base version writes it: newest change first. */
-export function downgrade (shape: ShapeName, value: unknown, version: ApiVersion, context: TransformContext): unknown {
-  let result = value
-  for (const release of [...API_VERSION_RELEASES].reverse()) {
-    if (release.version <= BASE_API_VERSION || release.version > version) continue
-    for (const change of [...release.changes].reverse()) if (change.shapes.includes(shape)) result = change.down(shape, result, context)
-  }
-  return result
-}
+/** One of the platform's unversioned records (a merchant API answer, a stored event's data) in the newest shape. */
+export const present = <T = unknown>(shape: ShapeName, value: unknown, context: TransformContext): T =>
+  upgrade(shape, value, DOMAIN_API_VERSION, context) as T
 
-// ---- the 2026-12 schemas, derived from the base ones (one source: the contract's resources)
+/**
+ * The resource a schema title names: `Order` for the merchant's `Order` and the newest version's
+ * `Order_2026-12` alike (a version's own schemas carry their version in the title, so that the OpenAPI
+ * document keeps them apart from the merchant's).
+ */
+export const shapeOfTitle = (title: string): ShapeName => title.replace(/_\d{4}-\d{2}$/, '')
 
-function withMoney<T extends TProperties> (schema: TObject<T>, fields: readonly string[], extra: TProperties = {}, title?: string): TSchema {
+// ---- the 2026-12 schemas, derived from the merchant's unversioned ones (one source: the contract's resources)
+
+function withMoney<T extends TProperties> (schema: TObject<T>, fields: readonly string[], extra: TProperties = {}): TSchema {
   const properties: TProperties = { ...schema.properties }
-  for (const field of fields) properties[field] = { ...MoneyObjectSchema, description: (schema.properties[field] as { description?: string }).description }
-  return Type.Object({ ...properties, ...extra }, { title: title ?? schema.title })
+  // each field an untitled copy with its own description (the OpenAPI document names every titled schema once)
+  for (const field of fields) {
+    properties[field] = Type.Object(MoneyObjectSchema.properties, { description: (schema.properties[field] as { description?: string }).description })
+  }
+  const name = schema.title as string
+  // the examples are the merchant's, shown in 2026-12 by the change's own transform (USD, the examples' currency)
+  const examples = (schema as { examples?: unknown[] }).examples?.map((example) => moneyObjects.up(name, example, { currency: 'USD' }))
+  return Type.Object({ ...properties, ...extra }, { title: `${name}_2026-12`, ...(examples === undefined ? {} : { examples }) })
 }
 
 const moneyOrderItem = withMoney(OrderItemSchema, ORDER_ITEM_MONEY)
-/** Each version's schemas of the resources that differ between versions (its OpenAPI document's components). */
+/**
+ * Each version's schemas of the resources that differ between versions: the App API's routes answer
+ * with the newest's (VERSION_SCHEMAS[LATEST_API_VERSION]); each version's OpenAPI document shows its own.
+ * The first version's are the merchant's (unversioned) schemas; a later one's are derived from them.
+ */
 export const VERSION_SCHEMAS: Record<ApiVersion, { Order: TSchema, OrderItem: TSchema, Product: TSchema }> = {
   '2026-11': { Order: OrderSchema, OrderItem: OrderItemSchema, Product: ProductSchema },
   '2026-12': {
@@ -195,6 +237,8 @@ export const VERSION_SCHEMAS: Record<ApiVersion, { Order: TSchema, OrderItem: TS
     Product: withMoney(ProductSchema, PRODUCT_MONEY)
   }
 }
+/** The newest version's schemas: what the App API's handlers answer. */
+export const CURRENT_SCHEMAS = VERSION_SCHEMAS[LATEST_API_VERSION]
 
 /** The resources whose TypeScript type differs by version (the SDK's client is typed with these). */
 export type MoneyOrder = Omit<Static<typeof OrderSchema>, typeof ORDER_MONEY[number] | 'items'> & {

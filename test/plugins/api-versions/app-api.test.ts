@@ -68,7 +68,7 @@ t.test('API versions on the App API', async (t) => {
       const product = url === '/app-api/products' ? response.json().data.find((p: { id: string }) => p.id === oldProduct.id) : response.json()
       t.same(product.price, { amount: oldProduct.price, currency: business.currency }, `${url}: price in the business currency`)
     }
-    // the catalogue cache keeps the base shape: 2026-11 after 2026-12 still reads numbers
+    // the catalogue cache keeps the newest shape: 2026-11 after 2026-12 still reads numbers (downgraded from the cached bytes)
     t.type((await get(old, `/app-api/products/${oldProduct.id as string}`)).json().price, 'number')
 
     const moved = await app.inject({

@@ -50,11 +50,17 @@ t.test('an OpenAPI document per API version', async (t) => {
     })
   }
 
-  t.test('2026-12 documents money objects on the App API only; 2026-11 as the routes\' document', async (t) => {
+  t.test('2026-12 documents money objects on the App API only, as the routes answer; 2026-11 the merchant\'s shapes', async (t) => {
     const base = JSON.parse(main) as Json
     const older = JSON.parse(versions['2026-11']) as Json
     const newer = JSON.parse(versions['2026-12']) as Json
-    t.same(older.components, base.components, '2026-11 is the routes\' shapes')
+    // the App API's routes speak the newest version: the routes' document is 2026-12's, but for the version it names
+    t.same(newer.components, base.components, '2026-12 is the routes\' shapes')
+    t.same(newer.paths['/app-api/orders/{id}'].get.responses, base.paths['/app-api/orders/{id}'].get.responses, 'the App API as the routes answer')
+    const { 'Order_2026-12': _order, 'OrderItem_2026-12': _item, 'Product_2026-12': _product, ...merchant } = base.components.schemas
+    t.same(older.components.schemas, merchant, '2026-11: the merchant\'s (unversioned) shapes, without the newest version\'s own')
+    t.equal(older.paths['/app-api/orders/{id}'].get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/Order')
+    t.type(older.paths['/app-api/orders/{id}'].get.responses['200'].content['application/json'].example.amount, 'number', 'its example downgraded')
     const money = newer.components.schemas['Order_2026-12'].properties.amount
     t.match(money, { type: 'object', required: ['amount', 'currency'], properties: { amount: { type: 'integer' }, currency: { type: 'string' } } })
     t.match(newer.components.schemas['Product_2026-12'].properties.price, { type: 'object' })

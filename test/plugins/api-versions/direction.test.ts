@@ -1,0 +1,74 @@
+import t from 'tap'
+import { eq } from 'drizzle-orm'
+import {
+  CURRENT_SCHEMAS, DOMAIN_API_VERSION, LATEST_API_VERSION, downgrade, present, upgrade
+} from '../../../sdk/src/contract/api-versions.ts'
+import { emitEvent } from '../../../server/events.ts'
+import { installations } from '../../../server/db/schema/index.ts'
+import { build, until } from '../../helper.ts'
+import { NO_RATE_LIMIT, call, firstOf, installApp } from '../app-api/fixtures.ts'
+import { startAppServer } from '../checkout-hooks/fixtures.ts'
+
+const usd = (amount: number) => ({ amount, currency: 'USD' })
+
+/**
+ * Stripe's direction (issue #31): the App API's handlers, the webhook deliveries and the hook runner
+ * speak the newest version; the registry's transforms downgrade what leaves for an older pin and
+ * upgrade what arrives from one. The platform's own records (the merchant API, the outbox) stay
+ * unversioned and are presented in the newest shape.
+ */
+t.test('the registry: down goes newest → older, up older → newest, present shows a record in the newest shape', async (t) => {
+  t.equal(LATEST_API_VERSION, '2026-12')
+  t.equal(DOMAIN_API_VERSION, '2026-11')
+  const newest = { id: 'ord_1', currency: 'USD', subtotal: usd(1300), deliveryFee: usd(500), discount: usd(0), promoDiscount: usd(0), amount: usd(1800), items: [{ productId: 'p', quantity: 1, unitPrice: usd(1300), total: usd(1300) }] }
+  const older = { id: 'ord_1', currency: 'USD', subtotal: 1300, deliveryFee: 500, discount: 0, promoDiscount: 0, amount: 1800, items: [{ productId: 'p', quantity: 1, unitPrice: 1300, total: 1300 }] }
+  t.same(downgrade('Order', newest, '2026-11'), older, 'an answer for a 2026-11 pin: the newest order downgraded')
+  t.same(downgrade('Order', newest, '2026-12'), newest, 'the newest version: untouched')
+  t.same(present('Order', older, { currency: 'USD' }), newest, 'the unversioned record (the merchant\'s integers) in the newest shape')
+  t.same(downgrade('Product', { price: usd(650) }, '2026-11'), { price: 650 })
+  t.same(downgrade('event:order.created', { orderId: 'ord_1', amount: usd(1800), deliveryFee: usd(500) }, '2026-11'), { orderId: 'ord_1', amount: 1800, deliveryFee: 500 })
+  t.same(downgrade('hook:checkout.create_payment', { orderId: 'ord_1', amount: usd(1800), currency: 'USD' }, '2026-11'), { orderId: 'ord_1', amount: '1800', currency: 'USD' },
+    'create_payment\'s amount goes back to the string 2026-11 sent')
+  t.same(downgrade('hook:checkout.shipping_rates', { subtotal: usd(2700), builtInFee: usd(300) }, '2026-11'), { subtotal: 2700, builtInFee: 300 })
+  t.same(upgrade('answer:checkout.shipping_rates', { fee: 400 }, '2026-11', { currency: 'EUR' }), { fee: { amount: 400, currency: 'EUR' } },
+    'a 2026-11 hook answer upgraded to the newest shape, in the business\'s currency')
+  t.same(upgrade('answer:order.calculate_discounts', { discount: usd(200) }, '2026-12', { currency: 'USD' }), { discount: usd(200) }, 'a newest answer: untouched')
+  t.equal((CURRENT_SCHEMAS.Order as { title?: string }).title, 'Order_2026-12', 'the App API answers with the newest version\'s schemas')
+})
+
+t.test('App API handlers answer in the newest shape: the catalogue cache holds 2026-12 bytes even when only a 2026-11 app read them', async (t) => {
+  const app = await build(t, NO_RATE_LIMIT)
+  const installed = await installApp(app, ['read_products', 'read_business'])
+  const [pinned] = await app.db.select({ apiVersion: installations.apiVersion }).from(installations).where(eq(installations.id, installed.installationId))
+  t.equal(pinned.apiVersion, '2026-11', 'the tests pin new installs to 2026-11')
+  const product = await firstOf(app, installed, '/app-api/products')
+  const answer = await call(app, installed, 'GET', `/app-api/products/${product.id as string}`)
+  t.equal(answer.headers['app-api-version'], '2026-11')
+  t.type(answer.json().price, 'number', '2026-11 reads a number')
+  const currency = (await call(app, installed, 'GET', '/app-api/business')).json().currency
+  const cached = await app.catalogCache.read(installed.businessId, `id:${product.id as string}`, async () => { throw new Error('not cached') })
+  t.same(JSON.parse(cached).price, { amount: product.price, currency }, 'what the handler answered: the newest shape, downgraded on the way out')
+  const newest = await app.inject({ method: 'GET', url: `/app-api/products/${product.id as string}`, headers: { ...installed.auth, 'app-api-version': '2026-12' } })
+  t.equal(newest.body, cached, 'the newest version is sent the cached bytes untouched')
+})
+
+t.test('an event stored before the change (unversioned, plain integers) delivers in both versions', async (t) => {
+  const app = await build(t, NO_RATE_LIMIT)
+  const installed = await installApp(app, ['read_orders', 'read_business'])
+  const currency = (await call(app, installed, 'GET', '/app-api/business')).json().currency
+  const receiver = await startAppServer(t, { '/older': () => ({ json: {} }), '/newer': () => ({ json: {} }) })
+  for (const [path, apiVersion] of [['/older', '2026-11'], ['/newer', '2026-12']]) {
+    const registered = await app.inject({ method: 'POST', url: '/webhooks', headers: installed.auth, payload: { url: `${receiver.url}${path}`, events: ['order.created'], apiVersion } })
+    t.equal(registered.statusCode, 201)
+  }
+  // the row exactly as the outbox has always written it: the merchant's integers, no version
+  const data = { orderId: 'ord_stored', orderNumber: 'STORED-1', status: 'PENDING', amount: 1800, deliveryFee: 500 }
+  await emitEvent(app.db, { businessId: installed.businessId, event: 'order.created', data })
+  const calls = await until(async () => receiver.calls.filter((c) => c.body?.data?.orderId === 'ord_stored'), (found) => found.length === 2)
+  const older = calls.find((c) => c.path === '/older')
+  const newer = calls.find((c) => c.path === '/newer')
+  t.equal(older?.headers['app-api-version'], '2026-11')
+  t.same(older?.body.data, data, '2026-11: the stored integers, as before')
+  t.equal(newer?.headers['app-api-version'], '2026-12')
+  t.same(newer?.body.data, { ...data, amount: { amount: 1800, currency }, deliveryFee: { amount: 500, currency } }, '2026-12: money objects in the business\'s currency')
+})
