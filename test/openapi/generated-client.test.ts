@@ -20,8 +20,10 @@ const SCRIPT = `
 import createClient from 'openapi-fetch'
 import type { components, operations, paths } from './api.d.ts'
 
-type Product = components['schemas']['Product']
-type Order = components['schemas']['Order']
+// the App API answers in the newest API version (its own components); the merchant's Product and Order stay unversioned
+type Product = components['schemas']['Product_2026-12']
+type Order = components['schemas']['Order_2026-12']
+type MerchantProduct = components['schemas']['Product']
 type App = components['schemas']['App']
 type WebhookRegistration = components['schemas']['WebhookRegistration']
 type Scope = components['schemas']['Scope']
@@ -49,13 +51,16 @@ export async function everyTag (): Promise<void> {
   const events: EventName[] = ['order.created']
   const created = await api.POST('/webhooks', { ...auth, body: { url: 'https://app.example.com/hooks', events } }) // webhooks
   const hook: WebhookRegistration | undefined = created.data
-  await api.GET('/merchant/products', auth) // merchant
+  const listed = await api.GET('/merchant/products', auth) // merchant
+  const merchantProduct: MerchantProduct | undefined = listed.data?.data[0]
+  const merchantPrice: number | undefined = merchantProduct?.price
+  const appPrice: number | undefined = first?.price.amount
   const versions = await api.GET('/developer/api-versions') // api-versions
   const current: string | undefined = versions.data?.current
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, first, confirmed, hook, current, scope, operation)
+  console.log(token, mine, tokenEndpoint, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice)
 }
 `
 
