@@ -5,9 +5,9 @@ import {
 } from '../../../sdk/src/contract/api-versions.ts'
 import { emitEvent } from '../../../server/events.ts'
 import { installations } from '../../../server/db/schema/index.ts'
-import { build, until } from '../../helper.ts'
+import { build, registerUser, REVIEWER_ENV, until } from '../../helper.ts'
 import { NO_RATE_LIMIT, call, firstOf, installApp } from '../app-api/fixtures.ts'
-import { startAppServer } from '../checkout-hooks/fixtures.ts'
+import { cart, customer, installHookApp, shop, startAppServer } from '../checkout-hooks/fixtures.ts'
 
 const usd = (amount: number) => ({ amount, currency: 'USD' })
 
@@ -71,4 +71,28 @@ t.test('an event stored before the change (unversioned, plain integers) delivers
   t.same(older?.body.data, data, '2026-11: the stored integers, as before')
   t.equal(newer?.headers['app-api-version'], '2026-12')
   t.same(newer?.body.data, { ...data, amount: { amount: 1800, currency }, deliveryFee: { amount: 500, currency } }, '2026-12: money objects in the business\'s currency')
+})
+
+t.test('a 2026-12 hook may still answer plain integers; its payload is the checkout\'s own (newest) shape', async (t) => {
+  const app = await build(t, { env: { ...REVIEWER_ENV, RATE_LIMIT_PER_MINUTE: '1000000' } })
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { merchant, slug, pizza, soda } = await shop(app)
+  const server = await startAppServer(t, {
+    '/base': () => ({ json: {} }),
+    '/base/rates': () => ({ json: { fee: 700 } }),
+    '/base/discounts': () => ({ json: { discount: 100 } })
+  })
+  const hooks = [{ hookPoint: 'checkout.shipping_rates', url: '/rates' }, { hookPoint: 'order.calculate_discounts', url: '/discounts' }]
+  const installed = await installHookApp(app, developer, merchant, server.url, hooks, ['write_shipping', 'write_discounts'])
+  const upgraded = await app.inject({ method: 'POST', url: `/developer/apps/${installed.appId}/api-versions/upgrade`, headers: developer.auth, payload: { version: '2026-12', target: 'all' } })
+  t.match(upgraded.json(), { moved: 1 })
+  const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
+  t.equal(placed.statusCode, 201)
+  const order = placed.json().order
+  t.equal(order.deliveryFee, 700, 'the integer fee was read')
+  t.equal(order.discount, 100, 'the integer discount was read')
+  const rates = server.calls.find((c) => c.path === '/base/rates')
+  t.equal(rates?.headers['app-api-version'], '2026-12')
+  t.same(rates?.body.data.subtotal, { amount: order.subtotal, currency: order.currency }, 'the payload in the newest shape, untouched')
+  t.match(server.calls.find((c) => c.path === '/base/discounts')?.body.data, { deliveryFee: { amount: 700, currency: order.currency } })
 })
