@@ -24,6 +24,8 @@ const PLANTS: Array<{ what: string, code: string, file: string, refused: boolean
   { what: 'timers/promises in a test', code: "import { setTimeout as sleep } from 'node:timers/promises'\nexport const f = async () => { await sleep(10) }\n", file: 'test/server/planted.test.ts', refused: true },
   { what: 'timers/promises (no node:) in a fixture', code: "import { setTimeout } from 'timers/promises'\nexport const f = async () => { await setTimeout(10) }\n", file: 'test/plugins/webhooks/planted.ts', refused: true },
   { what: "Playwright's waitForTimeout", code: 'export async function f (page: { waitForTimeout: (ms: number) => Promise<void> }) { await page.waitForTimeout(200) }\n', file: 'test/sdk/planted.test.ts', refused: true },
+  { what: "Playwright's waitForTimeout in a browser test", code: 'export async function f (page: { waitForTimeout: (ms: number) => Promise<void> }) { await page.waitForTimeout(200) }\n', file: 'test/e2e/planted.test.ts', refused: true },
+  { what: 'a setTimeout promise in a browser test', code: SLEEP, file: 'test/e2e/planted.test.ts', refused: true },
   { what: 'test/wait.ts, the one helper with a timer', code: SLEEP, file: 'test/wait.ts', refused: false },
   { what: 'a receiver answering late by a callback (no wait)', code: 'export function late (send: () => void) { setTimeout(send, 60_000).unref() }\n', file: 'test/plugins/planted.ts', refused: false },
   { what: 'Date.now() in a plugin', code: 'export const at = () => Date.now()\n', file: 'plugins/commerce/planted.ts', refused: true },

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { startServer, stopServer } from '../process.ts'
+import { until } from '../wait.ts'
 import { launch, logIn, screenshot } from './browser.ts'
 
 /*
@@ -21,15 +22,11 @@ function bannerUrl (output: string, label: string): string {
   return match[1]
 }
 
-/** Polls `check` until it returns something other than undefined (or `timeoutMs` passes). */
+/** `check`'s first value other than undefined, polled with until() (test/wait.ts); after `timeoutMs`, a failure naming `what`. */
 async function eventually<T> (what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
+  const value = await until(async () => await check(), (found) => found !== undefined, timeoutMs)
+  if (value === undefined) throw new Error(`timed out waiting for ${what}`)
+  return value
 }
 
 t.test('first start: the tour of the README, in Chromium', async (t) => {

@@ -8,6 +8,7 @@ import { build, listen, registerUser, REVIEWER_ENV } from '../helper.ts'
 import { businessSlug, createPage, installApp, putBlocks, putEmbeds } from '../plugins/storefront/fixtures.ts'
 import { createProduct } from '../plugins/commerce/fixtures.ts'
 import { launch, screenshot } from './browser.ts'
+import type { Page } from 'playwright-core'
 
 /** The SDK's connectBlock as a browser global, the way an app would bundle it. */
 async function sdkBundle (): Promise<string> {
@@ -111,7 +112,7 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
   await page.goto(`${storeUrl}?preview=1`)
   await block.locator('#block-id').filter({ hasText: 'hero-1' }).waitFor()
   await page.evaluate(() => window.postMessage({ type: 'SERVICE_BLOCK_UPDATE', blockId: 'hero-1', settings: { headline: 'Forged' } }, '*'))
-  await page.waitForTimeout(200)
+  await blockHandledWhatWasPosted(page)
   t.equal(await block.locator('#updates').innerText(), '0', 'an UPDATE not from the framing admin is ignored')
 
   // The editor preview: the admin frames the storefront and pushes new settings.
@@ -124,8 +125,11 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
   t.equal(await previewBlock.locator('#updates').innerText(), '1', 'UPDATE from the admin reaches the block')
   await editor.evaluate(() => (window as any).sendUpdate({ type: 'SERVICE_BLOCK_UPDATE', blockId: 'hero-1', settings: { headline: 'bad' }, extra: 1 }))
   await editor.evaluate(() => (window as any).sendUpdate({ type: 'SERVICE_BLOCK_UPDATE', blockId: 'other', settings: { headline: 'bad' } }))
-  await editor.waitForTimeout(200)
-  t.equal(await previewBlock.locator('#headline').innerText(), 'Now with rye', 'malformed or unknown-block updates are dropped')
+  // a good update sent after them arrives after them (one window to another, in order): had either
+  // been passed on, the block would count three updates when this one shows
+  await editor.evaluate(() => (window as any).sendUpdate({ type: 'SERVICE_BLOCK_UPDATE', blockId: 'hero-1', settings: { headline: 'Now with spelt' } }))
+  await previewBlock.locator('#headline').filter({ hasText: 'Now with spelt' }).waitFor()
+  t.equal(await previewBlock.locator('#updates').innerText(), '2', 'malformed or unknown-block updates are dropped')
   await screenshot(editor, 'storefront-editor-preview')
 
   // Uninstall: neither the block nor the embeds come back on reload.
@@ -138,3 +142,26 @@ window.sendUpdate = (message) => store.contentWindow.postMessage(message, new UR
   await screenshot(page, 'storefront-after-uninstall')
   t.same(errors, [], 'no console errors (CSP violations included)')
 })
+
+/**
+ * Resolves once everything the store page has posted to its block frame so far was handled there,
+ * without waiting for time: the page posts itself a probe (a window's own messages arrive in order, so
+ * every earlier message's handler has run when it comes), then sends the block frame a probe of its
+ * own after whatever those handlers passed on, and a listener in the frame says when that one came.
+ */
+async function blockHandledWhatWasPosted (page: Page): Promise<void> {
+  const frame = await (await page.locator('iframe.block').first().elementHandle())?.contentFrame()
+  if (frame === null || frame === undefined) throw new Error('no block frame')
+  await frame.evaluate(() => {
+    (window as any).probed = new Promise((resolve) => window.addEventListener('message', (event) => { if (event.data === 'probe') resolve(true) }))
+  })
+  await page.evaluate(() => new Promise<void>((resolve) => {
+    window.addEventListener('message', (event) => {
+      if (event.data !== 'probe') return
+      ;(document.querySelector('iframe.block') as HTMLIFrameElement).contentWindow?.postMessage('probe', '*')
+      resolve()
+    })
+    window.postMessage('probe', '*')
+  }))
+  await frame.evaluate(() => (window as any).probed)
+}

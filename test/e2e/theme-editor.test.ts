@@ -163,7 +163,8 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
         const asked = page.waitForEvent('dialog')
         await go()
         await asked
-        await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50)))
+        // two frames drawn: the page has run its popstate and navigate handlers (an event, not a time)
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))))
       }
       await asking(() => page.evaluate(() => { history.back() }))
       t.match(dialogs, [/unsaved changes/], 'Back asked before leaving')
