@@ -51,9 +51,12 @@ export const READ_JOINS: Record<string, string[]> = {
   // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
   'plugins/webhooks/dispatcher.ts': ['apps', 'installations'],
   // one statement per attempt claim: the app's webhook URL and signature scheme as they are now, and the
-  // installation's pinned API version the body is shaped for; a first attempt's delivery row copies its
-  // event from the outbox, whose consumer the delivery engine is
-  'plugins/webhooks/delivery.ts': ['apps', 'outboxEvents', 'installations'],
+  // installation's pinned API version the body is shaped for
+  'plugins/webhooks/delivery.ts': ['apps', 'installations'],
+  // a first attempt's delivery row, written with its outcome, copies its event from the outbox, whose
+  // consumer the delivery engine is
+  'plugins/webhooks/success-writer.ts': ['outboxEvents'],
+  'plugins/webhooks/failures.ts': ['outboxEvents'],
   // idle(): nothing undispatched in the outbox (tests and benches wait for it)
   'plugins/webhooks/delivery-plugin.ts': ['outboxEvents']
 }
