@@ -7,7 +7,7 @@ import type { SessionClaims, VerifiedSession } from './session.ts'
 import { forbidden, unauthorized } from './errors.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
-import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokens } from './cli-tokens.ts'
+import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokenService, type CliTokenService } from './cli-tokens.ts'
 
 /** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
 export const TOKEN_LIFETIME = '8h'
@@ -41,19 +41,20 @@ declare module 'fastify' {
      */
     onSessionRevoked: (listener: (jti: string) => void) => () => void
     /** The developer CLI's tokens: issued by the device flow, listed and revoked in the portal. */
-    cliTokens: ReturnType<typeof createCliTokenService>
+    cliTokens: CliTokenService
   }
 }
 
 /** Session JWTs for people (developers, merchants, reviewers), their revocation, and the guards that check them. */
 export default fp(async function authGuards (fastify) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
+  // a small factory over its state: the revoked ids in memory, their listeners, whether NOTIFY is live
   const revocations = createRevocations(fastify.db, fastify.clock)
   // listen first, then load: a logout in between is in the table or in a notification
   await listenForCache(fastify, SESSION_REVOKED_CHANNEL, 'session revocation list', revocations, (payload) => revocations.received(payload))
   await revocations.start()
 
-  const cliTokens = createCliTokenService(createCliTokens(fastify.db, fastify.clock), revocations)
+  const cliTokens = createCliTokenService({ executor: fastify.db, clock: fastify.clock, revocations })
 
   async function verifySession (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
@@ -93,19 +94,3 @@ export default fp(async function authGuards (fastify) {
   // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
   fastify.decorate('requireMerchant', requireRole('MERCHANT', 'DEVELOPER'))
 }, { name: 'auth-guards', dependencies: ['config', 'db'] })
-
-/** CLI tokens plus revocation: a revoked token's live streams (listen, logs) end in every process, as at logout. */
-function createCliTokenService (tokens: ReturnType<typeof createCliTokens>, revocations: ReturnType<typeof createRevocations>) {
-  return {
-    issue: tokens.issue,
-    verify: tokens.verify,
-    list: tokens.list,
-    /** Revokes one of the developer's tokens; false when they have no such live token. */
-    async revoke (userId: string, id: string): Promise<boolean> {
-      const revoked = await tokens.revoke(userId, id)
-      if (revoked === null) return false
-      await revocations.revoke(id, userId, revoked.expiresAt)
-      return true
-    }
-  }
-}

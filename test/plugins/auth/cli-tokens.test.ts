@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build, registerUser, type Session } from '../../helper.ts'
 import type { App } from '../../../server/app.ts'
-import { createCliTokens, CLI_TOKEN_LIFETIME_MS } from '../../../plugins/auth/cli-tokens.ts'
+import { issue, verify, CLI_TOKEN_LIFETIME_MS } from '../../../plugins/auth/cli-tokens.ts'
 import { TestClock } from '../../clock.ts'
 
 /** A CLI token through the device flow, approved by `developer`. */
@@ -60,12 +60,12 @@ t.test('CLI tokens', async (t) => {
 
   t.test('are stored hashed and refused after 30 days', async (t) => {
     const clock = new TestClock()
-    const tokens = createCliTokens(app.db, clock)
-    const { token } = await tokens.issue(developer.userId, 'clock')
+    const context = { executor: app.db, clock }
+    const { token } = await issue(context, developer.userId, 'clock')
     const rows = await app.db.execute<{ token_hash: string }>('select token_hash from cli_tokens')
     t.notOk(JSON.stringify(rows).includes(token), 'the token itself is nowhere in the table')
-    t.ok(await tokens.verify(token))
+    t.ok(await verify(context, token))
     clock.advance(CLI_TOKEN_LIFETIME_MS + 1)
-    t.equal(await tokens.verify(token), null)
+    t.equal(await verify(context, token), null)
   })
 })
