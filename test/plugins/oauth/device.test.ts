@@ -121,7 +121,7 @@ t.test('the device flow on a controlled clock', async (t) => {
   const clock = new TestClock()
   const issued: string[] = []
   const flow = createDeviceFlow({
-    db: app.db,
+    executor: app.db,
     intervalSeconds: 5,
     verificationUri: () => 'http://admin.test/device',
     issueToken: async (userId) => { issued.push(userId); return { token: 'fbcli_x', expiresAt: new Date(clock.nowMs() + 1000) } },
