@@ -1,7 +1,7 @@
 import type { Db } from '../../server/db/client.ts'
 import type { Clock } from '../../server/clock.ts'
 import type { Provided } from '../../server/providers.ts'
-import type { CounterBuffer } from './counters.ts'
+import type { CounterBuffer, FactsOf } from './counters.ts'
 
 /** Days the daily counters are kept (DESIGN §16 "Analytics storage"). */
 export const COUNTER_RETENTION_DAYS = 400
@@ -22,7 +22,7 @@ export interface HookCallReport { appId: string, installationId: string, hookPoi
  * boot): whether an installation is a test install (its counts go to the sandbox), and install totals.
  */
 export interface InstallationFacts {
-  factsOf: (ids: string[]) => Promise<Map<string, { isTestInstall: boolean }>>
+  factsOf: FactsOf
   installCountsOf: (appId: string, sandbox: boolean) => Promise<{ total: number, active: number }>
 }
 

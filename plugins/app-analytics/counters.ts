@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm'
 import type { Db } from '../../server/db/client.ts'
 import type { Clock } from '../../server/clock.ts'
-import type { InstallationFacts } from './context.ts'
+
+/** Whether installations are test installs (their counts go to the sandbox): installations' answer. */
+export type FactsOf = (ids: string[]) => Promise<Map<string, { isTestInstall: boolean }>>
 
 /** How often the in-memory counts are written (one statement for all of them). */
 export const COUNTER_FLUSH_MS = 2000
@@ -16,7 +18,7 @@ interface Increment { appId: string, installationId: string, day: string, metric
  * COUNTER_FLUSH_MS and on close: no write per request or per attempt. A crash loses at most the
  * counts of the last interval (docs/decisions.md).
  */
-export function createCounterBuffer (db: Db, clock: Clock, onError: (error: unknown) => void, testInstalls: () => InstallationFacts) {
+export function createCounterBuffer (db: Db, clock: Clock, onError: (error: unknown) => void, testInstalls: () => { factsOf: FactsOf }) {
   let pending = new Map<string, Increment>()
   let running: Promise<void> = Promise.resolve()
 
