@@ -14,7 +14,7 @@ export function httpUrl (raw: string | undefined): string | undefined {
 
 /**
  * What each hook point must answer, in the newest API version's shape (an older version's answer is
- * upgraded to it first: plugins/checkout-hooks/runner.ts); extra fields are allowed and ignored.
+ * upgraded to it first: plugins/checkout-hooks/hook-call.ts); extra fields are allowed and ignored.
  */
 export const PaymentMethodsAnswerSchema = Type.Object({
   methods: Type.Array(Type.Object({

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { createHookRunner } from './runner.ts'
-import { createCheckout } from './checkout.ts'
+import { createCheckout, type CheckoutDeps } from './checkout.ts'
 
 // What other capabilities may use without reaching into the runner (app checks call one hook as the checkout would)
 export type { ActiveHook, HookResult } from './runner.ts'
@@ -19,9 +19,13 @@ declare module 'fastify' {
   }
 }
 
-export function createCheckoutHooks (deps: Parameters<typeof createHookRunner>[0] & Omit<Parameters<typeof createCheckout>[0], 'runner'>) {
+/**
+ * The hook runner, a small factory over its state (the HTTP agent, the buffered call log and its
+ * timer), and the checkout's plain functions (checkout.ts) bound to it.
+ */
+export function createCheckoutHooks (deps: Parameters<typeof createHookRunner>[0] & Omit<CheckoutDeps, 'runner' | 'executor'>) {
   const runner = createHookRunner(deps)
-  return { ...runner, ...createCheckout({ ...deps, runner }) }
+  return { ...runner, ...createCheckout({ ...deps, executor: deps.db, runner }) }
 }
 
 export default fp(async function checkoutHooksService (fastify) {

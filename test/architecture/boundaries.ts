@@ -47,7 +47,7 @@ const SCHEMA_OWNERS: Record<string, string> = { outbox: 'server', aggregates: 'c
  */
 export const READ_JOINS: Record<string, string[]> = {
   // one query per checkout step: the business's active hooks with their installation's secret and the app's URL
-  'plugins/checkout-hooks/runner.ts': ['apps', 'appExtensions', 'installations'],
+  'plugins/checkout-hooks/active-hooks.ts': ['apps', 'appExtensions', 'installations'],
   // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
   'plugins/webhooks/dispatcher.ts': ['apps', 'installations'],
   // one statement per attempt claim: the app's webhook URL and signature scheme as they are now, and the
