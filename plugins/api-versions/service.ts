@@ -6,6 +6,7 @@ import {
   type ApiVersion, type ShapeName, type TransformContext
 } from '../../sdk/src/contract/api-versions.ts'
 import type { Clock } from '../../server/clock.ts'
+import { bindTo } from '../../server/db/bind.ts'
 import { badRequest } from './errors.ts'
 
 declare module 'fastify' {
@@ -32,63 +33,79 @@ export interface VersionInfo {
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10)
 
+/** What the version functions read: the clock, the current version (API_VERSION_CURRENT), the operator's sunsets (API_VERSION_SUNSETS). */
+export interface ApiVersionsContext { clock: Clock, current: ApiVersion, sunsets: Record<string, string> }
+
+/** The sunset the operator announced for the version, else the registry's own; null while none is. */
+export function sunsetOf ({ sunsets }: ApiVersionsContext, version: ApiVersion): string | null {
+  return sunsets[version] ?? API_VERSION_RELEASES.find((release) => release.version === version)?.sunset ?? null
+}
+
+export function list (context: ApiVersionsContext, now = context.clock.now()): VersionInfo[] {
+  const today = utcDay(now)
+  return API_VERSION_RELEASES.map((release) => {
+    const sunset = sunsetOf(context, release.version)
+    const status: VersionStatus = sunset !== null && today >= sunset
+      ? 'sunset'
+      : sunset !== null ? 'deprecated' : release.version === context.current ? 'current' : 'supported'
+    return {
+      version: release.version,
+      releasedOn: release.releasedOn,
+      sunset,
+      status,
+      changes: release.changes.map(({ id, title, description }) => ({ id, title, description }))
+    }
+  })
+}
+
+export function supported (context: ApiVersionsContext, now = context.clock.now()): ApiVersion[] {
+  return list(context, now).filter((info) => info.status !== 'sunset').map((info) => info.version)
+}
+
+export function isSupported (context: ApiVersionsContext, version: unknown, now = context.clock.now()): version is ApiVersion {
+  return isApiVersion(version) && supported(context, now).includes(version)
+}
+
+/**
+ * The version a call speaks: the one named (refused with 400 when unknown or sunset), else the
+ * pinned one; a pinned version past its sunset speaks the oldest one still supported.
+ */
+export function resolve (context: ApiVersionsContext, named: string | undefined, pinned: ApiVersion, now = context.clock.now()): ApiVersion {
+  if (named !== undefined) {
+    if (!isSupported(context, named, now)) {
+      throw badRequest('api_version_unsupported', `API version ${JSON.stringify(named.slice(0, 20))} is not supported; send one of ${supported(context, now).join(', ')}`,
+        { supportedVersions: supported(context, now) })
+    }
+    return named
+  }
+  return isSupported(context, pinned, now) ? pinned : supported(context, now)[0] ?? context.current
+}
+
+/** RFC 9745 Deprecation (since the successor's release) and RFC 8594 Sunset, once a sunset is announced. */
+export function deprecationHeaders (context: ApiVersionsContext, version: ApiVersion): Record<string, string> {
+  const sunset = sunsetOf(context, version)
+  if (sunset === null) return {}
+  const index = API_VERSION_RELEASES.findIndex((release) => release.version === version)
+  const successor = API_VERSION_RELEASES[index + 1]
+  const deprecatedAt = Date.parse(`${successor?.releasedOn ?? sunset}T00:00:00Z`)
+  return {
+    deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
+    sunset: new Date(Date.parse(`${sunset}T00:00:00Z`)).toUTCString()
+  }
+}
+
 /**
  * The registry (sdk/src/contract/api-versions.ts) as it stands today: the sunsets the operator
  * announced (API_VERSION_SUNSETS) over the registry's own, the current version (API_VERSION_CURRENT).
+ * The functions above, bound to the configuration; they hold no state.
  */
-export function createApiVersions (deps: { clock: Clock, current: ApiVersion, sunsets: Record<string, string> }) {
-  const sunsetOf = (version: ApiVersion): string | null =>
-    deps.sunsets[version] ?? API_VERSION_RELEASES.find((release) => release.version === version)?.sunset ?? null
-
-  function list (now = deps.clock.now()): VersionInfo[] {
-    const today = utcDay(now)
-    return API_VERSION_RELEASES.map((release) => {
-      const sunset = sunsetOf(release.version)
-      const status: VersionStatus = sunset !== null && today >= sunset
-        ? 'sunset'
-        : sunset !== null ? 'deprecated' : release.version === deps.current ? 'current' : 'supported'
-      return {
-        version: release.version,
-        releasedOn: release.releasedOn,
-        sunset,
-        status,
-        changes: release.changes.map(({ id, title, description }) => ({ id, title, description }))
-      }
-    })
+export function createApiVersions (context: ApiVersionsContext) {
+  return {
+    ...bindTo(context, { list, supported, resolve, deprecationHeaders, sunsetOf }),
+    // bound by hand: a type predicate does not survive bindTo
+    isSupported: (version: unknown, now?: Date): version is ApiVersion => isSupported(context, version, now),
+    current: context.current
   }
-
-  const supported = (now = deps.clock.now()): ApiVersion[] => list(now).filter((info) => info.status !== 'sunset').map((info) => info.version)
-  const isSupported = (version: unknown, now = deps.clock.now()): version is ApiVersion => isApiVersion(version) && supported(now).includes(version)
-
-  /**
-   * The version a call speaks: the one named (refused with 400 when unknown or sunset), else the
-   * pinned one; a pinned version past its sunset speaks the oldest one still supported.
-   */
-  function resolve (named: string | undefined, pinned: ApiVersion, now = deps.clock.now()): ApiVersion {
-    if (named !== undefined) {
-      if (!isSupported(named, now)) {
-        throw badRequest('api_version_unsupported', `API version ${JSON.stringify(named.slice(0, 20))} is not supported; send one of ${supported(now).join(', ')}`,
-          { supportedVersions: supported(now) })
-      }
-      return named
-    }
-    return isSupported(pinned, now) ? pinned : supported(now)[0] ?? deps.current
-  }
-
-  /** RFC 9745 Deprecation (since the successor's release) and RFC 8594 Sunset, once a sunset is announced. */
-  function deprecationHeaders (version: ApiVersion): Record<string, string> {
-    const sunset = sunsetOf(version)
-    if (sunset === null) return {}
-    const index = API_VERSION_RELEASES.findIndex((release) => release.version === version)
-    const successor = API_VERSION_RELEASES[index + 1]
-    const deprecatedAt = Date.parse(`${successor?.releasedOn ?? sunset}T00:00:00Z`)
-    return {
-      deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
-      sunset: new Date(Date.parse(`${sunset}T00:00:00Z`)).toUTCString()
-    }
-  }
-
-  return { list, supported, isSupported, resolve, deprecationHeaders, current: deps.current, sunsetOf }
 }
 
 export type ApiVersionsService = ReturnType<typeof createApiVersions>
