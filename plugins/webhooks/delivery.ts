@@ -3,7 +3,7 @@ import { rows } from '../../server/db/rows.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
-import { DOMAIN_API_VERSION, downgrade, isApiVersion, present, shapeChanges, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { DOMAIN_API_VERSION, downgrade, isApiVersion, present, showsAsRecorded, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { SendResult } from './sender.ts'
 import { attemptOutcome, type AttemptItem, type Claimed, type DeliveryDeps } from './delivery-types.ts'
 import { createEventTracker } from './event-tracker.ts'
@@ -125,11 +125,13 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * The body as the registration's API version shapes it. The stored event data is unversioned (the
    * platform's own record, DOMAIN_API_VERSION's shape, whenever it was written): it is presented in the
    * newest version's shape, then downgraded for an older one, by the registry's transforms
-   * (sdk/src/contract/api-versions.ts). An event no version changes is sent from its stored bytes.
+   * (sdk/src/contract/api-versions.ts). A version that shows the event as it is stored (2026-11, or an
+   * event no version changes) gets the stored bytes, and no read of the business's currency.
    */
   async function bodyFor (claimed: Parameters<typeof envelopeBody>[0] & { apiVersion: ApiVersion }): Promise<string> {
     const shape = `event:${claimed.event}`
-    if (!shapeChanges(shape, DOMAIN_API_VERSION)) return envelopeBody(claimed)
+    // the registration's version shows the event as it is stored: its bytes, without the currency read
+    if (showsAsRecorded(shape, claimed.apiVersion)) return envelopeBody(claimed)
     const current = present(shape, claimed.data, { currency: await deps.currencyOf(claimed.businessId) })
     return envelopeBody({ ...claimed, dataJson: undefined, data: downgrade(shape, current, claimed.apiVersion) as Record<string, unknown> })
   }

@@ -188,6 +188,9 @@ function changesOf (shape: ShapeName, older: ApiVersion, newer: ApiVersion): Ver
 /** Whether `version` shows a shape differently from the newest version. */
 export const shapeChanges = (shape: ShapeName, version: ApiVersion): boolean => changesOf(shape, version, LATEST_API_VERSION).length > 0
 
+/** Whether `version` shows a shape exactly as the platform's unversioned record has it (DOMAIN_API_VERSION's shape): no transform, no context. */
+export const showsAsRecorded = (shape: ShapeName, version: ApiVersion): boolean => changesOf(shape, DOMAIN_API_VERSION, version).length === 0
+
 /** A value in the newest shape (an answer, a webhook's data, a hook's payload), as an app pinned to `version` reads it: newest change first. */
 export function downgrade (shape: ShapeName, value: unknown, version: ApiVersion): unknown {
   return changesOf(shape, version, LATEST_API_VERSION).reverse().reduce((result, change) => change.down(shape, result), value)

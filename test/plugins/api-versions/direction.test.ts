@@ -1,7 +1,7 @@
 import t from 'tap'
 import { eq } from 'drizzle-orm'
 import {
-  CURRENT_SCHEMAS, DOMAIN_API_VERSION, LATEST_API_VERSION, downgrade, present, upgrade
+  CURRENT_SCHEMAS, DOMAIN_API_VERSION, LATEST_API_VERSION, downgrade, present, showsAsRecorded, upgrade
 } from '../../../sdk/src/contract/api-versions.ts'
 import { emitEvent } from '../../../server/events.ts'
 import { installations } from '../../../server/db/schema/index.ts'
@@ -34,6 +34,9 @@ t.test('the registry: down goes newest → older, up older → newest, present s
     'a 2026-11 hook answer upgraded to the newest shape, in the business\'s currency')
   t.same(upgrade('answer:order.calculate_discounts', { discount: usd(200) }, '2026-12', { currency: 'USD' }), { discount: usd(200) }, 'a newest answer: untouched')
   t.equal((CURRENT_SCHEMAS.Order as { title?: string }).title, 'Order_2026-12', 'the App API answers with the newest version\'s schemas')
+  t.ok(showsAsRecorded('event:order.created', '2026-11'), 'a 2026-11 registration gets a stored order event as it is (its bytes, no currency read)')
+  t.notOk(showsAsRecorded('event:order.created', '2026-12'), 'a 2026-12 one gets it presented')
+  t.ok(showsAsRecorded('event:review.created', '2026-12'), 'an event no version changes is sent as stored in every version')
 })
 
 t.test('App API handlers answer in the newest shape: the catalogue cache holds 2026-12 bytes even when only a 2026-11 app read them', async (t) => {
