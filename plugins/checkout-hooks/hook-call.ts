@@ -60,6 +60,14 @@ async function post (agent: Dispatcher, hook: ActiveHook, body: string, headers:
   return { statusCode: response.statusCode, text, headers: answered }
 }
 
+/** The checkout's currency as its newest-version payload names it (a money object's), so that upgrading an answer reads no business row. */
+function currencyIn (data: Record<string, unknown>): string | undefined {
+  for (const value of Object.values(data)) {
+    if (typeof value === 'object' && value !== null && typeof (value as { currency?: unknown }).currency === 'string') return (value as { currency: string }).currency
+  }
+  return undefined
+}
+
 /**
  * One call: the payload shaped for the installation's pinned version, signed with its webhook secret,
  * sent (or relayed to the developer's `listen` session) within the hook's timeout, and the answer
@@ -101,7 +109,9 @@ export async function callOnce<P extends HookPoint> (
     } catch {
       return failure('answer is not JSON', statusCode)
     }
-    if (shapeChanges(`answer:${hookPoint}`, hook.apiVersion)) answer = upgrade(`answer:${hookPoint}`, answer, hook.apiVersion, { currency: await deps.currencyOf(businessId) })
+    if (shapeChanges(`answer:${hookPoint}`, hook.apiVersion)) {
+      answer = upgrade(`answer:${hookPoint}`, answer, hook.apiVersion, { currency: currencyIn(data) ?? await deps.currencyOf(businessId) })
+    }
     const validate = validators[hookPoint]
     if (!validate(answer)) {
       const first = validate.errors?.[0]
