@@ -4,7 +4,7 @@ import apiVersionsService from './service.ts'
 import { appVersionRoutes, changelogRoutes, documentRoutes } from './routes.ts'
 
 // what app-api puts around its app-token scope
-export { registerVersioning } from './service.ts'
+export { answerInVersion, registerVersioning } from './service.ts'
 // the per-version OpenAPI documents, also written by openapi/generate.ts
 export { versionedDocument } from './openapi.ts'
 

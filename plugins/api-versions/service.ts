@@ -18,6 +18,10 @@ declare module 'fastify' {
     /** The API version an app-token request speaks (set by registerVersioning); null outside that scope or before the token check. */
     apiVersion: ApiVersion | null
   }
+  interface FastifyReply {
+    /** The route sent its answer already in the request's version (answerInVersion): the onSend downgrade leaves it. */
+    versionShaped: boolean
+  }
 }
 
 export type VersionStatus = 'current' | 'supported' | 'deprecated' | 'sunset'
@@ -132,6 +136,7 @@ const HEADER = API_VERSION_HEADER.toLowerCase()
  */
 export function registerVersioning (scope: FastifyInstance): void {
   scope.decorateRequest('apiVersion', null)
+  scope.decorateReply('versionShaped', false)
   scope.addHook('preValidation', async (request, reply) => {
     const installation = request.installation
     if (installation === null || installation === undefined) return
@@ -154,12 +159,24 @@ export function registerVersioning (scope: FastifyInstance): void {
   })
   scope.addHook('onSend', async (request, reply, payload) => {
     const version = request.apiVersion
-    if (version === null || version === LATEST_API_VERSION || reply.statusCode >= 300 || typeof payload !== 'string') return payload
-    const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined
-    const resource = shapeOfSchema(responses?.[String(reply.statusCode)])
-    if (resource === null || !shapeChanges(resource.shape, version)) return payload
-    return downgradeAnswer(payload, resource, version)
+    if (version === null || version === LATEST_API_VERSION || reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'string') return payload
+    return answerInVersion(request, payload, reply.statusCode)
   })
+}
+
+/**
+ * A route's answer `payload` (JSON text in the newest version's shape, as the handlers speak) in the
+ * request's version: downgraded where the route's response schema for `status` names a shape that
+ * changed since, else as it is. For routes that keep their answers' bytes per version (the catalogue
+ * cache), which then set `reply.versionShaped` so that onSend does not downgrade them again.
+ */
+export function answerInVersion (request: FastifyRequest, payload: string, status = 200): string {
+  const version = request.apiVersion
+  if (version === null || version === LATEST_API_VERSION) return payload
+  const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined
+  const resource = shapeOfSchema(responses?.[String(status)])
+  if (resource === null || !shapeChanges(resource.shape, version)) return payload
+  return downgradeAnswer(payload, resource, version)
 }
 
 function downgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): string {
@@ -170,7 +187,7 @@ function downgradeAnswer (payload: string, resource: { shape: ShapeName, list: b
 }
 
 /** What an upgrade may need: the business's currency. */
-export async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
+async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
   const business = await scope.commerce.getBusinessProfile(request.installation.businessId)
   return { currency: business.currency }
 }

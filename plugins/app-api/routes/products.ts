@@ -1,5 +1,7 @@
-import type { FastifyReply } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { LATEST_API_VERSION } from '../../../sdk/src/contract/api-versions.ts'
+import { answerInVersion } from '../../api-versions/index.ts'
 import { IdParams, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, SlugParams } from '../../commerce/schemas.ts'
 import { ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts } from './common.ts'
@@ -10,13 +12,21 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * Product reads are answered from the catalogue cache (plugins/merchant/catalog-cache.ts): the body
  * is serialized once, in the newest API version's shape, with the route's response schema and kept
  * until the business's products change. An app pinned to the newest version gets those bytes as they
- * are; an older one's answer is downgraded from them (plugins/api-versions).
+ * are; an older version's answer is downgraded from them once (plugins/api-versions answerInVersion)
+ * and kept beside them under its own key, so a cached read costs no parse in any version.
  */
 const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   const preValidation = fastify.requireScope('read_products')
-  const cached = async (reply: FastifyReply, businessId: string, key: string, load: () => Promise<unknown>) =>
-    await reply.type(JSON_TYPE).send(await fastify.catalogCache.read(businessId, key,
-      async () => String(reply.serialize(await presentProducts(fastify, businessId, await load())))))
+  const cached = async (request: FastifyRequest, reply: FastifyReply, businessId: string, key: string, load: () => Promise<unknown>) => {
+    const newest = async () => await fastify.catalogCache.read(businessId, key,
+      async () => String(reply.serialize(await presentProducts(fastify, businessId, await load()))))
+    const version = request.apiVersion ?? LATEST_API_VERSION
+    const body = version === LATEST_API_VERSION
+      ? await newest()
+      : await fastify.catalogCache.read(businessId, `${key}@${version}`, async () => answerInVersion(request, await newest()))
+    reply.versionShaped = true
+    return await reply.type(JSON_TYPE).send(body)
+  }
 
   fastify.get('/products', {
     preValidation,
@@ -30,7 +40,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
-    return await cached(reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,
+    return await cached(request, reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,
       async () => await fastify.commerce.listProducts(businessOf(request), { page, limit, category }))
   })
 
@@ -43,7 +53,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: ProductAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request, reply) => await cached(reply, businessOf(request), `id:${request.params.id}`,
+  }, async (request, reply) => await cached(request, reply, businessOf(request), `id:${request.params.id}`,
     async () => await fastify.commerce.getProduct(businessOf(request), request.params.id)))
 
   fastify.get('/products/slug/:slug', {
@@ -55,7 +65,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: ProductAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request, reply) => await cached(reply, businessOf(request), `slug:${request.params.slug}`,
+  }, async (request, reply) => await cached(request, reply, businessOf(request), `slug:${request.params.slug}`,
     async () => await fastify.commerce.getProductBySlug(businessOf(request), request.params.slug)))
 }
 

@@ -4,6 +4,7 @@ import {
   CURRENT_SCHEMAS, DOMAIN_API_VERSION, LATEST_API_VERSION, downgrade, present, showsAsRecorded, upgrade
 } from '../../../sdk/src/contract/api-versions.ts'
 import { emitEvent } from '../../../server/events.ts'
+import { updateProduct } from '../../../plugins/commerce/products-service.ts'
 import { installations } from '../../../server/db/schema/index.ts'
 import { build, registerUser, REVIEWER_ENV, until } from '../../helper.ts'
 import { NO_RATE_LIMIT, call, firstOf, installApp } from '../app-api/fixtures.ts'
@@ -53,6 +54,22 @@ t.test('App API handlers answer in the newest shape: the catalogue cache holds 2
   t.same(JSON.parse(cached).price, { amount: product.price, currency }, 'what the handler answered: the newest shape, downgraded on the way out')
   const newest = await app.inject({ method: 'GET', url: `/app-api/products/${product.id as string}`, headers: { ...installed.auth, 'app-api-version': '2026-12' } })
   t.equal(newest.body, cached, 'the newest version is sent the cached bytes untouched')
+
+  // the 2026-11 answer is downgraded once and kept beside the newest bytes: a repeated read is one hit and sends them as kept
+  const older = await app.catalogCache.read(installed.businessId, `id:${product.id as string}@2026-11`, async () => { throw new Error('not cached') })
+  t.equal(older, answer.body, 'the 2026-11 answer is kept under its own key, as it was sent')
+  const before = app.catalogCache.stats()
+  const again = await call(app, installed, 'GET', `/app-api/products/${product.id as string}`)
+  const after = app.catalogCache.stats()
+  t.same({ hits: after.hits - before.hits, misses: after.misses - before.misses }, { hits: 1, misses: 0 }, 'a repeated 2026-11 read: one hit, nothing loaded or downgraded')
+  t.equal(again.body, answer.body)
+  t.equal(again.headers['app-api-version'], '2026-11')
+
+  // a change to the catalogue drops both versions' bytes
+  await updateProduct(app.db, installed.businessId, product.id as string, { price: 777 })
+  t.equal((await call(app, installed, 'GET', `/app-api/products/${product.id as string}`)).json().price, 777, 'a 2026-11 read right after the write')
+  const newestAfter = await app.inject({ method: 'GET', url: `/app-api/products/${product.id as string}`, headers: { ...installed.auth, 'app-api-version': '2026-12' } })
+  t.same(newestAfter.json().price, { amount: 777, currency }, 'and a 2026-12 one')
 })
 
 t.test('an event stored before the change (unversioned, plain integers) delivers in both versions', async (t) => {
