@@ -68,6 +68,7 @@ t.test('npm run bench:drivers lists orders through both PostgreSQL drivers', { s
   t.match(stdout, /node-postgres \(pg\)\s+[1-9]\d* \(\d+–\d+\)\s+\d+ \(\d+–\d+\)/)
   t.match(stdout, /postgres\.js\s+[1-9]\d* \(\d+–\d+\)/)
   t.match(stdout, /postgres\.js \/ node-postgres: \d+ % of the lists\/s/)
+  t.match(stdout, /prepared statements \(a direct connection\)/, 'each driver as the platform runs it on a direct connection')
 })
 
 t.test('npm run bench:growth prints every figure beside its aim at two sizes, and the prune while deliveries run', async (t) => {

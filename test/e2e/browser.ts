@@ -17,7 +17,17 @@ export async function launch (t: Test): Promise<Browser> {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
   })
-  t.teardown(() => browser.close())
+  // A page or browser that goes away under a test fails it with only "Target page, context or browser has
+  // been closed": say on stderr what went, and under which test, so such a failure can be traced.
+  let closing = false
+  browser.on('disconnected', () => { if (!closing) process.stderr.write(`chromium disconnected under "${t.fullname}" before the test closed it\n`) })
+  const newPage = browser.newPage.bind(browser)
+  browser.newPage = async (...args) => {
+    const page = await newPage(...args)
+    page.on('crash', () => process.stderr.write(`a page crashed under "${t.fullname}": ${page.url()}\n`))
+    return page
+  }
+  t.teardown(async () => { closing = true; await browser.close() })
   return browser
 }
 
