@@ -3,10 +3,12 @@ import autocannon from 'autocannon'
 
 /**
  * The load generator, in its own process so that it does not share the server's event loop.
- * argv: url, tokens file ('-' for none), seconds, connections. Prints one JSON line. Plain JavaScript,
+ * argv: url, tokens file ('-' for none), seconds, connections, and an App-Api-Version to send (optional).
+ * Prints one JSON line. Plain JavaScript,
  * so that each run starts in a tenth of a second, without a TypeScript loader.
  */
-const [url, tokensFile, seconds, connections] = process.argv.slice(2)
+const [url, tokensFile, seconds, connections, apiVersion] = process.argv.slice(2)
+const versionHeader = apiVersion === undefined ? {} : { 'app-api-version': apiVersion }
 /** @type {string[]} */
 const tokens = tokensFile === '-' ? [] : JSON.parse(readFileSync(tokensFile, 'utf8'))
 let next = 0
@@ -20,7 +22,7 @@ const result = await autocannon({
     // a different installation's token on every request
     setupRequest: (request) => tokens.length === 0
       ? request
-      : { ...request, headers: { ...request.headers, authorization: `Bearer ${tokens[next++ % tokens.length]}` } }
+      : { ...request, headers: { ...request.headers, ...versionHeader, authorization: `Bearer ${tokens[next++ % tokens.length]}` } }
   }]
 })
 

@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import Fastify from 'fastify'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
+import { API_VERSIONS } from '../sdk/src/contract/api-versions.ts'
 import { seedInstallations } from './seed.ts'
 import { withScratchDatabase } from './database.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
@@ -28,11 +29,13 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',')
 const LOAD_SCRIPT = fileURLToPath(new URL('./load.mjs', import.meta.url))
 const PRODUCTS = '/app-api/products'
 const ORDERS = '/app-api/orders'
+const OLDEST_VERSION = API_VERSIONS[0]
 
 interface Figures { rps: number, p50: number, p99: number, total: number, ok: number, non2xx: number, errors: number, cpuPerRequestUs: number }
 
-async function load (url: string, tokensFile: string, seconds: number): Promise<Omit<Figures, 'cpuPerRequestUs'>> {
-  const { stdout } = await promisify(execFile)(process.execPath, [LOAD_SCRIPT, url, tokensFile, String(seconds), String(CONNECTIONS)], { maxBuffer: 1 << 20 })
+async function load (url: string, tokensFile: string, seconds: number, apiVersion?: string): Promise<Omit<Figures, 'cpuPerRequestUs'>> {
+  const args = [LOAD_SCRIPT, url, tokensFile, String(seconds), String(CONNECTIONS), ...(apiVersion === undefined ? [] : [apiVersion])]
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 1 << 20 })
   return JSON.parse(stdout.trim().split('\n').pop() as string)
 }
 
@@ -40,10 +43,10 @@ async function load (url: string, tokensFile: string, seconds: number): Promise<
  * The load generator's figures plus the CPU the server process (this one) spent per request: unlike
  * req/s, that figure holds when other work shares the machine. The first round of a target warms up.
  */
-async function measure (url: string, tokensFile: string, warmUp: boolean): Promise<Figures> {
-  if (warmUp) await load(url, tokensFile, WARMUP_SECONDS)
+async function measure (url: string, tokensFile: string, warmUp: boolean, apiVersion?: string): Promise<Figures> {
+  if (warmUp) await load(url, tokensFile, WARMUP_SECONDS, apiVersion)
   const cpu = process.cpuUsage()
-  const figures = await load(url, tokensFile, SECONDS)
+  const figures = await load(url, tokensFile, SECONDS, apiVersion)
   const used = process.cpuUsage(cpu)
   return { ...figures, cpuPerRequestUs: (used.user + used.system) / Math.max(1, figures.total) }
 }
@@ -75,7 +78,8 @@ const configFor = (databaseUrl: string | null, cacheMb?: number) => loadConfig({
   ...(cacheMb === undefined ? {} : { APP_API_CACHE_MB: String(cacheMb) })
 }, { inMemory: true })
 
-interface Target { label: string, url: string, bareUrl: string }
+/** `apiVersion`: sent as App-Api-Version (the installs are pinned to the newest, as production pins new ones). */
+interface Target { label: string, url: string, bareUrl: string, apiVersion?: string }
 interface TargetFigures {
   label: string, app: Spread, bare: Spread, ratio: Spread, p99: Spread, bareP99: Spread, cpuPerRequestUs: Spread, bareCpuPerRequestUs: Spread, failed: number
 }
@@ -113,11 +117,13 @@ async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string
       targets.push({ label: 'products, cache off', url: origin(direct) + PRODUCTS, bareUrl: origin(bare) + PRODUCTS })
     }
     targets.push({ label: 'orders list (no cache)', url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS })
+    // an app pinned to the first version (every install made before versions were): the same list, downgraded
+    targets.push({ label: `orders list, ${OLDEST_VERSION}`, url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS, apiVersion: OLDEST_VERSION })
 
     const runs = new Map<string, Array<{ app: Figures, bare: Figures }>>(targets.map((target) => [target.label, []]))
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
-        const appFigures = await measure(target.url, tokensFile, round === 0)
+        const appFigures = await measure(target.url, tokensFile, round === 0, target.apiVersion)
         const bareFigures = await measure(target.bareUrl, '-', round === 0)
         runs.get(target.label)!.push({ app: appFigures, bare: bareFigures })
       }

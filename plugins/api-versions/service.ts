@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from '@sinclair/typebox'
 import {
-  API_VERSION_HEADER, API_VERSION_RELEASES, LATEST_API_VERSION, downgrade, isApiVersion, shapeChanges, shapeOfTitle, upgrade,
+  API_VERSION_HEADER, API_VERSION_RELEASES, LATEST_API_VERSION, VERSION_SCHEMAS, downgrade, isApiVersion, shapeChanges, shapeOfTitle, upgrade,
   type ApiVersion, type ShapeName, type TransformContext
 } from '../../sdk/src/contract/api-versions.ts'
 import type { Clock } from '../../server/clock.ts'
@@ -131,8 +131,10 @@ const HEADER = API_VERSION_HEADER.toLowerCase()
  * version is the header's or the installation's pinned one (400 when the header names an unknown or
  * sunset one), said in the answer's App-Api-Version header with Deprecation and Sunset once its sunset
  * is announced, and counted for the console. The handlers speak the newest version (LATEST_API_VERSION):
- * a request body of an older version is upgraded before validation, an answer downgraded as it is sent
- * (the newest version's answers leave untouched, the catalogue cache's bytes included).
+ * a request body of an older version is upgraded before validation, an answer downgraded as it is sent:
+ * an answer object before serialization, then serialized with the version's own schema; text (a route
+ * that serialized itself) from its text. The newest version's answers leave untouched, and the catalogue
+ * cache keeps each version's bytes (answerInVersion, reply.versionShaped).
  */
 export function registerVersioning (scope: FastifyInstance): void {
   scope.decorateRequest('apiVersion', null)
@@ -157,11 +159,52 @@ export function registerVersioning (scope: FastifyInstance): void {
       request.body = upgrade(body.shape, request.body, version, await contextOf(scope, request))
     }
   })
+  // an answer object (what handlers return) is downgraded before it is serialized, and serialized with
+  // the version's own schema: no text to parse and write again
+  scope.addHook('preSerialization', async (request, reply, payload: unknown) => {
+    const version = request.apiVersion
+    if (version === null || version === LATEST_API_VERSION || reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'object' || payload === null) return payload
+    const schema = (request.routeOptions.schema?.response as Record<string, unknown> | undefined)?.[String(reply.statusCode)]
+    const resource = shapeOfSchema(schema)
+    if (resource === null || !shapeChanges(resource.shape, version)) return payload
+    const own = responseSchemaIn(schema as TSchema, resource, version)
+    if (own === null) return payload
+    reply.serializer(reply.compileSerializationSchema(own as Record<string, unknown>))
+    reply.versionShaped = true
+    return downgradeValue(payload as Record<string, unknown>, resource, version)
+  })
+  // an answer sent as text (a route that serialized it itself) is downgraded from its text
   scope.addHook('onSend', async (request, reply, payload) => {
     const version = request.apiVersion
     if (version === null || version === LATEST_API_VERSION || reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'string') return payload
     return answerInVersion(request, payload, reply.statusCode)
   })
+}
+
+/** `value`, a newest-shape answer (a resource, or a list envelope of them), as `version` shows it. */
+function downgradeValue (value: Record<string, unknown>, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): unknown {
+  if (!resource.list) return downgrade(resource.shape, value, version)
+  const data = Array.isArray(value.data) ? value.data : []
+  return { ...value, data: data.map((item) => downgrade(resource.shape, item, version)) }
+}
+
+/**
+ * A route's response schema as `version` shows it: the version's own schema of the resource in place
+ * of the newest one's (a list envelope's items), or null when the registry has none for it. One object
+ * per (schema, version), so that fastify compiles each serializer once.
+ */
+const versionedSchemas = new WeakMap<TSchema, Map<ApiVersion, TSchema | null>>()
+function responseSchemaIn (schema: TSchema, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): TSchema | null {
+  let byVersion = versionedSchemas.get(schema)
+  if (byVersion === undefined) versionedSchemas.set(schema, byVersion = new Map())
+  if (!byVersion.has(version)) {
+    const own = (VERSION_SCHEMAS[version] as Record<string, TSchema | undefined>)[resource.shape]
+    const envelope = schema as TSchema & { properties: Record<string, TSchema> }
+    byVersion.set(version, own === undefined
+      ? null
+      : resource.list ? { ...envelope, properties: { ...envelope.properties, data: { ...envelope.properties.data, items: own } } } : own)
+  }
+  return byVersion.get(version) ?? null
 }
 
 /**
@@ -180,10 +223,7 @@ export function answerInVersion (request: FastifyRequest, payload: string, statu
 }
 
 function downgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): string {
-  const value = JSON.parse(payload) as Record<string, unknown>
-  if (!resource.list) return JSON.stringify(downgrade(resource.shape, value, version))
-  const data = Array.isArray(value.data) ? value.data : []
-  return JSON.stringify({ ...value, data: data.map((item) => downgrade(resource.shape, item, version)) })
+  return JSON.stringify(downgradeValue(JSON.parse(payload) as Record<string, unknown>, resource, version))
 }
 
 /** What an upgrade may need: the business's currency. */

@@ -27,6 +27,7 @@ t.test('npm run bench:app-api prints interleaved rounds beside the bare route, t
   // label, then median (min–max) of req/s, bare req/s and the ratio, p99, CPU, and no failed request
   t.match(stdout, /PGlite: products \(catalogue cache\)\s+[1-9]\d* \(\d+–\d+\)\s+\d+ \(\d+–\d+\)\s+[\d.]+% \([\d.]+–[\d.]+\)\s.*\s0\n/)
   t.match(stdout, /PGlite: orders list \(no cache\)\s+[1-9]\d* .*\s0\n/)
+  t.match(stdout, /PGlite: orders list, 2026-11\s+[1-9]\d* .*\s0\n/, 'the same list for an app pinned to the first version')
   t.match(stdout, /2 interleaved rounds/)
   const figures = JSON.parse(readFileSync(json, 'utf8'))
   t.equal(figures.bench, 'app-api')

@@ -72,6 +72,29 @@ t.test('App API handlers answer in the newest shape: the catalogue cache holds 2
   t.same(newestAfter.json().price, { amount: 777, currency }, 'and a 2026-12 one')
 })
 
+t.test('a 2026-11 answer is the 2026-12 answer downgraded, serialized with 2026-11\'s own schema: lists, one order, a created order', async (t) => {
+  const app = await build(t, NO_RATE_LIMIT)
+  const installed = await installApp(app, ['read_products', 'read_orders', 'write_orders'])
+  const product = (await call(app, installed, 'GET', '/app-api/products?limit=100')).json().data.find((p: { name: string }) => p.name === 'Margherita Pizza')
+  const created = await call(app, installed, 'POST', '/app-api/orders', {
+    items: [{ productId: product.id, quantity: 2 }], customer: { name: 'Ana', phone: '+15550100' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH'
+  })
+  t.equal(created.statusCode, 201, created.body)
+  t.type(created.json().amount, 'number', 'the 201 of a 2026-11 app: plain integers')
+  t.type(created.json().items[0].unitPrice, 'number')
+  const newest = { ...installed.auth, 'app-api-version': '2026-12' }
+  for (const path of ['/app-api/orders', `/app-api/orders/${created.json().id as string}`, '/app-api/orders?status=PENDING']) {
+    const older = await call(app, installed, 'GET', path)
+    const latest = await app.inject({ method: 'GET', url: path, headers: newest })
+    t.equal(older.headers['app-api-version'], '2026-11')
+    t.equal(older.headers['content-type'], 'application/json; charset=utf-8')
+    const body = latest.json() as { data?: unknown[] }
+    const expected = Array.isArray(body.data) ? { ...body, data: body.data.map((order) => downgrade('Order', order, '2026-11')) } : downgrade('Order', body, '2026-11')
+    t.same(older.json(), expected, `${path}: the newest answer, downgraded`)
+    t.equal(older.body, JSON.stringify(expected), `${path}: byte for byte, fields in the schema's order`)
+  }
+})
+
 t.test('an event stored before the change (unversioned, plain integers) delivers in both versions', async (t) => {
   const app = await build(t, NO_RATE_LIMIT)
   const installed = await installApp(app, ['read_orders', 'read_business'])
