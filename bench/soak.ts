@@ -179,6 +179,21 @@ async function soak (label: string, databaseUrl: string | null) {
       tally.orders++
     }
 
+    // the work of the second under way when the run ends is dropped, and what is in flight is awaited, so
+    // that nothing of this engine's run fails against the closed agent and counts in the next one's figures
+    const timers = new Set<NodeJS.Timeout>()
+    const running = new Set<Promise<void>>()
+    const later = (ms: number, work: () => Promise<void>) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        const done: Promise<void> = work().finally(() => running.delete(done))
+        running.add(done)
+      }, ms)
+      timers.add(timer)
+    }
+    Object.assign(tally, { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0, inFlight: 0 })
+    firstErrors.length = 0
+
     const loop = monitorEventLoopDelay({ resolution: 10 })
     loop.enable()
     const samples: Sample[] = []
@@ -195,11 +210,11 @@ async function soak (label: string, databaseUrl: string | null) {
       // this second's work, spread over it; what would pass the in-flight bound is counted, not queued
       for (let i = 0; i < READS_PER_SECOND; i++) {
         if (tally.inFlight >= MAX_IN_FLIGHT) tally.skipped++
-        else setTimeout(() => { void read() }, (i * 1000) / READS_PER_SECOND)
+        else later((i * 1000) / READS_PER_SECOND, read)
       }
       for (let i = 0; i < ORDERS_PER_SECOND; i++) {
         if (tally.inFlight >= MAX_IN_FLIGHT) tally.skipped++
-        else setTimeout(() => { void place() }, (i * 1000) / ORDERS_PER_SECOND)
+        else later((i * 1000) / ORDERS_PER_SECOND, place)
       }
       if (second + 1 >= nextSample) {
         nextSample += SAMPLE_SECONDS
@@ -231,6 +246,8 @@ async function soak (label: string, databaseUrl: string | null) {
       }
     }
     loop.disable()
+    for (const timer of timers) clearTimeout(timer)
+    await Promise.all(running)
     for (const error of firstErrors) console.log(`  first errors: ${error}`)
     return { label, samples, trend: trendOf(samples) }
   } finally {
