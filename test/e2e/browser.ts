@@ -38,6 +38,13 @@ export async function screenshot (page: Page, name: string): Promise<string> {
   return path
 }
 
+/** The review history (developer portal and reviewer page) as text, once it has loaded: the thread shows "Loading the history…" until its list comes. */
+export async function historyText (page: Page): Promise<string> {
+  const list = page.getByRole('list', { name: 'Review history, newest first' })
+  await list.waitFor()
+  return await list.innerText()
+}
+
 /** Logs in through the screen; `next` is where the guard sent the browser from. */
 export async function logIn (page: Page, email: string, password: string): Promise<void> {
   await page.getByLabel('Email').fill(email)

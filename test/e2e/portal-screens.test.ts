@@ -1,7 +1,6 @@
 import t from 'tap'
-import type { Page } from 'playwright-core'
 import { build, listen, registerUser } from '../helper.ts'
-import { launch, logIn, screenshot, solidPng } from './browser.ts'
+import { historyText, launch, logIn, screenshot, solidPng } from './browser.ts'
 
 const BAD_MANIFEST = JSON.stringify({ blocks: [{ name: 'No key' }], embeds: [{ embedType: 'chat', name: 'Chat', kind: 'GLOBAL_SCRIPT', position: 'bottom_right' }] }, null, 2)
 const MANIFEST = JSON.stringify({ blocks: [{ blockType: 'reviews-carousel', name: 'Reviews carousel', renderUrl: 'https://booster.example.com/blocks/reviews' }] }, null, 2)
@@ -146,10 +145,3 @@ t.test('developer portal in Chromium', async (t) => {
     await screenshot(page, 'portal-settings-pending')
   })
 })
-
-/** The review history as text, once it has loaded: the thread shows "Loading the history…" until its list comes. */
-async function historyText (page: Page): Promise<string> {
-  const list = page.getByRole('list', { name: 'Review history, newest first' })
-  await list.waitFor()
-  return await list.innerText()
-}

@@ -1,7 +1,6 @@
 import t from 'tap'
-import type { Page } from 'playwright-core'
 import { build, listen, registerUser, createApp, REVIEWER_ENV } from '../helper.ts'
-import { launch, logIn, screenshot } from './browser.ts'
+import { historyText, launch, logIn, screenshot } from './browser.ts'
 
 t.test('review round trip in Chromium: reject with notes, resubmit, approve, listed', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
@@ -145,10 +144,3 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     await screenshot(dev, 'review-wrong-role')
   })
 })
-
-/** The review history as text, once it has loaded: the thread shows "Loading the history…" until its list comes. */
-async function historyText (page: Page): Promise<string> {
-  const list = page.getByRole('list', { name: 'Review history, newest first' })
-  await list.waitFor()
-  return await list.innerText()
-}
