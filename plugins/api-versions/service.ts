@@ -162,21 +162,18 @@ export function registerVersioning (scope: FastifyInstance): void {
   // an answer object (what handlers return) is downgraded before it is serialized, and serialized with
   // the version's own schema: no text to parse and write again
   scope.addHook('preSerialization', async (request, reply, payload: unknown) => {
-    const version = request.apiVersion
-    if (version === null || version === LATEST_API_VERSION || reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'object' || payload === null) return payload
-    const schema = (request.routeOptions.schema?.response as Record<string, unknown> | undefined)?.[String(reply.statusCode)]
-    const resource = shapeOfSchema(schema)
-    if (resource === null || !shapeChanges(resource.shape, version)) return payload
-    const own = responseSchemaIn(schema as TSchema, resource, version)
+    if (reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'object' || payload === null) return payload
+    const changed = changedAnswer(request, reply.statusCode)
+    if (changed === null) return payload
+    const own = responseSchemaIn(changed.schema, changed.resource, changed.version)
     if (own === null) return payload
     reply.serializer(reply.compileSerializationSchema(own as Record<string, unknown>))
     reply.versionShaped = true
-    return downgradeValue(payload as Record<string, unknown>, resource, version)
+    return downgradeValue(payload as Record<string, unknown>, changed.resource, changed.version)
   })
   // an answer sent as text (a route that serialized it itself) is downgraded from its text
   scope.addHook('onSend', async (request, reply, payload) => {
-    const version = request.apiVersion
-    if (version === null || version === LATEST_API_VERSION || reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'string') return payload
+    if (reply.versionShaped || reply.statusCode >= 300 || typeof payload !== 'string') return payload
     return answerInVersion(request, payload, reply.statusCode)
   })
 }
@@ -214,16 +211,22 @@ function responseSchemaIn (schema: TSchema, resource: { shape: ShapeName, list: 
  * cache), which then set `reply.versionShaped` so that onSend does not downgrade them again.
  */
 export function answerInVersion (request: FastifyRequest, payload: string, status = 200): string {
-  const version = request.apiVersion
-  if (version === null || version === LATEST_API_VERSION) return payload
-  const responses = request.routeOptions.schema?.response as Record<string, unknown> | undefined
-  const resource = shapeOfSchema(responses?.[String(status)])
-  if (resource === null || !shapeChanges(resource.shape, version)) return payload
-  return downgradeAnswer(payload, resource, version)
+  const changed = changedAnswer(request, status)
+  if (changed === null) return payload
+  return JSON.stringify(downgradeValue(JSON.parse(payload) as Record<string, unknown>, changed.resource, changed.version))
 }
 
-function downgradeAnswer (payload: string, resource: { shape: ShapeName, list: boolean }, version: ApiVersion): string {
-  return JSON.stringify(downgradeValue(JSON.parse(payload) as Record<string, unknown>, resource, version))
+/**
+ * The route's answer for `status` when the request's version shows it otherwise than the newest: the
+ * version, the response schema and the resource it describes; null when the answer goes as it is.
+ */
+function changedAnswer (request: FastifyRequest, status: number) {
+  const version = request.apiVersion
+  if (version === null || version === LATEST_API_VERSION) return null
+  const schema = (request.routeOptions.schema?.response as Record<string, TSchema> | undefined)?.[String(status)]
+  const resource = shapeOfSchema(schema)
+  if (schema === undefined || resource === null || !shapeChanges(resource.shape, version)) return null
+  return { version, schema, resource }
 }
 
 /** What an upgrade may need: the business's currency. */
