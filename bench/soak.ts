@@ -57,6 +57,8 @@ interface Sample {
 
 /** Counters the load and the receivers bump; read and reset at each sample (no per-request state is kept). */
 const tally = { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0, inFlight: 0 }
+/** Zeroes the counts of a sample (what is in flight stays counted). */
+const resetCounts = (): void => { Object.assign(tally, { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0 }) }
 const firstErrors: string[] = []
 
 function noteError (what: string): void {
@@ -191,7 +193,7 @@ async function soak (label: string, databaseUrl: string | null) {
       }, ms)
       timers.add(timer)
     }
-    Object.assign(tally, { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0, inFlight: 0 })
+    resetCounts()
     firstErrors.length = 0
 
     const loop = monitorEventLoopDelay({ resolution: 10 })
@@ -237,7 +239,7 @@ async function soak (label: string, databaseUrl: string | null) {
           load: loadavg()[0]
         }
         loop.reset()
-        Object.assign(tally, { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0 })
+        resetCounts()
         samples.push(sample)
         console.log(`${String(sample.at).padStart(6)} ${figure(sample.rssMb, 1).padStart(8)} ${figure(sample.heapMb, 1).padStart(8)} ${figure(sample.externalMb, 1).padStart(8)} ` +
           `${`${figure(sample.loopP50Ms, 1)} / ${figure(sample.loopP99Ms, 1)} / ${figure(sample.loopMaxMs, 0)}`.padStart(22)} ` +
