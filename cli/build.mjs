@@ -1,16 +1,19 @@
 // Bundles the CLI (with the SDK's source and commander) into one file, and copies the reference app beside it as the `app init` template.
+// `node build.mjs [outdir]`: into ./dist by default; the tests build into a folder of their own, so that one test process
+// rebuilding never removes the CLI another one is running.
 import { build } from 'esbuild'
 import { chmodSync, cpSync, rmSync } from 'node:fs'
-import { basename } from 'node:path'
+import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 const NOT_COPIED = new Set(['test', 'node_modules', 'data', '.env'])
+const outdir = process.argv[2] === undefined ? here('./dist') : resolve(process.argv[2])
 
-rmSync(here('./dist'), { recursive: true, force: true })
+rmSync(outdir, { recursive: true, force: true })
 await build({
   entryPoints: [here('./src/main.ts')],
-  outfile: here('./dist/app-platform.js'),
+  outfile: join(outdir, 'app-platform.js'),
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -20,6 +23,6 @@ await build({
   banner: { js: "#!/usr/bin/env node\nimport { createRequire as __cliRequire } from 'node:module'; const require = __cliRequire(import.meta.url);" },
   logLevel: 'warning'
 })
-chmodSync(here('./dist/app-platform.js'), 0o755)
+chmodSync(join(outdir, 'app-platform.js'), 0o755)
 const template = here('../examples/reference-app')
-cpSync(template, here('./dist/template'), { recursive: true, filter: (path) => path === template || !NOT_COPIED.has(basename(path)) })
+cpSync(template, join(outdir, 'template'), { recursive: true, filter: (path) => path === template || !NOT_COPIED.has(basename(path)) })

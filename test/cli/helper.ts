@@ -8,16 +8,21 @@ import type { App } from '../../server/app.ts'
 import type { Session } from '../helper.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-export const CLI = join(ROOT, 'cli/dist/app-platform.js')
-let built = false
+let built: string | undefined
 
-/** Builds the CLI as `npm run build -w cli` does, once per process: the tests drive what a developer installs. */
+/**
+ * Builds the CLI as `npm run build -w cli` does, once per process: the tests drive what a developer
+ * installs. Each process builds into a folder of its own, removed at its exit: test processes run side by side, and a
+ * rebuild of cli/dist by one removed the CLI another was running (ERR_MODULE_NOT_FOUND in CI).
+ */
 export function buildCli (): string {
-  if (!built) {
-    execFileSync(process.execPath, [join(ROOT, 'cli/build.mjs')], { stdio: 'inherit' })
-    built = true
+  if (built === undefined) {
+    const outdir = mkdtempSync(join(tmpdir(), 'app-platform-cli-build-'))
+    process.once('exit', () => rmSync(outdir, { recursive: true, force: true }))
+    execFileSync(process.execPath, [join(ROOT, 'cli/build.mjs'), outdir], { stdio: 'inherit' })
+    built = join(outdir, 'app-platform.js')
   }
-  return CLI
+  return built
 }
 
 export interface CliResult { code: number | null, stdout: string, stderr: string }
