@@ -28,8 +28,8 @@ export const RegisterBodySchema = Type.Object(RegisterFields, {
   documentedAs: Type.Object(RegisterFields, {
     title: 'RegisterBody',
     additionalProperties: false,
-    if: { properties: { role: { const: 'MERCHANT' } }, required: ['role'] },
-    then: { properties: { businessName: { type: 'string', minLength: 1 } }, required: ['businessName'] }
+    if: { type: 'object', properties: { role: { const: 'MERCHANT' } }, required: ['role'] },
+    then: { type: 'object', properties: { businessName: { type: 'string', minLength: 1 } }, required: ['businessName'] }
   })
 })
 export type RegisterBody = Static<typeof RegisterBodySchema>

@@ -55,7 +55,8 @@ const hookFields = <H extends TSchema>(hookPoint: H) => ({
   failurePolicy: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('closed')], { description: 'order.validate only: closed blocks the order when the hook fails' }))
 })
 
-const kindRules = (kind: EmbedKind) => ({ properties: { position: { enum: [...EMBED_POSITIONS[kind]] }, [EMBED_URL[kind]]: { type: 'string' } }, required: [EMBED_URL[kind]] })
+// `type: 'object'` in each branch: ajv's strict mode (the serializer checks `if` with it) wants a type beside `properties`
+const kindRules = (kind: EmbedKind) => ({ type: 'object', properties: { position: { enum: [...EMBED_POSITIONS[kind]] }, [EMBED_URL[kind]]: { type: 'string' } }, required: [EMBED_URL[kind]] })
 
 export const EmbedSchema = Type.Object(embedFields(
   StringEnum(EMBED_KINDS),
@@ -65,7 +66,7 @@ export const EmbedSchema = Type.Object(embedFields(
   title: 'ManifestEmbed',
   additionalProperties: false,
   // two kinds: one if/then/else (serializers build each branch, where an allOf of two would merge two enums)
-  if: { properties: { kind: { const: 'GLOBAL_SCRIPT' } } },
+  if: { type: 'object', properties: { kind: { const: 'GLOBAL_SCRIPT' } } },
   then: kindRules('GLOBAL_SCRIPT'),
   else: kindRules('FLOATING_WIDGET')
 })
@@ -74,8 +75,8 @@ export const HookSchema = Type.Object(hookFields(HookPointSchema), {
   title: 'ManifestHook',
   additionalProperties: false,
   // the hook point's scope must be among the app's scopes: a rule across two documents, checked in code
-  if: { properties: { hookPoint: { not: { const: 'order.validate' } } }, required: ['hookPoint'] },
-  then: { not: { properties: { failurePolicy: { type: 'string' } }, required: ['failurePolicy'] } }
+  if: { type: 'object', properties: { hookPoint: { not: { const: 'order.validate' } } }, required: ['hookPoint'] },
+  then: { not: { type: 'object', properties: { failurePolicy: { type: 'string' } }, required: ['failurePolicy'] } }
 })
 
 export const AdminPageSchema = Type.Object({
