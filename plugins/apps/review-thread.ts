@@ -6,13 +6,9 @@ import { countRows, rows } from '../../server/db/rows.ts'
 import { conflict } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import type { AppRow } from './app-row.ts'
+import { SNAPSHOT_FIELDS } from './schemas.ts'
 
-/** What a reviewer approves: the listing fields and the manifest. The diff compares two of these. */
-export const SNAPSHOT_FIELDS = [
-  'name', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'webhookSignatureScheme',
-  'iconUrl', 'screenshots', 'version', 'manifest'
-] as const satisfies ReadonlyArray<keyof AppRow>
-
+/** What a reviewer approves (SNAPSHOT_FIELDS: the listing fields and the manifest). The diff compares two of these. */
 export type AppSnapshot = Pick<AppRow, typeof SNAPSHOT_FIELDS[number]>
 
 export function snapshotOf (app: AppRow): AppSnapshot {

@@ -80,11 +80,16 @@ export const ReviewReplyBodySchema = Type.Object({
   body: Type.String({ minLength: 1, maxLength: 5000, pattern: '\\S', description: 'The reply, shown to the developer and the reviewers' })
 }, { title: 'ReviewReplyBody', additionalProperties: false })
 
-/** What a reviewer approves: the listing fields and the manifest. */
-export const AppSnapshotSchema = Type.Pick(AppSchema, [
+/** What a reviewer approves: the listing fields and the manifest. The diff compares two of these. */
+export const SNAPSHOT_FIELDS = [
   'name', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'webhookSignatureScheme',
   'iconUrl', 'screenshots', 'version', 'manifest'
-], { title: 'AppSnapshot' })
+] as const
+// Pick would keep the whole app's example, whose id, status and dates a snapshot does not have: its example is the same app's snapshot
+export const AppSnapshotSchema = Type.Pick(AppSchema, SNAPSHOT_FIELDS, {
+  title: 'AppSnapshot',
+  examples: (AppSchema.examples as Array<Record<string, unknown>>).map((app) => Object.fromEntries(SNAPSHOT_FIELDS.map((key) => [key, app[key]])))
+})
 
 export const ReviewDiffSchema = Type.Object({
   baseline: Type.Union([Type.Object({

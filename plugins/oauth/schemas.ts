@@ -75,7 +75,7 @@ export const TokenSchema = Type.Object({
   admin_return_url: Type.String({
     format: 'uri',
     description: "Where the app may send the merchant's browser when its own install steps are done: the admin's apps screen, naming this installation. Optional to use; never carries a secret.",
-    examples: ['https://admin.example.com/admin/apps?installed=inst_…']
+    examples: ['https://admin.example.com/admin/apps?installed=inst_7Yq2']
   })
 }, { title: 'TokenResponse' })
 
