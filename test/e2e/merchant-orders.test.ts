@@ -53,6 +53,8 @@ t.test('merchant Orders in Chromium: the app’s payment method and discount, a 
 
   await page.getByLabel('Status').selectOption('CANCELLED')
   await page.waitForURL(/status=CANCELLED/)
+  // the cancelled order was on the unfiltered page too: the filtered page has come once the pending one has gone
+  await page.getByTestId('orders').getByText(`#${order.orderNumber as string}`).waitFor({ state: 'detached' })
   await page.getByText(`#${cash.orderNumber as string}`).waitFor()
   t.equal(await page.getByTestId('orders').getByRole('row').count(), 2, 'the cancelled order only')
   await page.getByLabel('Status').selectOption('')
