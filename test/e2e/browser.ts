@@ -4,11 +4,16 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { deflateSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 import type { Test } from 'tap'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const SCREENSHOTS = fileURLToPath(new URL('./.screenshots/', import.meta.url))
+/**
+ * E2E_SLOW_FETCH_MS: every fetch a page makes waits this long first. A test that passes only because an answer
+ * came quickly (it checked the screen before the screen had changed) fails under it; CI leaves it at 0.
+ */
+const SLOW_FETCH_MS = Number(process.env.E2E_SLOW_FETCH_MS ?? 0)
 
 /** Debian's chromium, headless, with the flags this network-less machine needs; closed on teardown. */
 export async function launch (t: Test): Promise<Browser> {
@@ -25,10 +30,37 @@ export async function launch (t: Test): Promise<Browser> {
   browser.newPage = async (...args) => {
     const page = await newPage(...args)
     page.on('crash', () => process.stderr.write(`a page crashed under "${t.fullname}": ${page.url()}\n`))
+    if (SLOW_FETCH_MS > 0) {
+      // a late answer, like a slow receiver's: a callback timer, not a wait
+      await page.route('**/*', (route) => {
+        const go = () => { route.fallback().catch(() => {}) }
+        if (['fetch', 'xhr'].includes(route.request().resourceType())) setTimeout(go, SLOW_FETCH_MS)
+        else go()
+      })
+    }
     return page
   }
   t.teardown(async () => { closing = true; await browser.close() })
   return browser
+}
+
+/**
+ * Waits for a locator inside a frame that a reload replaces (a preview's frame element is swapped for a new one).
+ * A cross-origin frame runs in a process of its own; when the element goes while Playwright waits inside it,
+ * Playwright reports "Target page, context or browser has been closed" instead of looking again, so this looks
+ * again, for as long as the page itself is open, until its own deadline.
+ */
+export async function waitThroughReloads (page: Page, locator: Locator, timeout = 30_000): Promise<void> {
+  const deadline = Date.now() + timeout
+  for (;;) {
+    try {
+      await locator.waitFor({ timeout: Math.max(1, deadline - Date.now()) })
+      return
+    } catch (error) {
+      const frameWentAway = error instanceof Error && error.message.includes('has been closed') && !page.isClosed() && page.context().browser()?.isConnected() === true
+      if (!frameWentAway || Date.now() >= deadline) throw error
+    }
+  }
 }
 
 export async function screenshot (page: Page, name: string): Promise<string> {
