@@ -103,7 +103,8 @@ export function ApiVersionsSection ({ app }: SectionProps) {
           </select>
         </label>
         <button type='button' disabled={action.busy || chosen === ''} onClick={() => { void upgrade('sandbox') }}>Upgrade the sandbox</button>
-        <button type='button' class='secondary' disabled={action.busy || chosen === ''} aria-expanded={confirmingAll} onClick={() => setConfirmingAll(true)}>
+        {/* the confirmation counts the pinned installations: not while they are (re)loading, or it would count the old ones */}
+        <button type='button' class='secondary' disabled={action.busy || chosen === '' || mine.loading} aria-expanded={confirmingAll} onClick={() => setConfirmingAll(true)}>
           Upgrade all installations
         </button>
       </div>
