@@ -50,7 +50,8 @@ export async function launch (t: Test): Promise<Browser> {
  * Playwright reports "Target page, context or browser has been closed" instead of looking again, so this looks
  * again, for as long as the page itself is open, until its own deadline.
  */
-export async function waitThroughReloads (page: Page, locator: Locator, timeout = 30_000): Promise<void> {
+export async function waitThroughReloads (locator: Locator, timeout = 30_000): Promise<void> {
+  const page = locator.page()
   const deadline = Date.now() + timeout
   for (;;) {
     try {

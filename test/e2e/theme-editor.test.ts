@@ -98,7 +98,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await page.getByRole('button', { name: 'Add Hero banner' }).click()
       await page.getByRole('button', { name: 'Add FAQ' }).click()
       await t.resolves(blocks.nth(1).waitFor(), 'two blocks listed')
-      await waitThroughReloads(page, preview.frameLocator('iframe.block').nth(1).locator('#headline').filter({ hasText: 'Questions?' }))
+      await waitThroughReloads(preview.frameLocator('iframe.block').nth(1).locator('#headline').filter({ hasText: 'Questions?' }))
       t.equal(await preview.locator('iframe.block').count(), 2, 'the preview reloaded with both blocks')
 
       // reorder: drag at full width, the keyboard at 390 px
@@ -117,7 +117,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       }
       await blocks.nth(0).filter({ hasText: 'FAQ' }).waitFor()
       t.match(await page.getByTestId('page-blocks').innerText(), /FAQ[\s\S]*Hero banner/, 'FAQ now comes first')
-      await waitThroughReloads(page, preview.frameLocator('iframe.block').nth(0).locator('#headline').filter({ hasText: 'Questions?' }))
+      await waitThroughReloads(preview.frameLocator('iframe.block').nth(0).locator('#headline').filter({ hasText: 'Questions?' }))
       t.pass('the preview reloaded in the new order')
 
       // a setting edit reaches the block at once, before saving
@@ -258,7 +258,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await toggle.check()
       await page.getByText('Chat bubble is on').waitFor()
       const widget = page.frameLocator('iframe[title="Store preview"]').frameLocator('iframe.widget')
-      await waitThroughReloads(page, widget.locator('#greeting').filter({ hasText: 'Hi!' }))
+      await waitThroughReloads(widget.locator('#greeting').filter({ hasText: 'Hi!' }))
       t.pass('the widget shows its default greeting')
       await shot(page, 'embeds-on')
       const chat = page.getByTestId('embed-chat')
@@ -266,7 +266,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await chat.getByLabel('Greeting').fill('Welcome to the garden')
       await chat.getByRole('button', { name: 'Save embed settings' }).click()
       await page.getByText('Chat bubble settings saved').waitFor()
-      await waitThroughReloads(page, widget.locator('#greeting').filter({ hasText: 'Welcome to the garden' }))
+      await waitThroughReloads(widget.locator('#greeting').filter({ hasText: 'Welcome to the garden' }))
       t.pass('the preview shows the saved greeting')
       t.match((await app.inject({ url: `/merchant/installations/${installationId}/embeds`, headers: merchant.auth })).json().embeds, [{ embedType: 'chat', enabled: true, settings: { greeting: 'Welcome to the garden' } }], 'saved on the server')
       await shot(page, 'embeds-settings')
@@ -403,7 +403,7 @@ t.test('a developer previews their block on their sandbox, as merchants will see
     await page.getByTestId('pages').getByRole('link', { name: /^Edit / }).first().click()
     await page.getByRole('button', { name: 'Add Hero banner' }).click()
     const preview = page.frameLocator('iframe[title="Page preview"]')
-    await waitThroughReloads(page, preview.frameLocator('iframe.block').last().locator('#headline').filter({ hasText: 'Welcome' }))
+    await waitThroughReloads(preview.frameLocator('iframe.block').last().locator('#headline').filter({ hasText: 'Welcome' }))
     t.pass(`at ${width} px: the block renders in the sandbox preview`)
     await page.locator('iframe[title="Page preview"]').scrollIntoViewIfNeeded()
     await screenshot(page, `studio-${width}-sandbox-editor`)
