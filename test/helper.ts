@@ -9,7 +9,7 @@ import { listenerTimeouts } from '../server/listener.ts'
 import { testConfig, testDatabaseUrl, testPglite } from './database.ts'
 
 export { SERVER_URL, testConfig, testDatabaseUrl } from './database.ts'
-export { until, within } from './wait.ts'
+export { gate, until, within } from './wait.ts'
 
 export interface BuildOptions {
   env?: Record<string, string>

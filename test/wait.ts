@@ -20,6 +20,13 @@ export async function until<T> (read: () => Promise<T>, ok: (value: T) => boolea
   return value
 }
 
+/** A promise the test settles itself: work that awaits `opened` is held until `open()` (a held receiver, a slow read). */
+export function gate (): { opened: Promise<void>, open: () => void } {
+  let open = (): void => {}
+  const opened = new Promise<void>((resolve) => { open = resolve })
+  return { opened, open }
+}
+
 /**
  * `work`'s value, or a failure saying what did not happen if it has not settled within `ms`: a bound
  * on a wait that might never end (a stream left open, a request that hangs), never a wait for time.

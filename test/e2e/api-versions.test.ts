@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, createApp, listen, registerUser } from '../helper.ts'
+import { build, createApp, gate, listen, registerUser } from '../helper.ts'
 import { fitsWidth, launch, logIn, screenshot, seriousAxeViolations } from './browser.ts'
 
 /**
@@ -77,14 +77,13 @@ t.test('the console shows the app\'s API versions and upgrades its sandbox', asy
     await page.getByLabel('Version').selectOption('2026-11')
     await page.getByRole('button', { name: 'Upgrade all installations' }).click()
     // the counts reload after the move; held back here, as a slow answer would be, the button that counts them waits for them
-    let release = () => {}
-    const held = new Promise<void>((resolve) => { release = resolve })
+    const held = gate()
     const counts = (url: URL) => url.pathname === `/developer/apps/${created.id}/api-versions`
-    await page.route(counts, async (route) => { await held; await route.fallback() })
+    await page.route(counts, async (route) => { await held.opened; await route.fallback() })
     await confirm.getByRole('button', { name: 'Upgrade 1 to 2026-11' }).click()
     await page.getByText('1 installation now on 2026-11').waitFor()
     t.ok(await page.getByRole('button', { name: 'Upgrade all installations' }).isDisabled(), 'not while the old counts are shown')
-    release()
+    held.open()
     await page.unroute(counts)
     t.equal((await app.inject({ method: 'GET', url: '/app-api/orders', headers: auth })).headers['app-api-version'], '2026-11', 'confirmed: moved')
     await page.getByLabel('Version').selectOption('2026-12')

@@ -4,6 +4,7 @@ import { DeliveryDeduper } from '../../sdk/src/dedupe.ts'
 import type { WebhookEvent } from '../../sdk/src/webhooks.ts'
 import { signWebhook } from '../../sdk/src/webhooks.ts'
 import { serve } from './http-server.ts'
+import { gate } from '../wait.ts'
 
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef'
 
@@ -69,12 +70,11 @@ t.test('webhookHandler (node:http, real HTTP)', async (t) => {
 
   t.test('a duplicate arriving while the first copy runs waits for it and is not run twice', async (t) => {
     let calls = 0
-    let release = (): void => {}
-    const gate = new Promise<void>((resolve) => { release = resolve })
-    const url = await serve(t, webhookHandler(SECRET, async () => { calls += 1; await gate }))
+    const held = gate()
+    const url = await serve(t, webhookHandler(SECRET, async () => { calls += 1; await held.opened }))
     const first = deliver(url, envelope(), { eventId: 'dlv_parallel' })
     const second = deliver(url, envelope(), { eventId: 'dlv_parallel' })
-    setTimeout(release, 50)
+    setTimeout(held.open, 50)
     const answers = await Promise.all([first, second])
     t.same(answers.map((a) => a.status), [200, 200])
     t.same(answers.map((a) => a.body.duplicate).sort(), [false, true])

@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm'
 import { openDatabase } from '../../server/db/client.ts'
 import { users } from '../../server/db/schema/index.ts'
 import { buildApp } from '../../server/app.ts'
-import { testConfig, testDatabaseUrl, SERVER_URL, dropListenConnections, until } from '../helper.ts'
+import { testConfig, testDatabaseUrl, SERVER_URL, dropListenConnections, gate, until } from '../helper.ts'
 
 t.test('migrations', async (t) => {
   const url = await testDatabaseUrl(t, { empty: true })
@@ -78,14 +78,13 @@ t.test('a dropped LISTEN connection is reported, listened to again, and does not
   t.teardown(() => database.close())
   const received: string[] = []
   const happened: string[] = []
-  let restored: () => void = () => {}
-  const back = new Promise<void>((resolve) => { restored = resolve })
+  const back = gate()
   await database.listen('platform_test', (payload) => received.push(payload), {
     onLost: () => happened.push('lost'),
-    onRestored: () => { happened.push('restored'); restored() }
+    onRestored: () => { happened.push('restored'); back.open() }
   })
   t.equal(await dropListenConnections(database, url, 'platform_test'), 1, 'the listening backend was terminated')
-  await back
+  await back.opened
   t.same(happened, ['lost', 'restored'], 'the consumer heard of the gap and of the recovery')
   await database.notify('platform_test', 'after')
   await until(async () => received, (payloads) => payloads.includes('after'))

@@ -7,7 +7,7 @@ import { checkRuns } from '../../../server/db/schema/index.ts'
 import { createAppChecks } from '../../../plugins/app-checks/service.ts'
 import { fail, pass, INTERNAL_ERROR, RUN_GRACE_MS, type Check } from '../../../plugins/app-checks/runner.ts'
 import type { CheckContext } from '../../../plugins/app-checks/context.ts'
-import { build, createApp, loginReviewer, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { build, createApp, gate, loginReviewer, registerUser, REVIEWER_ENV } from '../../helper.ts'
 import { receiverApp, runChecks } from './fixtures.ts'
 
 t.test('an app whose URLs now resolve to an internal address fails with the policy\'s reason, and nothing is connected to', async (t) => {
@@ -49,8 +49,8 @@ t.test('an app whose URLs now resolve to an internal address fails with the poli
 t.test('at most one run per app: 409 while one is RUNNING', async (t) => {
   const app = await build(t)
   const { receiver, developer, appId } = await receiverApp(t, app)
-  let release = () => {}
-  receiver.faults = { holdWebhooks: new Promise<void>((resolve) => { release = resolve }) }
+  const held = gate()
+  receiver.faults = { holdWebhooks: held.opened }
   const first = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })
   t.equal(first.statusCode, 202)
   const running = await app.inject({ url: `/developer/apps/${appId}/checks/${first.json().checkRunId as string}`, headers: developer.auth })
@@ -58,7 +58,7 @@ t.test('at most one run per app: 409 while one is RUNNING', async (t) => {
   const second = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })
   t.equal(second.statusCode, 409)
   t.match(second.json(), { statusCode: 409, error: 'Conflict', message: /already running/ })
-  release()
+  held.open()
   await app.appChecks.idle()
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })).statusCode, 202, 'a new run once it finished')
   await app.appChecks.idle()
@@ -93,9 +93,8 @@ t.test('a check that crashes is FAIL "internal error", one that hangs is cut, an
 t.test('a RUNNING run whose process stopped is closed as FAILED once its deadline passed, and stays closed', async (t) => {
   const app = await build(t)
   const { developer, app: created } = await receiverApp(t, app)
-  let finish = () => {}
-  const gate = new Promise<void>((resolve) => { finish = resolve })
-  const slow: Check<CheckContext> = { id: 'slow', title: 'Slow', timeoutMs: 60_000, run: async () => { await gate; return fail('late', 'fix') } }
+  const finishing = gate()
+  const slow: Check<CheckContext> = { id: 'slow', title: 'Slow', timeoutMs: 60_000, run: async () => { await finishing.opened; return fail('late', 'fix') } }
   const service = createAppChecks({
     db: app.db, log: app.log, fastify: app, encryptionKey: app.config.encryptionKey, webhookTimeoutMs: 1000, browserPath: null,
     plan: () => [slow, slow]
@@ -107,7 +106,7 @@ t.test('a RUNNING run whose process stopped is closed as FAILED once its deadlin
   await app.db.update(checkRuns).set({ deadline: new Date(Date.now() - 1000) }).where(eq(checkRuns.id, id))
   const read = await app.inject({ url: `/developer/apps/${created.id}/checks/${id}`, headers: developer.auth })
   t.match(read.json(), { status: 'FAILED', finishedAt: String, results: [{ id: 'slow', outcome: 'FAIL', detail: /interrupted/ }, { id: 'slow', outcome: 'FAIL' }] })
-  finish()
+  finishing.open()
   await service.idle()
   t.match((await service.get(created.id, id)).results, [{ detail: /interrupted/ }, { detail: /interrupted/ }], 'the late check wrote nothing')
 })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { catalogChanged, createCatalogCache, CATALOG_CHANNEL } from '../../../plugins/commerce/catalog-cache.ts'
 import { openDatabase } from '../../../server/db/client.ts'
-import { testDatabaseUrl, until } from '../../helper.ts'
+import { gate, testDatabaseUrl, until } from '../../helper.ts'
 import { TestClock } from '../../clock.ts'
 
 const body = (text: string) => async () => text
@@ -29,10 +29,10 @@ t.test('createCatalogCache', async (t) => {
 
   t.test('a read that overlaps an invalidation answers but is not stored', async (t) => {
     const cache = createCatalogCache({ maxBytes: 1000, clock: new TestClock() })
-    let release: () => void = () => {}
-    const slow = cache.read('biz_a', 'list', async () => { await new Promise<void>((resolve) => { release = resolve }); return 'before the change' })
+    const held = gate()
+    const slow = cache.read('biz_a', 'list', async () => { await held.opened; return 'before the change' })
     cache.invalidate('biz_a')
-    release()
+    held.open()
     t.equal(await slow, 'before the change')
     t.equal(await cache.read('biz_a', 'list', body('after')), 'after', 'the overlapping read was not kept')
   })
@@ -95,18 +95,17 @@ t.test('catalogChanged: the writing process bypasses the cache until its change 
   const arrived = async (count: number) => await until(async () => payloads.length, (n) => n >= count)
 
   await cache.read('biz_1', 'list', body('v1'))
-  let committed: () => void = () => {}
-  let proceed: () => void = () => {}
-  const changed = new Promise<void>((resolve) => { committed = resolve })
+  const changed = gate()
+  const proceed = gate()
   const transaction = database.db.transaction(async (tx) => {
     await catalogChanged(tx, 'biz_1')
-    committed()
-    await new Promise<void>((resolve) => { proceed = resolve })
+    changed.open()
+    await proceed.opened
   })
-  await changed
+  await changed.opened
   t.equal(await cache.read('biz_1', 'list', body('v1 read during the write')), 'v1 read during the write', 'bypassed while the change is in flight')
   t.equal(await cache.read('biz_1', 'list', body('not kept')), 'not kept', 'and nothing was stored meanwhile')
-  proceed()
+  proceed.open()
   await transaction
   await arrived(1)
   t.match(payloads[0], /^[0-9a-f]{12}:\d+:biz_1$/, 'origin:sequence:business')
