@@ -56,9 +56,10 @@ interface Sample {
 }
 
 /** Counters the load and the receivers bump; read and reset at each sample (no per-request state is kept). */
-const tally = { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0, inFlight: 0 }
+const NO_COUNTS = { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0 }
+const tally = { ...NO_COUNTS, inFlight: 0 }
 /** Zeroes the counts of a sample (what is in flight stays counted). */
-const resetCounts = (): void => { Object.assign(tally, { reads: 0, orders: 0, deliveries: 0, hookCalls: 0, errors: 0, skipped: 0 }) }
+const resetCounts = (): void => { Object.assign(tally, NO_COUNTS) }
 const firstErrors: string[] = []
 
 function noteError (what: string): void {
