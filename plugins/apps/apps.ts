@@ -51,6 +51,7 @@ export async function createApp ({ executor, rules }: AppsContext, developerId: 
     webhookUrl: input.webhookUrl ?? null,
     webhookEvents: input.webhookEvents ?? [],
     webhookSignatureScheme: input.webhookSignatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
+    apiVersion: input.apiVersion ?? null,
     screenshots: input.screenshots ?? [],
     version: input.version ?? '1.0.0'
   }).onConflictDoNothing({ target: apps.slug }).returning()

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MAX_URL_LENGTH, SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, SignatureSchemeSchema, UrlField } from '../../sdk/src/contract/index.ts'
 import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
+import { ApiVersionSchema } from '../../sdk/src/contract/api-versions.ts'
 
 export const MAX_SCREENSHOTS = 5
 // the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
@@ -18,6 +19,7 @@ const ImageUrl = Type.String({
   examples: ['https://app.example.com/icon.png']
 })
 const Screenshots = Type.Array(ImageUrl, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs (http(s), or /media/ paths from the upload endpoint)` })
+const AppApiVersion = { ...ApiVersionSchema, description: 'The API version new installations pin to; unset or null: 2026-11, the spec\'s shapes' }
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 
@@ -34,6 +36,7 @@ export const CreateAppBodySchema = Type.Object({
   webhookUrl: Type.Optional(Url),
   webhookEvents: Type.Optional(WebhookEvents),
   webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
+  apiVersion: Type.Optional(Type.Union([AppApiVersion, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
 }, { title: 'CreateAppBody', additionalProperties: false })
@@ -51,6 +54,7 @@ export const UpdateAppBodySchema = Type.Object({
   webhookUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   webhookEvents: Type.Optional(WebhookEvents),
   webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
+  apiVersion: Type.Optional(Type.Union([AppApiVersion, Type.Null()])),
   iconUrl: Type.Optional(Type.Union([ImageUrl, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)

@@ -294,6 +294,7 @@ export const AppSchema = Type.Object({
   webhookUrl: Type.Union([Type.String(), Type.Null()]),
   webhookEvents: Type.Array(EventNameValue),
   webhookSignatureScheme: SignatureSchemeSchema,
+  apiVersion: Type.Union([ApiVersionSchema, Type.Null()], { description: 'The API version its new installations pin to; null: 2026-11, the spec\'s shapes (DESIGN §22)' }),
   iconUrl: Type.Union([Type.String(), Type.Null()]),
   screenshots: Type.Array(Type.String()),
   version: Type.String(),
