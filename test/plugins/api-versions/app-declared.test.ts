@@ -50,6 +50,17 @@ t.test('the app declares its API version', async (t) => {
     }
   })
 
+  t.test("app-platform.json's names: apiVersion and signatureScheme through PATCH /developer/apps/:appId", async (t) => {
+    const { app: created } = await createApp(app, developer)
+    const pushed = await patch(created.id, { apiVersion: '2026-12', signatureScheme: 'standard-webhooks' })
+    t.equal(pushed.statusCode, 200, pushed.body)
+    t.match(pushed.json(), { apiVersion: '2026-12', webhookSignatureScheme: 'standard-webhooks' }, 'signatureScheme is webhookSignatureScheme')
+    t.notOk('signatureScheme' in pushed.json(), 'shown under one name')
+    t.equal((await patch(created.id, { signatureScheme: 'spec', webhookSignatureScheme: 'spec' })).statusCode, 400, 'one name or the other')
+    const made = await createApp(app, developer, { signatureScheme: 'standard-webhooks' })
+    t.equal(made.app.webhookSignatureScheme, 'standard-webhooks', 'at creation too')
+  })
+
   t.test('the app body takes apiVersion at creation too', async (t) => {
     const { app: created } = await createApp(app, developer, { apiVersion: '2026-12' })
     t.equal(created.apiVersion, '2026-12')
