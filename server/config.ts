@@ -60,7 +60,7 @@ export const EnvSchema = Type.Object({
   APP_API_BUSINESS_CONCURRENCY: Type.Optional(PositiveInt),
   API_VERSION_CURRENT: Type.Optional(ApiVersionSchema),
   API_VERSION_SUNSETS: Type.Optional(Type.String({ pattern: '^\\d{4}-\\d{2}=\\d{4}-\\d{2}-\\d{2}(,\\d{4}-\\d{2}=\\d{4}-\\d{2}-\\d{2})*$', description: 'Announced sunsets: 2026-11=2027-06-01,…' })),
-  CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: that check is skipped' })),
+  CHECKS_BROWSER_PATH: Type.Optional(Type.String({ minLength: 1, description: 'Chromium for the app checks\' admin-page bridge check; unset: Debian\'s /usr/bin/chromium when it exists, else that check is skipped; `off` skips it' })),
   HTTP_REQUEST_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_HEADERS_TIMEOUT_MS: Type.Optional(PositiveInt),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Optional(PositiveInt),
@@ -180,9 +180,16 @@ function storefrontOrigin (value: string): string {
   return trimmed
 }
 
-/** CHECKS_BROWSER_PATH must name an existing file: a typo would otherwise skip a check without a word. */
-function checksBrowser (value: string | undefined): string | null {
-  if (value === undefined) return null
+/** Where Debian's chromium package puts the browser: the bridge check's browser when CHECKS_BROWSER_PATH is unset (DESIGN §22). */
+export const DEBIAN_CHROMIUM = '/usr/bin/chromium'
+
+/**
+ * CHECKS_BROWSER_PATH must name an existing file: a typo would otherwise skip a check without a word.
+ * Unset, Debian's Chromium is used when it is installed; `off` skips the check even then.
+ */
+function checksBrowser (value: string | undefined, fallback: string): string | null {
+  if (value === 'off') return null
+  if (value === undefined) return existsSync(fallback) ? fallback : null
   if (!existsSync(value)) throw new ConfigError(`Invalid configuration: CHECKS_BROWSER_PATH=${JSON.stringify(value)} does not exist (point it at a Chromium binary, e.g. /usr/bin/chromium)`)
   return value
 }
@@ -203,6 +210,8 @@ function refuseWeakProduction (env: Env): void {
 export interface LoadOptions {
   /** Keep the embedded database in memory (tests). */
   inMemory?: boolean
+  /** Where to look for Chromium when CHECKS_BROWSER_PATH is unset (DEBIAN_CHROMIUM; tests name another). */
+  debianChromium?: string
 }
 
 export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}) {
@@ -275,7 +284,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     /** How often the CLI may poll the token endpoint during device login (tests shorten it). */
     devicePollIntervalSeconds: env.DEVICE_POLL_INTERVAL_SECONDS ?? DEFAULTS.DEVICE_POLL_INTERVAL_SECONDS,
     /** Headless Chromium for the app checks' admin-page bridge check (DESIGN §18); null: that check is SKIP. */
-    checksBrowserPath: checksBrowser(env.CHECKS_BROWSER_PATH),
+    checksBrowserPath: checksBrowser(env.CHECKS_BROWSER_PATH, options.debianChromium ?? DEBIAN_CHROMIUM),
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,

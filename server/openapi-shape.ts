@@ -85,11 +85,12 @@ export function storefrontServers (storefrontUrl: string): Json[] {
 
 /**
  * The whole document (fastify-swagger `transformObject`): `clampedMaximum` (a limit the server clamps
- * rather than refuses) becomes the `x-clamped-maximum` extension, not `maximum`, `documentedAs` (a value the handler validates itself, to
+ * rather than refuses) becomes the `x-clamped-maximum` extension, not `maximum`, `configuredMaximum` (a setting's name) the
+ * `maximum` the running server enforces (options.limits), `documentedAs` (a value the handler validates itself, to
  * report every problem at once) shows that schema, and every schema with a `title` becomes
  * `#/components/schemas/<title>`. Two different schemas under one title are a programming error.
  */
-export function shapeDocument (document: Json, options: { storefrontUrl?: string } = {}): Json {
+export function shapeDocument (document: Json, options: { storefrontUrl?: string, limits?: Record<string, number> } = {}): Json {
   const components: Json = document.components?.schemas ?? {}
   const visit = (node: unknown, inComponent: string | null): unknown => {
     if (Array.isArray(node)) return node.map((item) => visit(item, null))
@@ -100,6 +101,12 @@ export function shapeDocument (document: Json, options: { storefrontUrl?: string
       out[key] = key === 'examples' || key === 'example' ? value : visit(value, null)
     }
     if (out.documentedAs !== undefined) return visit({ ...out.documentedAs, description: out.description }, null)
+    if (typeof out.configuredMaximum === 'string') {
+      // a limit the operator configures (MAX_LINE_QUANTITY): the document says the running server's value
+      const limit = options.limits?.[out.configuredMaximum]
+      if (limit !== undefined) out.maximum = limit
+      delete out.configuredMaximum
+    }
     if (typeof out.clampedMaximum === 'number') {
       // not `maximum`: a larger value is valid input, answered with this many (DESIGN §5)
       out['x-clamped-maximum'] = out.clampedMaximum

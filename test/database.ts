@@ -25,9 +25,8 @@ export function testConfig (env: Record<string, string> = {}, databaseUrl: strin
     DEMO_SEED: 'false',
     // every test signs up many accounts from 127.0.0.1; the throttle's own tests set it low
     AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '100000',
-    // the tests written before API versions read 2026-11 shapes: their apps install as before 2026-12
-    // shipped; test/plugins/api-versions ships it (API_VERSION_CURRENT=2026-12, the production default)
-    API_VERSION_CURRENT: '2026-11',
+    // the bridge check would start Chromium in every checks run; test/plugins/app-checks/reference-app.test.ts names it
+    CHECKS_BROWSER_PATH: 'off',
     ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : {}),
     ...env
   }, { inMemory: true })

@@ -1,4 +1,5 @@
 import type { apps } from '../../server/db/schema/index.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import type { AppView } from './schemas.ts'
 
 export type AppRow = typeof apps.$inferSelect
@@ -7,7 +8,7 @@ export function publicApp (row: AppRow): AppView {
   return {
     id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
     scopes: row.scopes, approvedScopes: row.approvedScopes, redirectUrl: row.redirectUrl, appUrl: row.appUrl, webhookUrl: row.webhookUrl,
-    webhookEvents: row.webhookEvents, webhookSignatureScheme: row.webhookSignatureScheme,
+    webhookEvents: row.webhookEvents, webhookSignatureScheme: row.webhookSignatureScheme, apiVersion: row.apiVersion as ApiVersion | null,
     iconUrl: row.iconUrl, screenshots: row.screenshots, version: row.version, status: row.status,
     isPublished: row.isPublished, reviewNotes: row.reviewNotes, changesRequested: row.changesRequested, manifest: row.manifest,
     createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString()

@@ -32,7 +32,15 @@ export function assertEditable (app: AppRow): void {
   if (app.status === 'PENDING_REVIEW') throw conflict('app_pending_review', 'The app is pending review and cannot be edited until the review ends')
 }
 
-export async function createApp ({ executor, rules }: AppsContext, developerId: string, input: CreateApp) {
+/** The body's `signatureScheme` (app-platform.json's name) is webhookSignatureScheme; the schema lets a body send only one. */
+function oneSchemeName<T extends { signatureScheme?: CreateApp['signatureScheme'], webhookSignatureScheme?: CreateApp['webhookSignatureScheme'] }> (
+  { signatureScheme, ...fields }: T): Omit<T, 'signatureScheme'> {
+  return signatureScheme === undefined ? fields : { ...fields, webhookSignatureScheme: signatureScheme }
+}
+
+export async function createApp (context: AppsContext, developerId: string, body: CreateApp) {
+  const { executor, rules } = context
+  const input = oneSchemeName(body)
   await checkUrls(input, rules)
   checkEvents(input.webhookEvents ?? [], input.scopes)
   const clientSecret = newClientSecret()
@@ -51,6 +59,7 @@ export async function createApp ({ executor, rules }: AppsContext, developerId: 
     webhookUrl: input.webhookUrl ?? null,
     webhookEvents: input.webhookEvents ?? [],
     webhookSignatureScheme: input.webhookSignatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
+    apiVersion: input.apiVersion ?? null,
     screenshots: input.screenshots ?? [],
     version: input.version ?? '1.0.0'
   }).onConflictDoNothing({ target: apps.slug }).returning()
@@ -72,7 +81,8 @@ export async function listApps (executor: Executor, developerId: string, query: 
  * Edits apply at once, except on a published app where added scopes need a review:
  * the status goes back to DRAFT (to be submitted) while the listing keeps approvedScopes.
  */
-export async function updateApp ({ executor, rules }: AppsContext, developerId: string, appId: string, patch: UpdateApp): Promise<AppRow> {
+export async function updateApp ({ executor, rules }: AppsContext, developerId: string, appId: string, body: UpdateApp): Promise<AppRow> {
+  const patch = oneSchemeName(body)
   if (patch.slug !== undefined) throw fieldError('app_slug_immutable', '/slug', 'is immutable after creation')
   await checkUrls(patch, rules)
   return await executor.transaction(async (tx) => {

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MAX_URL_LENGTH, SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, SignatureSchemeSchema, UrlField } from '../../sdk/src/contract/index.ts'
 import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
+import { ApiVersionSchema } from '../../sdk/src/contract/api-versions.ts'
 
 export const MAX_SCREENSHOTS = 5
 // the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
@@ -18,6 +19,11 @@ const ImageUrl = Type.String({
   examples: ['https://app.example.com/icon.png']
 })
 const Screenshots = Type.Array(ImageUrl, { maxItems: MAX_SCREENSHOTS, description: `Up to ${MAX_SCREENSHOTS} image URLs (http(s), or /media/ paths from the upload endpoint)` })
+/** app-platform.json's name for webhookSignatureScheme (DESIGN §22), taken as the same field; a body sends one or the other. */
+const { title: _schemeTitle, ...schemeShape } = SignatureSchemeSchema
+const SignatureSchemeAlias = Type.Optional({ ...schemeShape, description: 'The same as webhookSignatureScheme (its name in app-platform.json); send one or the other' })
+const ONE_SCHEME_NAME = { not: { required: ['webhookSignatureScheme', 'signatureScheme'] } }
+const AppApiVersion = { ...ApiVersionSchema, description: 'The API version new installations pin to; unset or null: 2026-11, the spec\'s shapes' }
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
 
@@ -34,9 +40,11 @@ export const CreateAppBodySchema = Type.Object({
   webhookUrl: Type.Optional(Url),
   webhookEvents: Type.Optional(WebhookEvents),
   webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
+  signatureScheme: SignatureSchemeAlias,
+  apiVersion: Type.Optional(Type.Union([AppApiVersion, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
-}, { title: 'CreateAppBody', additionalProperties: false })
+}, { title: 'CreateAppBody', additionalProperties: false, ...ONE_SCHEME_NAME })
 export type CreateApp = Static<typeof CreateAppBodySchema>
 
 export const UpdateAppBodySchema = Type.Object({
@@ -51,10 +59,12 @@ export const UpdateAppBodySchema = Type.Object({
   webhookUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   webhookEvents: Type.Optional(WebhookEvents),
   webhookSignatureScheme: Type.Optional(SignatureSchemeSchema),
+  signatureScheme: SignatureSchemeAlias,
+  apiVersion: Type.Optional(Type.Union([AppApiVersion, Type.Null()])),
   iconUrl: Type.Optional(Type.Union([ImageUrl, Type.Null()])),
   screenshots: Type.Optional(Screenshots),
   version: Type.Optional(Version)
-}, { title: 'UpdateAppBody', additionalProperties: false, minProperties: 1 })
+}, { title: 'UpdateAppBody', additionalProperties: false, minProperties: 1, ...ONE_SCHEME_NAME })
 export type UpdateApp = Static<typeof UpdateAppBodySchema>
 
 export const CreatedAppSchema = Type.Object({

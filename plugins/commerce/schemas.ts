@@ -213,25 +213,44 @@ export const PromoCodeSchema = Type.Object({
 }, { title: 'PromoCode' })
 export type PromoCode = Static<typeof PromoCodeSchema>
 
-export const PromoCodeCreateBodySchema = Type.Object({
+const promoCreateFields = {
   code: PromoCodeValue,
   percentOff: Type.Optional(promoFields.percentOff),
   amountOff: Type.Optional({ ...promoFields.amountOff, minimum: 1 }),
   minSubtotal: Type.Optional(promoFields.minSubtotal),
   active: Type.Optional(promoFields.active),
   expiresAt: Type.Optional(promoFields.expiresAt)
-}, { title: 'CreatePromoCodeBody', additionalProperties: false })
+}
+/** Exactly one of percentOff and amountOff: the service checks it (promo_code_discount_invalid), the document says it as `oneOf`. */
+const EXACTLY_ONE_DISCOUNT = [{ required: ['percentOff'] }, { required: ['amountOff'] }]
+export const PromoCodeCreateBodySchema = Type.Object(promoCreateFields, {
+  title: 'CreatePromoCodeBody',
+  additionalProperties: false,
+  documentedAs: Type.Object(promoCreateFields, { title: 'CreatePromoCodeBody', additionalProperties: false, oneOf: EXACTLY_ONE_DISCOUNT })
+})
 export type PromoCodeCreateBody = Static<typeof PromoCodeCreateBodySchema>
 
-/** Switching kind: send the new one and null for the other. */
-export const PromoCodePatchBodySchema = Type.Object({
+const promoPatchFields = {
   code: Type.Optional(PromoCodeValue),
   percentOff: Type.Optional(Type.Union([promoFields.percentOff, Type.Null()])),
   amountOff: Type.Optional(Type.Union([{ ...promoFields.amountOff, minimum: 1 }, Type.Null()])),
   minSubtotal: Type.Optional(promoFields.minSubtotal),
   active: Type.Optional(promoFields.active),
   expiresAt: Type.Optional(promoFields.expiresAt)
-}, { title: 'UpdatePromoCodeBody', additionalProperties: false, minProperties: 1 })
+}
+const BOTH_DISCOUNTS = (type: 'integer' | 'null') => ({ properties: { percentOff: { type }, amountOff: { type } }, required: ['percentOff', 'amountOff'] })
+/**
+ * Switching kind: send the new one and null for the other. The code keeps exactly one of the two
+ * on the record; what a patch alone can break (both set, both null) the document refuses with `not`.
+ */
+export const PromoCodePatchBodySchema = Type.Object(promoPatchFields, {
+  title: 'UpdatePromoCodeBody',
+  additionalProperties: false,
+  minProperties: 1,
+  documentedAs: Type.Object(promoPatchFields, {
+    title: 'UpdatePromoCodeBody', additionalProperties: false, minProperties: 1, not: { anyOf: [BOTH_DISCOUNTS('integer'), BOTH_DISCOUNTS('null')] }
+  })
+})
 export type PromoCodePatchBody = Static<typeof PromoCodePatchBodySchema>
 
 export const PromoCodeListQuerySchema = Type.Composite([PaginationQuery(PROMO_CODE_PAGE_LIMITS)], { additionalProperties: false })

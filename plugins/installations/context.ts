@@ -33,8 +33,6 @@ export interface InstallationsDeps {
   commerce: CommerceService
   /** Install and uninstall counters, written in the installation's transaction. */
   analytics: Pick<AppAnalyticsService, 'in'>
-  /** The API version new installations pin to (config API_VERSION_CURRENT). */
-  apiVersionCurrent: ApiVersion
 }
 
 /**

@@ -6,7 +6,8 @@ import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { databaseNow } from '../../server/clock.ts'
 import type { AppRow } from '../apps/service.ts'
-import { WEBHOOK_SECRET_PREFIX } from '../webhooks/service.ts'
+import { webhookSecretPrefix } from '../webhooks/service.ts'
+import { isApiVersion, SPEC_API_VERSION, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { conflict } from './errors.ts'
 import { announce, type InstallationRow, type InstallationsContext } from './context.ts'
 import { activeFor, getForBusiness } from './lookups.ts'
@@ -31,6 +32,13 @@ export function allowedEvents (events: string[], scopes: string[]): string[] {
 }
 
 /**
+ * The version a new installation pins to: the one the app declares, else the spec's (2026-11), so an
+ * app written from the spec alone sees the spec's shapes (DESIGN §22); API_VERSION_CURRENT only names
+ * the newest one offered.
+ */
+export const pinnedVersion = (app: Pick<AppRow, 'apiVersion'>): ApiVersion => isApiVersion(app.apiVersion) ? app.apiVersion : SPEC_API_VERSION
+
+/**
  * Creates the installation (token, webhook secret, the app's own webhook registration), or for an
  * app already installed on the business, re-grants the requested scopes and rotates the token.
  */
@@ -48,7 +56,7 @@ export async function install (context: InstallationsContext<Tx>, input: Install
     await announce(context, tx, existing.id)
     return { installation: updated, accessToken, webhookSecret: decryptSecret(existing.webhookSecretEncrypted, encryptionKey) }
   }
-  const webhookSecret = randomWebhookSecret(WEBHOOK_SECRET_PREFIX[kind])
+  const webhookSecret = randomWebhookSecret(webhookSecretPrefix(input.isTestInstall, input.app.webhookSignatureScheme))
   const secretEncrypted = encryptSecret(webhookSecret, encryptionKey)
   const [installation] = await tx.insert(installations).values({
     id: newId('inst'),
@@ -58,7 +66,7 @@ export async function install (context: InstallationsContext<Tx>, input: Install
     webhookSecretEncrypted: secretEncrypted,
     isTestInstall: input.isTestInstall,
     grantedScopes: input.scopes,
-    apiVersion: context.apiVersionCurrent,
+    apiVersion: pinnedVersion(input.app),
     installedBy: input.userId
   }).returning()
   await context.analytics.in(tx).recordInstall(input.app.id, input.isTestInstall)

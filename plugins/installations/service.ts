@@ -80,8 +80,7 @@ export default fp(async function installationsService (fastify) {
     apps: fastify.apps,
     webhooks: fastify.webhooks,
     commerce: fastify.commerce,
-    analytics: fastify.appAnalytics,
-    apiVersionCurrent: fastify.config.apiVersionCurrent
+    analytics: fastify.appAnalytics
   })
   fastify.decorate('installations', service)
   // what commerce, webhooks and app-analytics ask of installations, through the interfaces they define

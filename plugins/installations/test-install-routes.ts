@@ -20,6 +20,9 @@ const TestStatusSchema = Type.Object({
   installed: Type.Boolean(),
   installationId: Type.Union([Type.String(), Type.Null()]),
   businessId: Type.String({ description: 'The sandbox business' }),
+  installUrl: Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+    description: 'The App URL with the sandbox (businessId, business), where the portal\'s Test install goes so the app starts OAuth and receives its credentials; null when the app has no App URL (POST test-install then shows them once)'
+  }),
   isTestInstall: Type.Union([Type.Boolean(), Type.Null()]),
   needsReConsent: Type.Union([Type.Boolean(), Type.Null()]),
   grantedScopes: Type.Array(ScopeValue),
@@ -31,7 +34,19 @@ const TestStatusSchema = Type.Object({
   }))
 })
 
-/** Test installs on the developer's sandbox business, without review. */
+/** The App URL with the business it installs on, as the marketplace's Install button sends it (DESIGN §15). */
+function installEntry (appUrl: string, businessId: string, slug: string): string {
+  const url = new URL(appUrl)
+  url.searchParams.set('businessId', businessId)
+  url.searchParams.set('business', slug)
+  return url.toString()
+}
+
+/**
+ * Test installs on the developer's sandbox business, without review. The portal sends an app with an
+ * App URL through it (installUrl, DESIGN §22) so the app receives its credentials; POST test-install
+ * (credentials in the answer) stays for apps without one, the CLI and scripts.
+ */
 const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
   const sandboxOf = (businessId: string | null): string => {
@@ -41,7 +56,8 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.post('/:appId/test-install', {
     schema: {
-      tags, security, operationId: 'testInstallApp', summary: 'Install the app on my sandbox business', description: 'Replaces an earlier test install (its token is revoked). Works in any app status.',
+      tags, security, operationId: 'testInstallApp', summary: 'Install the app on my sandbox business',
+      description: 'Replaces an earlier test install (its token is revoked). Works in any app status. The credentials come in this answer; an app with an App URL is test-installed through it instead (GET test-status\'s installUrl), so the app receives them.',
       params: AppIdParams, response: { 201: TestInstallSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
@@ -64,9 +80,10 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const businessId = sandboxOf(request.user.businessId)
     const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
     const installation = await fastify.installations.activeFor(app.id, businessId)
+    const installUrl = app.appUrl === null ? null : installEntry(app.appUrl, businessId, (await fastify.commerce.findBusiness(businessId))?.slug ?? '')
     if (installation === null) {
       return {
-        installed: false, installationId: null, businessId, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null,
+        installed: false, installationId: null, businessId, installUrl, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null,
         webhooks: [], recentDeliveries: []
       }
     }
@@ -78,6 +95,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       installed: true,
       installationId: installation.id,
       businessId,
+      installUrl,
       isTestInstall: installation.isTestInstall,
       needsReConsent: installation.needsReConsent,
       grantedScopes: installation.grantedScopes,

@@ -6,18 +6,14 @@ import { bindTo } from '../../server/db/bind.ts'
 import { newId } from '../../server/db/ids.ts'
 import { sha256 } from '../../server/crypto.ts'
 import { conflict, httpError, oauthError } from './errors.ts'
+import { USER_CODE_ALPHABET, USER_CODE_LENGTH } from './schemas.ts'
 import type { Clock } from '../../server/clock.ts'
 
-/** The developer CLI is the one public client of the device flow (DESIGN §19). */
-export const CLI_CLIENT_ID = 'app-platform-cli'
-export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+export { CLI_CLIENT_ID, DEVICE_CODE_GRANT } from './schemas.ts'
 /** RFC 8628 §6.1: codes live minutes, not hours. */
 export const DEVICE_CODE_TTL_MS = 15 * 60 * 1000
 /** RFC 8628 §3.5: each slow_down adds 5 seconds to the interval. */
 const SLOW_DOWN_STEP_SECONDS = 5
-/** RFC 8628 §6.1: consonants only (no vowels, so no words), upper case, easy to read aloud; 20^8 codes. */
-const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ'
-const USER_CODE_LENGTH = 8
 
 /** Upper case, separators dropped: `bcdf-ghjk` and `BCDFGHJK` are the same code; null when it cannot be one. */
 export function normalizeUserCode (input: string): string | null {

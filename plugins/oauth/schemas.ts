@@ -6,6 +6,16 @@ export { SCOPE_DESCRIPTIONS } from '../../sdk/src/contract/index.ts'
 
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000
 
+// the rules the handlers check (RFC 6749 error codes, not schema messages) and the document shows (documentedAs)
+/** The developer CLI is the one public client of the device flow (DESIGN §19). */
+export const CLI_CLIENT_ID = 'app-platform-cli'
+export const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code'
+/** RFC 8628 §6.1: consonants only (no vowels, so no words), upper case, easy to read aloud; 20^8 codes. */
+export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ'
+export const USER_CODE_LENGTH = 8
+/** RFC 7636 §4.1 */
+export const PKCE_VERIFIER_PATTERN = '^[A-Za-z0-9._~-]{43,128}$'
+
 const ClientId = Type.String({ minLength: 1, maxLength: 64 })
 const RedirectUri = Type.String({ minLength: 1, maxLength: 2048 })
 const ScopeParam = Type.String({ maxLength: 1000, description: 'Space-separated scopes; all approved scopes when omitted' })
@@ -55,7 +65,32 @@ export const RedirectSchema = Type.Object({
   redirectTo: Type.String({ description: 'Send the browser here: the redirect_uri with code and state, or error=access_denied (the consent screen offers that after a Deny, beside Back to the admin)' })
 })
 
-/** Loose on purpose: the handler answers problems with RFC 6749 error codes, not schema messages. */
+const NonEmpty = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...(description === undefined ? {} : { description }) })
+
+/** The two grants the token endpoint takes, as the handler checks them: what the document shows. */
+const TokenRequestDocument = Type.Unsafe({
+  title: 'TokenRequest',
+  oneOf: [
+    Type.Object({
+      grant_type: Type.Literal('authorization_code'),
+      code: NonEmpty(200),
+      redirect_uri: Type.String({ maxLength: 2048, description: 'Exactly the redirect_uri of the authorization request' }),
+      code_verifier: Type.Optional(Type.String({ pattern: PKCE_VERIFIER_PATTERN, description: 'Required when the authorization request carried a code_challenge, refused otherwise' })),
+      client_id: Type.Optional(Type.String({ maxLength: 64, description: 'When sent, the HTTP Basic client\'s' })),
+      device_code: Type.Optional(Type.String({ maxLength: 200 }))
+    }, { description: 'An app exchanging its authorization code (HTTP Basic client authentication)' }),
+    Type.Object({
+      grant_type: Type.Literal(DEVICE_CODE_GRANT),
+      device_code: NonEmpty(200, 'RFC 8628 §3.4'),
+      client_id: Type.Literal(CLI_CLIENT_ID),
+      code: Type.Optional(Type.String({ maxLength: 200 })),
+      redirect_uri: Type.Optional(Type.String({ maxLength: 2048 })),
+      code_verifier: Type.Optional(Type.String({ maxLength: 200 }))
+    }, { description: 'The developer CLI polling for its token (public client, no secret)' })
+  ]
+})
+
+/** Loose on purpose: the handler answers problems with RFC 6749 error codes, not schema messages; the document shows its rules. */
 export const TokenBodySchema = Type.Object({
   grant_type: Type.Optional(Type.String({ maxLength: 100 })),
   code: Type.Optional(Type.String({ maxLength: 200 })),
@@ -63,7 +98,7 @@ export const TokenBodySchema = Type.Object({
   code_verifier: Type.Optional(Type.String({ maxLength: 200 })),
   client_id: Type.Optional(Type.String({ maxLength: 64 })),
   device_code: Type.Optional(Type.String({ maxLength: 200, description: 'With grant_type=urn:ietf:params:oauth:grant-type:device_code (RFC 8628 §3.4)' }))
-}, { title: 'TokenRequest' })
+}, { title: 'TokenRequest', documentedAs: TokenRequestDocument })
 
 export const TokenSchema = Type.Object({
   access_token: Type.String({ examples: ['fbat_…'] }),
@@ -88,10 +123,14 @@ export const OAuthErrorSchema = Type.Object({
 }, { title: 'OAuthError' })
 
 /** RFC 7009 §2.1; loose like TokenBodySchema, so a missing token is an RFC 6749 invalid_request. */
-export const RevokeBodySchema = Type.Object({
+const revokeFields = {
   token: Type.Optional(Type.String({ maxLength: 400, description: 'The access token (fbat_…) to revoke' })),
   token_type_hint: Type.Optional(Type.String({ maxLength: 100, description: 'access_token (the only kind issued); other hints are ignored' }))
-}, { title: 'RevokeRequest' })
+}
+export const RevokeBodySchema = Type.Object(revokeFields, {
+  title: 'RevokeRequest',
+  documentedAs: Type.Object({ ...revokeFields, token: NonEmpty(400, 'The access token (fbat_…) to revoke') }, { title: 'RevokeRequest' })
+})
 
 export const RevokedSchema = Type.Object({}, { description: 'Empty: the same answer whether or not the token was valid (RFC 7009 §2.2)' })
 
@@ -112,11 +151,15 @@ export const ServerMetadataSchema = Type.Object({
 }, { title: 'AuthorizationServerMetadata' })
 
 /** RFC 8628 §3.1; loose like TokenBodySchema, so problems are RFC 6749 error codes. */
-export const DeviceAuthorizationBodySchema = Type.Object({
+const deviceFields = {
   client_id: Type.Optional(Type.String({ maxLength: 64, description: '`app-platform-cli`, the one public client of the device flow' })),
   scope: Type.Optional(Type.String({ maxLength: 1000, description: 'Ignored: a CLI token reaches the developer portal and console' })),
   device_name: Type.Optional(Type.String({ maxLength: 100, description: 'Shown on the approval screen and in the portal\'s list of CLI tokens' }))
-}, { title: 'DeviceAuthorizationRequest' })
+}
+export const DeviceAuthorizationBodySchema = Type.Object(deviceFields, {
+  title: 'DeviceAuthorizationRequest',
+  documentedAs: Type.Object({ ...deviceFields, client_id: Type.Literal(CLI_CLIENT_ID, { description: 'The one public client of the device flow' }) }, { title: 'DeviceAuthorizationRequest' })
+})
 
 export const DeviceAuthorizationSchema = Type.Object({
   device_code: Type.String(),
@@ -133,7 +176,15 @@ export const DeviceTokenSchema = Type.Object({
   expires_in: Type.Integer({ description: 'Seconds (30 days)' })
 }, { title: 'DeviceTokenResponse', description: 'A developer CLI token: /developer routes only' })
 
-const UserCode = Type.String({ minLength: 1, maxLength: 20, description: 'As shown by the CLI; case and dashes do not matter' })
+/** A user code as the handler reads it: USER_CODE_LENGTH letters of the alphabet, any case, dashes and spaces anywhere. */
+const USER_CODE_DOCUMENTED_PATTERN = `^[\\s-]*(?:[${USER_CODE_ALPHABET}${USER_CODE_ALPHABET.toLowerCase()}][\\s-]*){${USER_CODE_LENGTH}}$`
+const UserCode = Type.String({
+  minLength: 1,
+  maxLength: 20,
+  description: 'As shown by the CLI; case and dashes do not matter',
+  // the handler answers another value with its own code (user_code_invalid); the document says which values are codes
+  documentedAs: Type.String({ minLength: 8, maxLength: 20, pattern: USER_CODE_DOCUMENTED_PATTERN, examples: ['BCDF-GHJK'] })
+})
 
 export const DeviceInfoQuery = Type.Object({ user_code: UserCode })
 

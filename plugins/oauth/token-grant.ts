@@ -7,8 +7,9 @@ import type { AppRow } from '../apps/service.ts'
 import type { Issued } from '../installations/service.ts'
 import type { OAuthContext } from './context.ts'
 import { oauthError } from './errors.ts'
+import { PKCE_VERIFIER_PATTERN } from './schemas.ts'
 
-const VERIFIER_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/
+const VERIFIER_PATTERN = new RegExp(PKCE_VERIFIER_PATTERN)
 const ACCESS_TOKEN_PATTERN = /^fbat_[A-Za-z0-9_-]{20,200}$/
 
 export const pkceChallenge = (verifier: string): string => createHash('sha256').update(verifier).digest('base64url')

@@ -1,8 +1,9 @@
 import { orderExample, productExample, reviewExample } from '../../sdk/src/contract/examples.ts'
-import { EVENT_NAMES, type EventName } from '../../server/events.ts'
+import { SUBSCRIBABLE_EVENTS } from '../../sdk/src/contract/index.ts'
+import type { EventName } from '../../server/events.ts'
 
-/** The events `app-platform trigger` emits: the catalogue's, save the two the platform alone sends. */
-export const TRIGGERABLE_EVENTS = EVENT_NAMES.filter((event) => event !== 'webhook.test' && event !== 'business.data_erasure')
+/** The events `app-platform trigger` emits: the catalogue's, save the two the platform alone sends (the trigger body's documented enum). */
+export const TRIGGERABLE_EVENTS: readonly EventName[] = SUBSCRIBABLE_EVENTS
 
 const order = {
   orderId: orderExample.id,

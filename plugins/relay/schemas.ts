@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { StringEnum, SUBSCRIBABLE_EVENTS } from '../../sdk/src/contract/index.ts'
 
 /** The largest answer relayed back: a hook answer is at most 64 KB, a webhook's is only kept as a snippet. */
 const MAX_ANSWER_BODY = 256 * 1024
@@ -38,7 +39,8 @@ export const RelayCallEventSchema = Type.Object({
 }, { title: 'RelayCallEvent' })
 
 export const TriggerBodySchema = Type.Object({
-  event: Type.String({ minLength: 1, maxLength: 64, description: 'An event of the catalogue, e.g. order.created (not webhook.test or business.data_erasure)' })
+  // the handler names the triggerable events in its 400 (event_unknown); the document shows them as the enum
+  event: Type.String({ minLength: 1, maxLength: 64, description: 'An event of the catalogue, e.g. order.created (not webhook.test or business.data_erasure)', documentedAs: StringEnum(SUBSCRIBABLE_EVENTS) })
 }, { title: 'TriggerBody', additionalProperties: false })
 
 export const TriggeredSchema = Type.Object({

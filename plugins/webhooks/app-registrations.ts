@@ -7,7 +7,7 @@ import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import { databaseNow } from '../../server/clock.ts'
-import { DEFAULT_SIGNATURE_SCHEME } from '../../sdk/src/contract/events.ts'
+import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { badRequest, conflict, fieldError, insufficientScope, notFound } from './errors.ts'
 import type { CallingInstallation, WebhookRow, WebhooksContext } from './context.ts'
 import type { DeliveryQueryType, WebhookCreate, WebhookPatch } from './schemas.ts'
@@ -17,6 +17,15 @@ import { deliveryPage, present, publicDelivery, publicWebhook } from './views.ts
 
 /** Webhook signing secrets; an installation's own secret (its app webhook and hooks) uses the same prefixes. */
 export const WEBHOOK_SECRET_PREFIX = { live: 'whsec_', test: 'whsec_test_' } as const
+
+/**
+ * The prefix of a secret issued for a scheme: a Standard Webhooks secret is `whsec_` + base64 on test
+ * installs too, so the `standardwebhooks` package takes it as given (DESIGN §22; `isTestInstall` tells
+ * the installs apart); the spec's scheme keeps the spec's `whsec_test_` marker.
+ */
+export function webhookSecretPrefix (isTestInstall: boolean, scheme: SignatureScheme): string {
+  return WEBHOOK_SECRET_PREFIX[isTestInstall && scheme === 'spec' ? 'test' : 'live']
+}
 /** Registrations one installation may hold (the spec leaves it open). */
 export const MAX_WEBHOOKS_PER_INSTALLATION = 50
 
@@ -53,14 +62,15 @@ export async function show (context: WebhooksContext, installation: CallingInsta
 export async function create ({ executor, outbound, encryptionKey }: WebhooksContext, installation: CallingInstallation, input: WebhookCreate) {
   const events = checkEvents(input.events, installation)
   await checkUrl(outbound, input.url)
-  const secret = randomWebhookSecret(WEBHOOK_SECRET_PREFIX[installation.isTestInstall ? 'test' : 'live'])
+  const signatureScheme = input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME
+  const secret = randomWebhookSecret(webhookSecretPrefix(installation.isTestInstall, signatureScheme))
   const row = await executor.transaction(async (tx) => {
     const [{ n }] = await tx.select({ n: count() }).from(webhooks).where(eq(webhooks.installationId, installation.id))
     if (n >= MAX_WEBHOOKS_PER_INSTALLATION) throw conflict('webhook_limit_reached', `An installation may hold at most ${MAX_WEBHOOKS_PER_INSTALLATION} webhooks`)
     const [inserted] = await tx.insert(webhooks).values({
       id: newId('wh'), installationId: installation.id, appId: installation.appId, businessId: installation.businessId, url: input.url,
       secretEncrypted: encryptSecret(secret, encryptionKey), events, description: input.description ?? '',
-      signatureScheme: input.signatureScheme ?? DEFAULT_SIGNATURE_SCHEME,
+      signatureScheme,
       apiVersion: input.apiVersion ?? null
     }).returning()
     return inserted

@@ -10,7 +10,7 @@ import { createForInstallation, deactivateFor, recentDeliveriesOf, registrations
 
 // How deliveries are signed, for other capabilities that send as the webhook engine does (app checks)
 export { deliveryHeaders, envelopeBody, type Envelope } from './signing.ts'
-export { checkEvents, MAX_WEBHOOKS_PER_INSTALLATION, WEBHOOK_SECRET_PREFIX } from './app-registrations.ts'
+export { checkEvents, MAX_WEBHOOKS_PER_INSTALLATION, webhookSecretPrefix } from './app-registrations.ts'
 export type { CallingInstallation, InstallationFacts, WebhookRow, WebhookServiceDeps } from './context.ts'
 export { MAX_REPLAY, REPLAY_COUNT_LIMIT } from './redelivery.ts'
 export { deliveryPage, publicDelivery, publicWebhook, type DeliveryFilter } from './views.ts'

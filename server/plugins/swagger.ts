@@ -43,7 +43,9 @@ export default fp(async function swaggerPlugin (fastify) {
       }
     },
     transform: ({ schema, url, route }) => shapeRoute({ schema: schema as Record<string, any>, url, method: [route.method].flat()[0] }),
-    transformObject: (document) => shapeDocument('openapiObject' in document ? document.openapiObject : {}, { storefrontUrl: fastify.origins.storefrontUrl }),
+    transformObject: (document) => shapeDocument('openapiObject' in document ? document.openapiObject : {}, {
+      storefrontUrl: fastify.origins.storefrontUrl, limits: { MAX_LINE_QUANTITY: fastify.config.checkoutRules.maxLineQuantity }
+    }),
     // Shared schemas keep their $id as the component name (ErrorBody, …)
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => typeof json.$id === 'string' ? json.$id : `def-${i}` }
   })

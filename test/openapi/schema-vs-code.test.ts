@@ -63,3 +63,77 @@ t.test('registration: the document and the server agree on emails and on a merch
     t.equal(validate(body), answer.statusCode === 201, `${name}: the document says ${validate(body) ? 'valid' : 'invalid'}, the server ${answer.statusCode}`)
   }
 })
+
+/**
+ * Inputs an outside fuzzer found the document allowing and the server refusing (issue #38 item 6):
+ * the OAuth form bodies' required fields, the per-line quantity (MAX_LINE_QUANTITY), the device
+ * user code's format, promo codes' exactly-one-of and the trigger's events. Each is judged by the
+ * committed document and by the server; they must agree.
+ */
+t.test('rules the server enforces are in the committed document', async (t) => {
+  const app = await build(t)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const merchant = await registerUser(app, 'MERCHANT')
+  const { app: created, clientSecret } = await createApp(app, developer)
+  const basic = { authorization: `Basic ${Buffer.from(`${created.clientId}:${clientSecret}`).toString('base64')}` }
+  const agree = (schema: string, cases: Array<[string, unknown, (body: unknown) => Promise<{ statusCode: number, body: string }>, number[]]>) => async () => {
+    const validate = documented(schema)
+    for (const [name, body, send, refusedWith] of cases) {
+      const answer = await send(body)
+      const refused = refusedWith.includes(answer.statusCode)
+      t.equal(validate(body), !refused, `${schema}, ${name}: the document says ${validate(body) ? 'valid' : 'invalid'}, the server ${answer.statusCode} ${refused ? answer.body.slice(0, 120) : ''}`)
+    }
+  }
+  const form = (url: string, headers: Record<string, string> = {}) => async (body: unknown) =>
+    await app.inject({ method: 'POST', url, headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(body as Record<string, string>).toString() })
+
+  await t.test('POST /oauth/token', agree('TokenRequest', [
+    ['no grant_type', { code: 'x', redirect_uri: created.redirectUrl }, form('/oauth/token', basic), [400]],
+    ['no code', { grant_type: 'authorization_code', redirect_uri: created.redirectUrl }, form('/oauth/token', basic), [400]],
+    ['no redirect_uri', { grant_type: 'authorization_code', code: 'abc' }, form('/oauth/token', basic), [400]],
+    ['an unsupported grant', { grant_type: 'password', code: 'abc', redirect_uri: created.redirectUrl }, form('/oauth/token', basic), [400]],
+    ['the device grant without device_code', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: 'app-platform-cli' }, form('/oauth/token'), [400]],
+    ['the device grant for another client', { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', client_id: 'other', device_code: 'x' }, form('/oauth/token'), [401]]
+  ]))
+  await t.test('POST /oauth/revoke and /oauth/device_authorization', async () => {
+    await agree('RevokeRequest', [['no token', {}, form('/oauth/revoke', basic), [400]], ['a token', { token: 'fbat_x' }, form('/oauth/revoke', basic), [400]]])()
+    await agree('DeviceAuthorizationRequest', [
+      ['no client_id', {}, form('/oauth/device_authorization'), [400, 401]],
+      ['another client', { client_id: 'other' }, form('/oauth/device_authorization'), [400, 401]],
+      ['the CLI', { client_id: 'app-platform-cli' }, form('/oauth/device_authorization'), [400, 401]]
+    ])()
+  })
+  await t.test('POST /oauth/device: the user code format', agree('DeviceDecision', [
+    ['a code as shown', { user_code: 'BCDF-GHJK', decision: 'approve' }, async (body) => await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: body as object }), [400]],
+    ['any case, spaces', { user_code: 'bcdf ghjk', decision: 'approve' }, async (body) => await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: body as object }), [400]],
+    ['vowels', { user_code: 'ABCD-EFGH', decision: 'approve' }, async (body) => await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: body as object }), [400]],
+    ['too short', { user_code: 'BCDF', decision: 'approve' }, async (body) => await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: body as object }), [400]]
+  ]))
+  const me = (await app.inject({ url: '/auth/me', headers: merchant.auth })).json()
+  const product = (await app.inject({ method: 'POST', url: '/merchant/products', headers: merchant.auth, payload: { name: 'Tea', price: 500, stock: 100 } })).json()
+  const quote = async (body: unknown) => await app.storefront.inject({ method: 'POST', url: `/store/${me.business.slug as string}/api/orders`, payload: body as object })
+  const order = (quantity: number) => ({ items: [{ productId: product.id, quantity }], customer: { name: 'Ada' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' })
+  await t.test('an order line: at most MAX_LINE_QUANTITY', agree('GuestOrderBody', [
+    ['20', order(20), quote, [400]], ['21', order(21), quote, [400]], ['1000', order(1000), quote, [400]]
+  ]))
+  const promo = async (body: unknown) => await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload: body as object })
+  let n = 0
+  const code = () => `FUZZ${++n}`
+  await t.test('promo codes: exactly one of percentOff and amountOff', agree('CreatePromoCodeBody', [
+    ['percentOff', { code: code(), percentOff: 10 }, promo, [400]],
+    ['amountOff', { code: code(), amountOff: 100 }, promo, [400]],
+    ['both', { code: code(), percentOff: 10, amountOff: 100 }, promo, [400]],
+    ['neither', { code: code() }, promo, [400]]
+  ]))
+  const promoId = (await promo({ code: code(), percentOff: 5 })).json().id as string
+  const patchPromo = async (body: unknown) => await app.inject({ method: 'PATCH', url: `/merchant/promo-codes/${promoId}`, headers: merchant.auth, payload: body as object })
+  await t.test('a promo patch: never both, never neither', agree('UpdatePromoCodeBody', [
+    ['both', { percentOff: 10, amountOff: 100 }, patchPromo, [400]],
+    ['both null', { percentOff: null, amountOff: null }, patchPromo, [400]],
+    ['switching kind', { percentOff: null, amountOff: 100 }, patchPromo, [400]]
+  ]))
+  const trigger = async (body: unknown) => await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/trigger`, headers: developer.auth, payload: body as object })
+  await t.test('the trigger: the events it emits', agree('TriggerBody', [
+    ['order.created', { event: 'order.created' }, trigger, [400]], ['webhook.test', { event: 'webhook.test' }, trigger, [400]], ['no such event', { event: 'order.exploded' }, trigger, [400]]
+  ]))
+})

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
-import { loadConfig, ConfigError } from '../../server/config.ts'
+import { fileURLToPath } from 'node:url'
+import { loadConfig, ConfigError, DEBIAN_CHROMIUM } from '../../server/config.ts'
 
 t.test('loadConfig', async (t) => {
   t.test('uses the spec defaults', async (t) => {
@@ -20,6 +21,15 @@ t.test('loadConfig', async (t) => {
     t.equal(config.trustProxy, false, 'the socket address by default: a client cannot forge its own')
     t.equal(config.appApiCacheBytes, 32 * 1024 * 1024)
     t.equal(config.databasePoolSize, 10)
+  })
+
+  t.test('CHECKS_BROWSER_PATH: unset finds Debian\'s Chromium by itself, `off` skips the bridge check', async (t) => {
+    const chromium = fileURLToPath(import.meta.url)
+    t.equal(loadConfig({}, { inMemory: true, debianChromium: chromium }).checksBrowserPath, chromium, 'the browser where Debian installs it')
+    t.equal(loadConfig({}, { inMemory: true, debianChromium: '/nonexistent/chromium' }).checksBrowserPath, null, 'none installed: the check is skipped')
+    t.equal(loadConfig({ CHECKS_BROWSER_PATH: 'off' }, { inMemory: true, debianChromium: chromium }).checksBrowserPath, null)
+    t.equal(loadConfig({ CHECKS_BROWSER_PATH: chromium }, { inMemory: true, debianChromium: '/nonexistent/chromium' }).checksBrowserPath, chromium)
+    t.equal(DEBIAN_CHROMIUM, '/usr/bin/chromium')
   })
 
   t.test('TRUST_PROXY: a boolean or proxy addresses', async (t) => {

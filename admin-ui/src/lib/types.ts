@@ -50,6 +50,8 @@ export interface TestStatus {
   installed: boolean
   installationId: string | null
   businessId: string
+  /** The App URL with the sandbox: the app starts OAuth and receives the credentials (DESIGN §22); null without an App URL. */
+  installUrl: string | null
   isTestInstall: boolean | null
   needsReConsent: boolean | null
   grantedScopes: string[]

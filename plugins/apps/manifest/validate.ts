@@ -151,10 +151,11 @@ function isUrl (value: string, production: boolean): boolean {
   }
 }
 
-function duplicates<T> (items: T[] | undefined, key: (item: T) => string, path: string, name: string): Problem[] {
+function duplicates<T> (items: Array<T | undefined>, key: (item: T) => string, path: string, name: string): Problem[] {
   const seen = new Map<string, number>()
   const problems: Problem[] = []
-  for (const [index, item] of (items ?? []).entries()) {
+  for (const [index, item] of items.entries()) {
+    if (item === undefined) continue
     const value = key(item)
     if (seen.has(value)) problems.push({ path: `${path}/${index}/${name}`, message: `duplicate ${name} "${value}" (also at index ${seen.get(value) as number})` })
     else seen.set(value, index)
@@ -172,26 +173,42 @@ export interface AppContext {
 
 const PLATFORM_URL = "must not point at the platform's own origins (API, admin or storefront)"
 
-/** Every problem of a manifest at once; empty means valid. */
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/**
+ * Every problem of a manifest at once, the structure's and the rules' together (DESIGN §22): the rules
+ * run on every part whose structure is sound (an item with a structure problem is skipped, keeping the
+ * others' indexes), so one answer says all a developer must fix. Empty means valid.
+ */
 export function validateManifest (input: unknown, app: AppContext): Problem[] {
-  if (!checkStructure(input)) return ajvProblems(checkStructure.errors, '')
+  const problems: Problem[] = checkStructure(input) ? [] : ajvProblems(checkStructure.errors, '')
+  if (!isObject(input)) return problems
+  const unsound = (path: string) => problems.some((problem) => problem.path === path || problem.path.startsWith(`${path}/`))
+  const sound = <T>(items: unknown, path: string): Array<T | undefined> =>
+    // a section refused as a whole (not a list, too long) is left out; an unsound item keeps its index
+    Array.isArray(items) && !problems.some((problem) => problem.path === path) ? items.map((item: T, i) => unsound(`${path}/${i}`) ? undefined : item) : []
   const manifest = input as Manifest
-  const problems: Problem[] = []
+  const blocks = sound<NonNullable<Manifest['blocks']>[number]>(manifest.blocks, '/blocks')
+  const embeds = sound<NonNullable<Manifest['embeds']>[number]>(manifest.embeds, '/embeds')
+  const hooks = sound<NonNullable<Manifest['hooks']>[number]>(manifest.hooks, '/hooks')
+  const adminPages = sound<NonNullable<Manifest['adminPages']>[number]>(manifest.adminPages, '/adminPages')
   const url = (value: string | undefined, path: string) => {
     if (value !== undefined && !isUrl(value, app.production)) problems.push({ path, message: app.production ? 'must be an https:// URL' : 'must be an http(s):// URL' })
     else if (value !== undefined && app.isPlatformOrigin?.(value) === true) problems.push({ path, message: PLATFORM_URL })
   }
 
-  if (manifest.settingsSchema !== undefined) problems.push(...checkSettingsSchema(manifest.settingsSchema, '/settingsSchema'))
+  if (isObject(manifest.settingsSchema) && !unsound('/settingsSchema')) problems.push(...checkSettingsSchema(manifest.settingsSchema, '/settingsSchema'))
 
-  problems.push(...duplicates(manifest.blocks, (b) => b.blockType, '/blocks', 'blockType'))
-  for (const [i, block] of (manifest.blocks ?? []).entries()) {
+  problems.push(...duplicates(blocks, (b) => b.blockType, '/blocks', 'blockType'))
+  for (const [i, block] of blocks.entries()) {
+    if (block === undefined) continue
     url(block.renderUrl, `/blocks/${i}/renderUrl`)
     problems.push(...checkSettings(block, `/blocks/${i}`))
   }
 
-  problems.push(...duplicates(manifest.embeds, (e) => e.embedType, '/embeds', 'embedType'))
-  for (const [i, embed] of (manifest.embeds ?? []).entries()) {
+  problems.push(...duplicates(embeds, (e) => e.embedType, '/embeds', 'embedType'))
+  for (const [i, embed] of embeds.entries()) {
+    if (embed === undefined) continue
     const path = `/embeds/${i}`
     // the manifest is only known to be structurally sound here: kind and position may be any string
     const positions = (EMBED_POSITIONS as Record<string, readonly string[] | undefined>)[embed.kind]
@@ -207,8 +224,9 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
     problems.push(...checkSettings(embed, path))
   }
 
-  problems.push(...duplicates(manifest.hooks, (h) => h.hookPoint, '/hooks', 'hookPoint'))
-  for (const [i, hook] of (manifest.hooks ?? []).entries()) {
+  problems.push(...duplicates(hooks, (h) => h.hookPoint, '/hooks', 'hookPoint'))
+  for (const [i, hook] of hooks.entries()) {
+    if (hook === undefined) continue
     const path = `/hooks/${i}`
     if (!(HOOK_POINTS as readonly string[]).includes(hook.hookPoint)) {
       problems.push({ path: `${path}/hookPoint`, message: `"${hook.hookPoint}" is not a hook point; use one of ${HOOK_POINTS.join(', ')}` })
@@ -221,8 +239,8 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
     if (hook.failurePolicy !== undefined && hook.hookPoint !== 'order.validate') problems.push({ path: `${path}/failurePolicy`, message: 'applies to order.validate only' })
   }
 
-  problems.push(...duplicates(manifest.adminPages, (p) => p.pageId, '/adminPages', 'pageId'))
-  for (const [i, page] of (manifest.adminPages ?? []).entries()) url(page.renderUrl, `/adminPages/${i}/renderUrl`)
+  problems.push(...duplicates(adminPages, (p) => p.pageId, '/adminPages', 'pageId'))
+  for (const [i, page] of adminPages.entries()) if (page !== undefined) url(page.renderUrl, `/adminPages/${i}/renderUrl`)
 
   return problems
 }

@@ -16,13 +16,13 @@ import { OrderItemSchema, OrderSchema, ProductSchema } from './resources.ts'
  */
 
 // the names alone (resources.ts needs them without the transforms, which need resources.ts)
-export { API_VERSIONS, ApiVersionSchema, type ApiVersion } from './api-version-names.ts'
+export { API_VERSIONS, ApiVersionSchema, SPEC_API_VERSION, type ApiVersion } from './api-version-names.ts'
 
 /** The request header naming a version, and the header of every answer, delivery and hook call saying which one it used. */
 export const API_VERSION_HEADER = 'App-Api-Version'
 /**
  * The newest version: the shape the App API's handlers, the webhook deliveries and the hook runner
- * speak, and what new installations pin to once it ships (the server's API_VERSION_CURRENT default).
+ * speak, and the server's API_VERSION_CURRENT default (the newest version offered; an app opts into it with its `apiVersion`).
  */
 export const LATEST_API_VERSION: ApiVersion = '2026-12'
 /**

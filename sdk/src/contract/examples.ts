@@ -104,6 +104,7 @@ export const appExample = {
   webhookUrl: 'https://stamps.example.com/webhooks',
   webhookEvents: ['order.created'],
   webhookSignatureScheme: 'spec',
+  apiVersion: null,
   iconUrl: '/media/med_1a2b',
   screenshots: [],
   version: '1.2.0',

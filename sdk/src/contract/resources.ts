@@ -115,7 +115,8 @@ export type Order = Static<typeof OrderSchema>
 export const GuestOrderBodySchema = Type.Object({
   items: Type.Array(Type.Object({
     productId: Type.String({ minLength: 1, maxLength: 64 }),
-    quantity: Type.Integer({ minimum: 1, maximum: 1000 })
+    // the server's MAX_LINE_QUANTITY (default 20, at most 1000) is the real ceiling: its document says that value
+    quantity: Type.Integer({ minimum: 1, maximum: 1000, configuredMaximum: 'MAX_LINE_QUANTITY', description: 'At most MAX_LINE_QUANTITY (default 20) of one product per order, lines of the same product added together' })
   }, { additionalProperties: false }), { minItems: 1, maxItems: 100 }),
   customer: Type.Object({
     name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -294,6 +295,7 @@ export const AppSchema = Type.Object({
   webhookUrl: Type.Union([Type.String(), Type.Null()]),
   webhookEvents: Type.Array(EventNameValue),
   webhookSignatureScheme: SignatureSchemeSchema,
+  apiVersion: Type.Union([ApiVersionSchema, Type.Null()], { description: 'The API version its new installations pin to; null: 2026-11, the spec\'s shapes (DESIGN §22)' }),
   iconUrl: Type.Union([Type.String(), Type.Null()]),
   screenshots: Type.Array(Type.String()),
   version: Type.String(),

@@ -28,6 +28,8 @@ export const apps = pgTable('apps', {
   webhookEvents: jsonb('webhook_events').$type<string[]>().notNull().default([]),
   /** How the app's own webhook deliveries and its hook calls are signed (DESIGN §21). */
   webhookSignatureScheme: text('webhook_signature_scheme', { enum: SIGNATURE_SCHEMES }).notNull().default(DEFAULT_SIGNATURE_SCHEME),
+  /** The API version its new installations pin to (DESIGN §22); null: 2026-11, the spec's shapes. */
+  apiVersion: text('api_version'),
   iconUrl: text('icon_url'),
   screenshots: jsonb('screenshots').$type<string[]>().notNull().default([]),
   version: text('version').notNull().default('1.0.0'),

@@ -11,12 +11,13 @@ const ORDER_MONEY = ['subtotal', 'deliveryFee', 'discount', 'promoDiscount', 'am
 
 /**
  * An app installed before 2026-12 shipped stays on 2026-11 (plain numbers) after the release; the same
- * app reads 2026-12 ({ amount, currency }) by naming it in App-Api-Version; a new install pins to 2026-12.
+ * app reads 2026-12 ({ amount, currency }) by naming it in App-Api-Version; a new install of an app that
+ * declares 2026-12 pins to it, one of an app that declares none to 2026-11 (DESIGN §22).
  */
 t.test('API versions on the App API', async (t) => {
   // 2026-11 is current: the deployment before 2026-12 ships
   const clock = new TestClock({ startMs: Date.parse('2026-12-10T12:00:00Z') })
-  const before = await build(t, { ...NO_RATE_LIMIT, clock })
+  const before = await build(t, { env: { ...NO_RATE_LIMIT.env, API_VERSION_CURRENT: '2026-11' }, clock })
   const old = await installApp(before, ['read_orders', 'write_orders', 'read_products', 'read_business'])
   const [pinned] = await before.db.select({ apiVersion: installations.apiVersion }).from(installations).where(eq(installations.id, old.installationId))
   t.equal(pinned.apiVersion, '2026-11', 'installed while 2026-11 was current: pinned to it')
@@ -79,8 +80,10 @@ t.test('API versions on the App API', async (t) => {
     t.equal(moved.headers['app-api-version'], '2026-12')
   })
 
-  t.test('a new install pins to 2026-12 and may still read 2026-11', async (t) => {
-    const fresh = await installApp(app, ['read_orders', 'read_products'])
+  t.test('a new install pins to the version its app declares and may still read 2026-11; none declared: 2026-11', async (t) => {
+    const undeclared = await installApp(app, ['read_orders', 'read_products'])
+    t.equal((await get(undeclared, '/app-api/orders')).headers['app-api-version'], '2026-11', 'API_VERSION_CURRENT is no default')
+    const fresh = await installApp(app, ['read_orders', 'read_products'], undefined, { apiVersion: '2026-12' })
     const orders = await get(fresh, '/app-api/orders')
     t.equal(orders.headers['app-api-version'], '2026-12')
     t.match(orders.json().data[0].amount, MONEY)

@@ -18,9 +18,11 @@ export interface Installed {
  * A developer whose sandbox business (seeded with sample products, orders, reviews and pages) has
  * the app test-installed with `scopes`: the real flow, through the portal API.
  */
-export async function installApp (app: App, scopes: readonly string[] = SCOPES, developer?: Session): Promise<Installed> {
+export async function installApp (
+  app: App, scopes: readonly string[] = SCOPES, developer?: Session, settings: Record<string, unknown> = {}
+): Promise<Installed> {
   const owner = developer ?? await registerUser(app, 'DEVELOPER')
-  const { app: created } = await createApp(app, owner, { scopes: [...scopes] })
+  const { app: created } = await createApp(app, owner, { ...settings, scopes: [...scopes] })
   const response = await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: owner.auth })
   if (response.statusCode !== 201) throw new Error(`test install failed: ${response.statusCode} ${response.body}`)
   const body = response.json()

@@ -143,3 +143,16 @@ t.test('a developer acts as the merchant of their sandbox on /merchant routes, a
   const reviewer = (await app.inject({ method: 'POST', url: '/auth/login', payload: { email: REVIEWER_ENV.REVIEWER_EMAIL, password: REVIEWER_ENV.REVIEWER_PASSWORD } })).json()
   t.equal((await app.inject({ url: '/merchant/pages', headers: { authorization: `Bearer ${reviewer.token as string}` } })).statusCode, 403, 'reviewers have no business')
 })
+
+t.test('GET /developer/apps/:appId/test-status: installUrl, where the portal\'s Test install goes (DESIGN §22)', async (t) => {
+  const app = await build(t)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const me = (await app.inject({ url: '/auth/me', headers: developer.auth })).json()
+  const { app: entry } = await createApp(app, developer, { appUrl: 'https://app.example.com/install?from=portal' })
+  const status = (await app.inject({ url: `/developer/apps/${entry.id}/test-status`, headers: developer.auth })).json()
+  const url = new URL(status.installUrl)
+  t.equal(url.origin + url.pathname, 'https://app.example.com/install', 'the App URL')
+  t.same(Object.fromEntries(url.searchParams), { from: 'portal', businessId: developer.businessId, business: me.business.slug }, 'with the sandbox, as the marketplace sends a merchant\'s business')
+  const { app: none } = await createApp(app, developer)
+  t.equal((await app.inject({ url: `/developer/apps/${none.id}/test-status`, headers: developer.auth })).json().installUrl, null, 'no App URL: none (the credentials are shown once)')
+})

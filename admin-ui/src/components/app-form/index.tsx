@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { EVENT_SCOPES, type EventName } from '../../../../sdk/src/contract/events.ts'
+import { API_VERSIONS, SPEC_API_VERSION } from '../../../../sdk/src/contract/api-version-names.ts'
 import { CATEGORIES, SCOPES, WEBHOOK_EVENTS, type Category, type DeveloperApp } from '../../lib/types.ts'
 import { categoryLabel } from '../../lib/format.ts'
 import type { ApiProblem } from '../../lib/api.ts'
@@ -21,14 +22,16 @@ export interface AppFields {
   webhookUrl: string
   webhookEvents: string[]
   version: string
+  /** The API version new installations pin to (DESIGN §22); empty: unset, 2026-11, the spec's shapes. */
+  apiVersion: string
 }
 
 export function fieldsOf (app: DeveloperApp): AppFields {
-  return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, appUrl: app.appUrl ?? '', webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version }
+  return { name: app.name, slug: app.slug, description: app.description, category: app.category, scopes: app.scopes, redirectUrl: app.redirectUrl, appUrl: app.appUrl ?? '', webhookUrl: app.webhookUrl ?? '', webhookEvents: app.webhookEvents, version: app.version, apiVersion: app.apiVersion ?? '' }
 }
 
 /** The fields the form shows, by their body name: a server problem at one of these paths is marked on it. */
-export const APP_FIELD_NAMES: ReadonlyArray<keyof AppFields> = ['name', 'slug', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'version']
+export const APP_FIELD_NAMES: ReadonlyArray<keyof AppFields> = ['name', 'slug', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'version', 'apiVersion']
 
 /**
  * What the form can tell before sending, from the contract the server checks with (EVENT_SCOPES):
@@ -43,7 +46,7 @@ export function localProblems (fields: AppFields): Partial<Record<keyof AppField
   return { webhookEvents: `${needs}. Tick the scope above, or untick the event.` }
 }
 
-export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', appUrl: '', webhookUrl: '', webhookEvents: [], version: '' }
+export const EMPTY_FIELDS: AppFields = { name: '', slug: '', description: '', category: 'other', scopes: [], redirectUrl: '', appUrl: '', webhookUrl: '', webhookEvents: [], version: '', apiVersion: '' }
 
 /** Lowercase, dash-separated: the slug the API accepts, suggested from the name. */
 function slugify (name: string): string {
@@ -113,6 +116,15 @@ export function AppForm ({ initial, mode, busy, disabled = false, submitLabel, o
           </span>
         </label>
         <CheckGroup legend='Webhook events' name='webhookEvents' options={WEBHOOK_EVENTS} value={fields.webhookEvents} onChange={(v) => set('webhookEvents', v)} error={errorOf('webhookEvents')} />
+        {mode === 'edit' && (
+          <label>API version
+            <select value={fields.apiVersion} {...marked('apiVersion')} onChange={(e) => set('apiVersion', (e.currentTarget as HTMLSelectElement).value)}>
+              <option value=''>Not set ({SPEC_API_VERSION}, the spec's shapes)</option>
+              {API_VERSIONS.map((version) => <option key={version} value={version}>{version}</option>)}
+            </select>
+            <span class={styles.hint}>New installations pin to it; move existing ones from the API versions tab.</span>{mark('apiVersion')}
+          </label>
+        )}
         <button type='submit' disabled={busy || disabled || blocked || fields.scopes.length === 0}>{busy ? 'Saving…' : submitLabel}</button>
         {fields.scopes.length === 0 && <span class={`muted ${styles.hint}`}> Pick at least one scope.</span>}
       </fieldset>

@@ -17,7 +17,8 @@ export function SettingsSection ({ app, reload }: SectionProps) {
     const webhookUrl = fields.webhookUrl.trim()
     const body = {
       name: fields.name, description: fields.description, category: fields.category, scopes: fields.scopes,
-      redirectUrl: fields.redirectUrl, appUrl: fields.appUrl.trim() === '' ? null : fields.appUrl.trim(), webhookUrl: webhookUrl === '' ? null : webhookUrl, webhookEvents: fields.webhookEvents, version: fields.version
+      redirectUrl: fields.redirectUrl, appUrl: fields.appUrl.trim() === '' ? null : fields.appUrl.trim(), webhookUrl: webhookUrl === '' ? null : webhookUrl, webhookEvents: fields.webhookEvents, version: fields.version,
+      apiVersion: fields.apiVersion === '' ? null : fields.apiVersion
     }
     const updated = await action.run(() => api.patch<DeveloperApp>(`/developer/apps/${app.id}`, body))
     if (updated === null) return

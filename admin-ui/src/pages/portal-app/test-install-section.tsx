@@ -34,6 +34,12 @@ export function TestInstallSection ({ app }: SectionProps) {
     <>
       <h2>Test install</h2>
       <p class='muted'>Install the app on your sandbox business (sample products, orders and reviews) without a review. A new test install replaces the previous one and revokes its token.</p>
+      {app.appUrl !== null && (
+        <p class='muted' data-testid='test-install-through-app'>
+          Test install goes to your App URL, as a merchant's Install does: your app starts OAuth, you approve on the consent screen,
+          and your app exchanges the code, so the app (not this page) receives the access token and webhook secret.
+        </p>
+      )}
       <ErrorMessage message={status.error ?? action.error} />
       {issued !== null && <SecretOnce title='Test install credentials' secrets={[{ label: 'Access token', value: issued.accessToken }, { label: 'Webhook secret', value: issued.webhookSecret }]} />}
       {s === null
@@ -53,7 +59,9 @@ export function TestInstallSection ({ app }: SectionProps) {
               )}
             </div>
             <div class={styles.row}>
-              <button type='button' disabled={action.busy} onClick={() => { void install() }}>{s.installed ? 'Reinstall (new token)' : 'Test install'}</button>
+              {s.installUrl !== null
+                ? <a class='button' href={s.installUrl}>{s.installed ? 'Reinstall through your app' : 'Test install through your app'}</a>
+                : <button type='button' disabled={action.busy} onClick={() => { void install() }}>{s.installed ? 'Reinstall (new token)' : 'Test install'}</button>}
               {s.installed && <button type='button' class='secondary' disabled={action.busy} onClick={() => { void uninstall() }}>Test uninstall</button>}
             </div>
             <h2>Webhooks</h2>

@@ -97,3 +97,27 @@ t.test('settingsValidator compiles a schema once, whatever object it arrives in'
   t.ok(first({ n: 1 }))
   t.notOk(first({ n: 'x' }))
 })
+
+t.test('structure and rules in one answer (DESIGN §22): the rules run on every sound part', async (t) => {
+  const problems = problemsOf({
+    blocks: [{ ...block, renderUrl: 'ftp://app.example.com/x' }, { blockType: 'no-name', renderUrl: 'https://app.example.com/b' }],
+    embeds: [{ ...script, position: 'footer' }],
+    hooks: [{ hookPoint: 'order.validate', url: 42 }, { hookPoint: 'cart.updated', url: '/x' }, { hookPoint: 'order.validate', url: 'relative' }],
+    settingsSchema: { type: 'array' },
+    extra: true
+  })
+  t.same(problems.map((p) => p.path).sort(), [
+    '/', // unknown property "extra"
+    '/blocks/0/renderUrl', // a rule
+    '/blocks/1', // structure: name is required
+    '/embeds/0/position', // a rule
+    '/hooks/0/url', // structure: not a string
+    '/hooks/1/hookPoint', // a rule
+    '/hooks/2/url', // a rule: not a path
+    '/settingsSchema' // a rule
+  ].sort())
+  t.match(problems.find((p) => p.path === '/hooks/0/url'), { message: /must be string/ })
+  t.same(paths({ hooks: [{ hookPoint: 'order.validate', url: 42 }, { hookPoint: 'order.validate', url: '/b' }] }), ['/hooks/0/url'], 'an unsound item is left out of the duplicate check')
+  t.same(paths({ hooks: 'none', blocks: [{ ...block, renderUrl: 'nope' }] }), ['/hooks', '/blocks/0/renderUrl'], 'a section of the wrong type, and the others still checked')
+  t.match(problemsOf([]), [{ path: '/' }], 'not an object: the structure alone')
+})
