@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { tmpdir } from 'node:os'
 import { pathToFileURL } from 'node:url'
@@ -13,11 +13,16 @@ import { dataDirHolder, DataDirInUseError, LOCK_FILE } from './db/data-dir-lock.
  * file of DATA_DIR (the generated JWT secret and encryption key, without which encrypted columns and
  * sessions are unreadable; the demo app's files) under `files/`, and `backup.json` describing it.
  * Both need the server stopped: PGlite is one process's database. PostgreSQL: pg_dump (README).
+ * A backup holds those secrets and every row: it is written for its owner only (0600), and a restore
+ * makes DATA_DIR and its folders 0700 and its files 0600, whatever the umask.
  */
 
 export const FORMAT = 'app-platform-backup'
 export const FORMAT_VERSION = 1
 const PGDATA = 'pgdata'
+/** Owner only: the backup file and restored files hold the JWT secret, the encryption key and app secrets. */
+const FILE_MODE = 0o600
+const DIR_MODE = 0o700
 
 export class BackupError extends Error {
   name = 'BackupError'
@@ -50,11 +55,23 @@ export async function backup (dataDir: string, file: string): Promise<Manifest> 
     const manifest: Manifest = { format: FORMAT, version: FORMAT_VERSION, createdAt: new Date().toISOString(), migrations: rows[0].n as number, files }
     writeFileSync(join(staging, 'backup.json'), `${JSON.stringify(manifest, null, 2)}\n`)
     mkdirSync(dirname(resolve(file)), { recursive: true })
+    // created 0600 before a byte is written, so the secrets are never readable by others, even for a moment
+    closeSync(openSync(file, 'w', FILE_MODE))
+    chmodSync(file, FILE_MODE)
     await tar.create({ gzip: true, file, cwd: staging, portable: true }, readdirSync(staging))
     return manifest
   } finally {
     await database.close()
     rmSync(staging, { recursive: true, force: true })
+  }
+}
+
+/** Every folder under `dir` (itself included) 0700 and every file 0600: the database as well as the secrets. */
+function ownerOnly (dir: string): void {
+  chmodSync(dir, DIR_MODE)
+  for (const path of readdirSync(dir, { recursive: true }).map(String)) {
+    const target = join(dir, path)
+    chmodSync(target, statSync(target).isDirectory() ? DIR_MODE : FILE_MODE)
   }
 }
 
@@ -92,12 +109,12 @@ export async function restore (dataDir: string, file: string, options: { force?:
       keptAside = `${dataDir.replace(/\/+$/, '')}.before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`
       renameSync(dataDir, keptAside)
     }
-    mkdirSync(dataDir, { recursive: true })
+    mkdirSync(dataDir, { recursive: true, mode: DIR_MODE })
     for (const path of manifest.files) {
       const target = resolve(dataDir, path)
       if (relative(dataDir, target).startsWith('..')) throw new BackupError(`the backup names a file outside DATA_DIR: ${path}`)
-      mkdirSync(dirname(target), { recursive: true })
-      writeFileSync(target, readFileSync(join(staging, 'files', path)))
+      mkdirSync(dirname(target), { recursive: true, mode: DIR_MODE })
+      writeFileSync(target, readFileSync(join(staging, 'files', path)), { mode: FILE_MODE })
     }
     const dump = new Blob([readFileSync(join(staging, 'pgdata.tar.gz'))])
     const database = await openDatabase({ databaseUrl: null, dataDir, loadDataDir: dump })
@@ -107,6 +124,7 @@ export async function restore (dataDir: string, file: string, options: { force?:
     } finally {
       await database.close()
     }
+    ownerOnly(dataDir)
     return { manifest, keptAside }
   } finally {
     rmSync(staging, { recursive: true, force: true })
@@ -120,7 +138,8 @@ async function main (argv: string[]): Promise<number> {
     console.error(usage)
     return 2
   }
-  const config = loadConfig(process.env)
+  // a restore into a DATA_DIR that does not exist yet must not find it made, with fresh secrets, by loading the config
+  const config = loadConfig(process.env, { persistSecrets: false })
   if (config.databaseUrl !== null || config.dataDir === null) {
     console.error('DATABASE_URL is set: back up a PostgreSQL server with pg_dump and pg_restore (README, "Backups")')
     return 2

@@ -212,6 +212,8 @@ export interface LoadOptions {
   inMemory?: boolean
   /** Where to look for Chromium when CHECKS_BROWSER_PATH is unset (DEBIAN_CHROMIUM; tests name another). */
   debianChromium?: string
+  /** false: generate no secret into DATA_DIR (backup and restore read the config, they sign and encrypt nothing). */
+  persistSecrets?: boolean
 }
 
 export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}) {
@@ -228,7 +230,7 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
   }
   const production = (env.PLATFORM_ENV ?? DEFAULTS.PLATFORM_ENV) === 'production'
   if (production && options.inMemory !== true) refuseWeakProduction(env)
-  const secretsDir = databaseUrl === null ? dataDir : null
+  const secretsDir = databaseUrl === null && options.persistSecrets !== false ? dataDir : null
   const baseUrl = (env.BASE_URL ?? `http://localhost:${port}`).replace(/\/$/, '')
   // PORT=0 makes the storefront's port ephemeral too (DESIGN §14)
   const storefrontPort = env.STOREFRONT_PORT ?? (port === 0 ? 0 : port + 1)

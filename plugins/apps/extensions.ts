@@ -5,7 +5,7 @@ import { databaseNow } from '../../server/clock.ts'
 import { badRequest } from './errors.ts'
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
-import { describeProblems, validateManifest } from './manifest/validate.ts'
+import { describeProblems, measureSettingsPatterns, validateManifest } from './manifest/validate.ts'
 import { assertEditable, ownedApp, type AppsContext } from './apps.ts'
 
 /** The manifest's top-level settingsSchema, or null when the app declares none. */
@@ -49,6 +49,8 @@ export async function extensionsOf (executor: Executor, developerId: string, app
 
 /** Validates everything, then syncs the extensions and stores the manifest in one transaction; dryRun writes nothing. */
 export async function saveManifest ({ executor, rules }: AppsContext, developerId: string, appId: string, input: unknown, dryRun: boolean) {
+  // timing the settings patterns takes up to tens of ms each: done first, between other requests, not in one block
+  await measureSettingsPatterns(input)
   return await executor.transaction(async (tx) => {
     const app = await ownedApp(tx, developerId, appId, true)
     assertEditable(app)

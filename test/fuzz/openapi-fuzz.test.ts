@@ -242,7 +242,12 @@ const SCHEMA_BOMBS: Array<Record<string, unknown>> = [
   { type: 'object', properties: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`p${i}`, { type: 'string' }])) },
   { type: 'object', $defs: Object.fromEntries(Array.from({ length: 16 }, (_, i) => [`d${i}`, i === 0 ? { type: 'integer' } : { anyOf: [{ $ref: `#/$defs/d${i - 1}` }, { $ref: `#/$defs/d${i - 1}` }] }])), properties: { x: { $ref: '#/$defs/d15' } } },
   { type: 'object', properties: { x: { $ref: 'https://schemas.example.com/huge.json' } } },
-  { type: 'object', properties: { x: { $id: 'https://collide.example.com/s', type: 'string' } } }
+  { type: 'object', properties: { x: { $id: 'https://collide.example.com/s', type: 'string' } } },
+  // linear in the input but not in the pattern: counted repetition, case folding, nesting, and a long maxLength
+  { type: 'object', properties: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`s${i}`, { type: 'string', pattern: '(?i)[a-zß]{0,1000}!' }])) },
+  { type: 'object', properties: { s: { type: 'string', pattern: '(?i)[a-zß]{0,50}!' } } },
+  { type: 'object', properties: { s: { type: 'string', pattern: '(a{0,20}){0,20}!' } } },
+  { type: 'object', properties: { s: { type: 'string', pattern: '[a-z]{0,100}!' } } }
 ]
 
 t.test('deep JSON bodies and schema bombs, on every operation that takes a body', async (t) => {

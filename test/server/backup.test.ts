@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
@@ -68,6 +68,9 @@ async function fill (t: Test, app: App): Promise<void> {
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
 }
 
+/** The permission bits of `path`, as `ls -l` shows them in octal. */
+const modeOf = (path: string) => (statSync(path).mode & 0o777).toString(8)
+
 /** As `npm start` configures itself on an embedded DATA_DIR: the generated secrets are files there. */
 const configFor = (dataDir: string) => loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '100000', DATA_DIR: dataDir, ...REVIEWER_ENV })
 
@@ -93,12 +96,20 @@ t.test('backup and restore of the embedded database', async (t) => {
   })
   t.test('stopped, the round trip keeps every row of every table, and the secrets', async (t) => {
     await held.close()
+    // the usual umask, which let the backup and the restored secrets be world-readable
+    const umask = process.umask(0o022)
+    t.teardown(() => { process.umask(umask) })
     const manifest = await backup(dataDir, file)
     t.ok(existsSync(file))
+    t.equal(modeOf(file), '600', 'the backup holds the secrets: only its owner may read it')
     t.ok(manifest.files.length >= 2, `the secrets beside the database are in it: ${manifest.files.join(', ')}`)
+    t.ok(manifest.files.includes('jwt-secret') && manifest.files.includes('encryption-key'))
     const restoredDir = join(root, 'restored')
     await restore(restoredDir, file)
     for (const name of manifest.files) t.same(readFileSync(join(restoredDir, name)), readFileSync(join(dataDir, name)), `${name} restored`)
+    t.equal(modeOf(restoredDir), '700', 'the restored DATA_DIR is its owner\'s only')
+    const modes = readdirSync(restoredDir, { recursive: true }).map(String).map((path) => `${path} ${modeOf(join(restoredDir, path))}`)
+    t.same(modes.filter((line) => !/ (600|700)$/.test(line)), [], 'every restored file is 0600, every folder 0700')
     const restored = await openDatabase({ databaseUrl: null, dataDir: restoredDir })
     const after = await fingerprint(restored)
     t.same(Object.keys(after).filter((name) => after[name] !== before[name]), [], 'no table differs')
@@ -131,5 +142,10 @@ t.test('backup and restore of the embedded database', async (t) => {
     const busy = run(['restore', join(root, 'cli.tar.gz')])
     t.equal(busy.status, 1, busy.stderr)
     t.match(busy.stderr, /is not empty/)
+    const fresh = join(root, 'not-yet', 'data')
+    const into = run(['restore', join(root, 'cli.tar.gz')], { DATA_DIR: fresh })
+    t.equal(into.status, 0, `a DATA_DIR that does not exist yet needs no --force: ${into.stderr}`)
+    t.match(into.stdout, /restored/)
+    t.same(readFileSync(join(fresh, 'jwt-secret')), readFileSync(join(root, 'restored', 'jwt-secret')), "the backup's secret, not one made by loading the config")
   })
 })

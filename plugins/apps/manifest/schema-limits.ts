@@ -3,6 +3,7 @@
  * compiles them (DESIGN §21): a schema's validation time must be bounded by its size and the
  * input's, so no developer can stall the event loop with a recursive, exponential or quadratic schema.
  */
+import { measureAsync, PATTERN_LIMITS, patternShapeProblem, worstCaseMs } from './pattern-budget.ts'
 
 export const SCHEMA_LIMITS = {
   /** Nesting of subschemas, counted through every `$ref` (the root is level 1). */
@@ -98,6 +99,67 @@ export function schemaLimitProblem (schema: Node): string | null {
     for (const [child, key] of children(node)) stack.push({ node: child, path: `${path}/${key}`, depth: depth + 1, refs })
   }
   return null
+}
+
+/** Every `pattern` of `schema` and `patternProperties` key, with the longest string it meets and how often it is written. */
+function patternsOf (schema: Node, longest: number): Map<string, { length: number, count: number }> {
+  const found = new Map<string, { length: number, count: number }>()
+  const note = (pattern: string, length: number) => {
+    const seen = found.get(pattern)
+    found.set(pattern, { length: Math.max(seen?.length ?? 0, length), count: (seen?.count ?? 0) + 1 })
+  }
+  const stack: unknown[] = [schema]
+  while (stack.length > 0) {
+    const node = stack.pop()
+    if (!isNode(node)) continue
+    const maxLength = typeof node.maxLength === 'number' ? Math.min(Math.max(node.maxLength, 0), longest) : longest
+    if (typeof node.pattern === 'string') note(node.pattern, maxLength)
+    if (isNode(node.patternProperties)) for (const key of Object.keys(node.patternProperties)) note(key, longest)
+    for (const [child] of children(node)) stack.push(child)
+  }
+  return found
+}
+
+/**
+ * The first pattern budget `schema` breaks (pattern-budget.ts), or null: each pattern's shape, then its
+ * time on a worst-case input of its `maxLength` (or `longest`), then the sum over the schema (a pattern
+ * written n times counts n times; one reached through `$ref`s counts once, the validation clock covers it). Measuring
+ * stops at the first pattern over a budget, so a save costs at most about the budgets it checks.
+ */
+export function schemaPatternProblem (schema: Node, longest: number): string | null {
+  const patterns = patternsOf(schema, longest)
+  for (const pattern of patterns.keys()) {
+    const shape = patternShapeProblem(pattern)
+    if (shape !== null) return `has a pattern ${JSON.stringify(pattern.slice(0, 40))} that ${shape}`
+  }
+  let totalMs = 0
+  for (const [pattern, { length, count }] of patterns) {
+    const ms = worstCaseMs(pattern, length, PATTERN_LIMITS.patternMs)
+    if (ms > PATTERN_LIMITS.patternMs) {
+      return `has a pattern ${JSON.stringify(pattern.slice(0, 40))} that takes ${ms.toFixed(0)} ms on a worst-case string of ${length} characters; at most ${PATTERN_LIMITS.patternMs} ms: lower its maxLength or simplify it (limit: pattern time)`
+    }
+    totalMs += ms * count
+    if (totalMs > PATTERN_LIMITS.schemaMs) {
+      return `has patterns that take more than ${PATTERN_LIMITS.schemaMs} ms in all on worst-case strings of their maxLength: lower the maxLengths or use fewer patterns (limit: pattern time)`
+    }
+  }
+  return null
+}
+
+/**
+ * Times ahead the patterns of `schema` that schemaPatternProblem will time, yielding to the event loop
+ * between runs, so that the synchronous check finds them measured. Patterns it refuses on shape, or
+ * that do not compile, are left to it to report.
+ */
+export async function measurePatterns (schema: unknown, longest: number): Promise<void> {
+  if (!isNode(schema)) return
+  for (const [pattern, { length }] of patternsOf(schema, longest)) {
+    try {
+      if (patternShapeProblem(pattern) === null) await measureAsync(pattern, length, PATTERN_LIMITS.patternMs)
+    } catch {
+      // not RE2 syntax: validateManifest says so with the path
+    }
+  }
 }
 
 /** Settings are configuration: a value with more parts than this is refused before the schema runs. */

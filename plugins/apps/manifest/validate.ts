@@ -2,7 +2,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import type { RegExpEngine } from 'ajv/dist/types/index.js'
 import { RE2JS } from 're2js'
 import { addFormats, findString } from '../../../server/validation.ts'
-import { MAX_SETTING_VALUES, schemaLimitProblem, tooManyValues } from './schema-limits.ts'
+import { clockedFind, PATTERN_LIMITS, PatternWorkExceeded, withPatternClock } from './pattern-budget.ts'
+import { MAX_SETTING_VALUES, measurePatterns, schemaLimitProblem, schemaPatternProblem, tooManyValues } from './schema-limits.ts'
 import { ManifestStructureSchema, EMBED_POSITIONS, HOOK_POINTS, HOOK_SCOPES, SETTING_FORMATS, type Manifest, type HookPoint } from './schemas.ts'
 
 export interface Problem { path: string, message: string }
@@ -19,11 +20,13 @@ export const MAX_SETTING_LENGTH = 10_000
 /**
  * `pattern` and `patternProperties` of app-supplied schemas run on RE2 (re2js, linear time): a
  * backtracking pattern such as `^(a+)+$` cannot stall the event loop. RE2 has no backreferences
- * or lookaround; such a pattern does not compile and the manifest is refused.
+ * or lookaround; such a pattern does not compile and the manifest is refused. Ajv shares a compiled
+ * pattern between schemas by its `toString()`: each one names its own source, or the first pattern an
+ * Ajv compiled would judge every later schema's values.
  */
 const linearRegExp: RegExpEngine = Object.assign((pattern: string, flags: string) => {
   const re = RE2JS.compile(pattern, flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0)
-  return { test: (input: string) => re.matcher(input).find() }
+  return { test: (input: string) => clockedFind(re, input), toString: () => JSON.stringify([pattern, flags]) }
 }, { code: 'RE2JS' })
 
 /**
@@ -39,12 +42,15 @@ export function createSettingsAjv (): Ajv {
 let settingsAjv = createSettingsAjv()
 const MAX_CACHED_VALIDATORS = 500
 const validators = new Map<string, ValidateFunction>()
+/** Why a cached validator refuses every input: the schema broke a limit. */
+const refusals = new WeakMap<ValidateFunction, string>()
 
 /**
  * The compiled validator of a settings schema, cached by the schema's JSON: compiled once when the
  * manifest is saved, then reused. Schemas arrive as fresh objects from the database on every request
  * and Ajv caches by object identity, so compiling each one would grow without bound; past the cap the
- * cache and its Ajv start over. A schema stored before the limits and breaking them refuses every input.
+ * cache and its Ajv start over. A schema stored before the limits and breaking them refuses every input;
+ * its patterns are timed here too (pattern-budget.ts), once per schema and process.
  */
 export function settingsValidator (schema: Record<string, unknown>): ValidateFunction {
   const key = JSON.stringify(schema)
@@ -54,16 +60,17 @@ export function settingsValidator (schema: Record<string, unknown>): ValidateFun
       validators.clear()
       settingsAjv = createSettingsAjv()
     }
-    const problem = schemaLimitProblem(schema)
-    validate = problem === null ? capInput(settingsAjv.compile(schema)) : refuseAll(`the app's settingsSchema ${problem}`)
+    const problem = schemaLimitProblem(schema) ?? schemaPatternProblem(schema, MAX_SETTING_LENGTH)
+    validate = problem === null ? capInput(settingsAjv.compile(schema)) : refuseAll(problem)
     validators.set(key, validate)
   }
   return validate
 }
 
-function refuseAll (message: string): ValidateFunction {
+function refuseAll (problem: string): ValidateFunction {
   const refuse = (() => false) as unknown as ValidateFunction
-  refuse.errors = [{ instancePath: '', schemaPath: '#', keyword: 'schemaLimits', params: {}, message }]
+  refuse.errors = [{ instancePath: '', schemaPath: '#', keyword: 'schemaLimits', params: {}, message: `the app's settingsSchema ${problem}` }]
+  refusals.set(refuse, problem)
   return refuse
 }
 
@@ -72,8 +79,9 @@ function inputError (instancePath: string, keyword: string, limit: number, messa
 }
 
 /**
- * `validate`, refusing first any input with more than MAX_SETTING_VALUES values or a string past
- * MAX_SETTING_LENGTH, whatever the app's schema allows: the work stays bounded by schema × input.
+ * `validate`, refusing first any input with more than MAX_SETTING_VALUES values or a string (or key)
+ * past MAX_SETTING_LENGTH, whatever the app's schema allows: the work stays bounded by schema × input.
+ * Pattern matching runs on a clock: past PATTERN_LIMITS.validationMs the input is refused, not matched.
  */
 function capInput (validate: ValidateFunction): ValidateFunction {
   const capped = ((data: unknown) => {
@@ -81,14 +89,20 @@ function capInput (validate: ValidateFunction): ValidateFunction {
       capped.errors = [inputError('', 'maxValues', MAX_SETTING_VALUES, `must NOT have more than ${MAX_SETTING_VALUES} values in all`)]
       return false
     }
-    const path = findString(data, (text) => text.length > MAX_SETTING_LENGTH)
+    const path = findString(data, (text) => text.length > MAX_SETTING_LENGTH, '', true)
     if (path !== null) {
       capped.errors = [inputError(path, 'maxLength', MAX_SETTING_LENGTH, `must NOT have more than ${MAX_SETTING_LENGTH} characters`)]
       return false
     }
-    const valid = validate(data)
-    capped.errors = validate.errors
-    return valid
+    try {
+      const valid = withPatternClock(() => validate(data))
+      capped.errors = validate.errors
+      return valid
+    } catch (error) {
+      if (!(error instanceof PatternWorkExceeded)) throw error
+      capped.errors = [inputError('', 'patternWork', PATTERN_LIMITS.validationMs, `needs more than ${PATTERN_LIMITS.validationMs} ms of pattern matching; shorten the values`)]
+      return false
+    }
   }) as ValidateFunction
   return Object.assign(capped, { schema: validate.schema, schemaEnv: validate.schemaEnv })
 }
@@ -122,7 +136,8 @@ function checkSettingsSchema (schema: Record<string, unknown>, path: string): Pr
     return problems
   }
   try {
-    settingsValidator(schema)
+    const refusal = refusals.get(settingsValidator(schema))
+    if (refusal !== undefined) problems.push({ path, message: `breaks a platform limit: the schema ${refusal}` })
   } catch (error) {
     problems.push({ path, message: `is not a valid JSON Schema: ${(error as Error).message}` })
   }
@@ -243,6 +258,15 @@ export function validateManifest (input: unknown, app: AppContext): Problem[] {
   for (const [i, page] of adminPages.entries()) if (page !== undefined) url(page.renderUrl, `/adminPages/${i}/renderUrl`)
 
   return problems
+}
+
+/** Times the patterns of every settings schema of an unchecked manifest, letting other requests run between runs. */
+export async function measureSettingsPatterns (input: unknown): Promise<void> {
+  if (typeof input !== 'object' || input === null) return
+  const { settingsSchema, blocks, embeds } = input as Record<string, unknown>
+  const items = [...(Array.isArray(blocks) ? blocks : []), ...(Array.isArray(embeds) ? embeds : [])] as unknown[]
+  const schemas = [settingsSchema, ...items.map((item) => typeof item === 'object' && item !== null ? (item as Record<string, unknown>).settingsSchema : undefined)]
+  for (const schema of schemas) await measurePatterns(schema, MAX_SETTING_LENGTH)
 }
 
 /** Problems as one readable message: "/hooks/0/hookPoint: …; /embeds/1/scriptUrl: …" */
