@@ -54,9 +54,14 @@ t.test('developer portal in Chromium', async (t) => {
   await t.test('edits the settings', async (t) => {
     t.equal(await page.getByLabel('Slug').getAttribute('readonly'), '', 'the slug is read-only')
     await page.getByLabel('Description').fill('Shows your five-star reviews on every page.')
-    await page.getByLabel('Version').fill('1.1.0')
+    await page.getByLabel('Version', { exact: true }).fill('1.1.0')
+    const apiVersion = page.getByRole('combobox', { name: /API version/ })
+    t.equal(await apiVersion.inputValue(), '', 'the API version is unset: 2026-11, the spec\'s shapes')
+    await apiVersion.selectOption('2026-12')
     await page.getByRole('button', { name: 'Save settings' }).click()
     await page.getByText('Settings saved.').waitFor()
+    const appId = new URL(page.url()).pathname.split('/')[3]
+    t.equal((await app.inject({ url: `/developer/apps/${appId}`, headers: developer.auth })).json().apiVersion, '2026-12', 'new installations pin to it (DESIGN §22)')
     // the message shows at once; the app header follows when the app reloads
     await page.getByTestId('portal-app').getByText(/version 1\.1\.0/).waitFor()
     t.match(await page.getByTestId('portal-app').innerText(), /version 1\.1\.0/)
