@@ -15,16 +15,14 @@
  * Then a paced stream (BENCH_LATENCY_RATE events/s, one registration) measures event-to-delivery
  * latency. Medians over BENCH_ROUNDS rounds with their range; BENCH_JSON=path writes the figures.
  */
-import { createServer } from 'node:http'
 import { randomUUID } from 'node:crypto'
-import type { AddressInfo } from 'node:net'
 import pg from 'pg'
 import { Pool as HttpPool, request } from 'undici'
 import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
-import { emitEvent } from '../server/events.ts'
 import { signature, unixSeconds, USER_AGENT } from '../server/signing.ts'
 import { withScratchDatabase } from './database.ts'
+import { emit, setUp, startReceiver, type Receiver } from './webhook-setup.ts'
 import { aim, describeMachine, figure, formatSpread, percentile, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 /** Deliveries per run, whatever the fan-out. */
@@ -44,66 +42,6 @@ const PEER = process.env.BENCH_PEER !== 'false'
 const SECRET = 'whsec_bench_reference_secret'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * A receiver that answers 200 at once and notes when each delivery first arrived: a delivery is the
- * event's data.key and the registration's number (`/hook?r=<n>`), as `<key>#<n>`.
- */
-async function startReceiver () {
-  const arrivals = new Map<string, number>()
-  let onArrival: () => void = () => {}
-  const server = createServer((req, response) => {
-    const chunks: Buffer[] = []
-    req.on('data', (c: Buffer) => chunks.push(c))
-    req.on('end', () => {
-      response.writeHead(200).end()
-      const registration = new URL(req.url ?? '/', 'http://receiver').searchParams.get('r') ?? '0'
-      const key = `${(JSON.parse(Buffer.concat(chunks).toString()) as { data: { key: string } }).data.key}#${registration}`
-      if (!arrivals.has(key)) arrivals.set(key, performance.now())
-      onArrival()
-    })
-  })
-  server.keepAliveTimeout = 60_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`
-  return {
-    url,
-    arrivals,
-    /** Waits until every key has arrived (or the deadline); answers how many did and when the last one came. */
-    async until (keys: string[], deadline: number): Promise<{ arrived: number, last: number }> {
-      while (keys.some((key) => !arrivals.has(key)) && performance.now() < deadline) {
-        await new Promise<void>((resolve) => { onArrival = resolve; setTimeout(resolve, 100) })
-      }
-      const times = keys.flatMap((key) => arrivals.has(key) ? [arrivals.get(key)!] : [])
-      return { arrived: times.length, last: Math.max(...times) }
-    },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) })
-  }
-}
-type Receiver = Awaited<ReturnType<typeof startReceiver>>
-
-/** A developer's sandbox business whose app registered `registrations` webhooks (`<url>?r=0…`) for product.updated. */
-async function setUp (app: App, url: string, registrations: number): Promise<string> {
-  const inject = async (method: 'POST', path: string, payload: unknown, token?: string) => {
-    const response = await app.inject({ method, url: path, payload: payload as Record<string, unknown>, headers: token === undefined ? {} : { authorization: `Bearer ${token}` } })
-    if (response.statusCode >= 300) throw new Error(`${path}: ${response.statusCode} ${response.body}`)
-    return response.json()
-  }
-  const name = `bench-${process.pid}-${registrations}`
-  const dev = await inject('POST', '/auth/register', { email: `${name}@example.com`, password: 'correct-horse', name: 'Bench', role: 'DEVELOPER' })
-  const created = await inject('POST', '/developer/apps', {
-    name: 'Bench', slug: name, description: 'Bench app.', category: 'analytics', scopes: ['read_products'],
-    redirectUrl: 'https://app.example.com/cb', webhookUrl: 'https://app.example.com/hooks'
-  }, dev.token)
-  const installed = await inject('POST', `/developer/apps/${created.app.id}/test-install`, {}, dev.token)
-  for (let r = 0; r < registrations; r++) await inject('POST', '/webhooks', { url: `${url}?r=${r}`, events: ['product.updated'] }, installed.accessToken)
-  return installed.businessId as string
-}
-
-async function emit (app: App, businessId: string, key: string): Promise<number> {
-  await app.db.transaction(async (tx) => { await emitEvent(tx, { businessId, event: 'product.updated', data: { key } }) })
-  return performance.now()
-}
 
 /** `count` jobs run by `WRITERS` concurrent workers; answers when the last one was started. */
 async function inParallel (count: number, deadline: number, job: (index: number) => Promise<unknown>): Promise<number> {

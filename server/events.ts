@@ -58,9 +58,19 @@ export const outboxDispatch = {
     order by seq limit ${limit} for update skip locked`,
   /** Of the events in CTE `taken`, leases those in `leased` (a query of event ids) for leaseMs and stamps the others dispatched. */
   leaseOrStamp: (taken: string, leased: SQL, leaseMs: number): SQL => sql`update outbox_events o set
-      lease_until = case when o.id in (${leased}) then now() + ${leaseMs}::int * interval '1 millisecond' end,
+      lease_until = case when o.id in (${leased}) then ${outboxDispatch.leaseEnd(leaseMs)} end,
       dispatched_at = case when o.id in (${leased}) then null else now() end
     from ${sql.raw(taken)} where o.seq = ${sql.raw(taken)}.seq`,
+  /** The end of a lease leaseOrStamp takes: the same value anywhere in its statement (now() is the transaction's start). */
+  leaseEnd: (leaseMs: number): SQL => sql`(now() + ${leaseMs}::int * interval '1 millisecond')`,
+  /**
+   * Stamps dispatched the events (`closing`: ids with the lease their dispatch set, as text) still under
+   * that lease, in the statement that records their last deliveries; answers the ids stamped. An event
+   * taken again since (its lease renewed, here or by another process) is left to `stamp`.
+   */
+  stampClosing: (closing: Array<{ id: string, lease: string }>): SQL => sql`update outbox_events o set dispatched_at = now(), lease_until = null
+    from jsonb_to_recordset(${JSON.stringify(closing)}::jsonb) as c(id text, lease timestamptz)
+    where o.id = c.id and o.lease_until = c.lease and o.dispatched_at is null returning o.id`,
   /** Whether erasures aimed at one installation wait for takeErasures. */
   erasuresWaiting: (): SQL => sql`exists (select 1 from outbox_events where dispatched_at is null and event = ${DATA_ERASURE} and installation_id is not null)`,
   /** Stamps dispatched the events (ids) whose deliveries are all recorded, in a statement after the last record. */

@@ -53,7 +53,11 @@ export interface AttemptOutcome {
  * `reserved`: the attempt count at reservation (redelivered or replayed by this process); none of
  * them: claim it if it is due and free.
  */
-export interface AttemptItem { id: string, reserved?: number, claimed?: Claimed, fresh?: string }
+export interface AttemptItem {
+  id: string, reserved?: number, claimed?: Claimed, fresh?: string
+  /** With `fresh`: the event's lease as the dispatch set it (the write of its last delivery stamps it only under this lease). */
+  lease?: string
+}
 
 /** A delivery whose attempt this process holds the lease of, with what the attempt needs. */
 export interface Claimed {
@@ -78,6 +82,8 @@ export interface Claimed {
   signatureScheme: SignatureScheme
   /** The API version the body is shaped for: the registration's, else its installation's pinned one. */
   apiVersion: ApiVersion
+  /** The business's currency, read with the delivery (versions whose money objects name it); absent: read when needed. */
+  currency?: string | null
 }
 
 /** What `onAttempt` is told of one recorded attempt. */

@@ -27,8 +27,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
   const { db, sender } = deps
   const leaseMs = deps.timeoutMs + LEASE_MARGIN_MS
   const secrets = new Map<string, string>()
-  const writer = createSuccessWriter(db, (item, recorded) => { tracker.settle(item, recorded) }, deps.onAttempt)
   const tracker = createEventTracker((eventId) => { writer.eventRecorded(eventId) })
+  const writer = createSuccessWriter(db, tracker, deps.onAttempt)
 
   function secretOf (encrypted: string): string {
     let plain = secrets.get(encrypted)
@@ -55,10 +55,11 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
         returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at, d.trace_parent
       )
-      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url, coalesce(w.api_version, i.api_version) as api_version,
+      select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url, coalesce(w.api_version, i.api_version) as api_version, b.currency,
         -- the app's own webhook (and data erasure, sent to the app's webhookUrl) is signed as the app chose
         case when w.is_app_webhook or c.event = ${DATA_ERASURE} then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
-      from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id left join installations i on i.id = c.installation_id`)
+      from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id left join installations i on i.id = c.installation_id
+        left join businesses b on b.id = c.business_id`)
     if (row === undefined) return null
     return {
       id: row.id,
@@ -77,7 +78,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       isActive: row.is_active ?? null,
       appWebhookUrl: row.app_webhook_url ?? null,
       signatureScheme: row.signature_scheme === 'standard-webhooks' ? 'standard-webhooks' : 'spec',
-      apiVersion: isApiVersion(row.api_version) ? row.api_version : DOMAIN_API_VERSION
+      apiVersion: isApiVersion(row.api_version) ? row.api_version : DOMAIN_API_VERSION,
+      currency: row.currency ?? null
     }
   }
 
@@ -126,13 +128,14 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
    * platform's own record, DOMAIN_API_VERSION's shape, whenever it was written): it is presented in the
    * newest version's shape, then downgraded for an older one, by the registry's transforms
    * (sdk/src/contract/api-versions.ts). A version that shows the event as it is stored (2026-11, or an
-   * event no version changes) gets the stored bytes, and no read of the business's currency.
+   * event no version changes) gets the stored bytes, and no read of the business's currency. A claimed
+   * delivery carries the currency, read by the statement that dispatched or claimed it.
    */
-  async function bodyFor (claimed: Parameters<typeof envelopeBody>[0] & { apiVersion: ApiVersion }): Promise<string> {
+  async function bodyFor (claimed: Parameters<typeof envelopeBody>[0] & { apiVersion: ApiVersion, currency?: string | null }): Promise<string> {
     const shape = `event:${claimed.event}`
     // the registration's version shows the event as it is stored: its bytes, without the currency read
     if (showsAsRecorded(shape, claimed.apiVersion)) return envelopeBody(claimed)
-    const current = present(shape, claimed.data, { currency: await deps.currencyOf(claimed.businessId) })
+    const current = present(shape, claimed.data, { currency: claimed.currency ?? await deps.currencyOf(claimed.businessId) })
     return envelopeBody({ ...claimed, dataJson: undefined, data: downgrade(shape, current, claimed.apiVersion) as Record<string, unknown> })
   }
 

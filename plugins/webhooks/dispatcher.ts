@@ -104,10 +104,10 @@ async function erasureTarget (tx: Tx, event: OutboxRow): Promise<Target | null> 
 interface FanOut {
   events: number
   erasures: boolean
-  occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string, traceParent: string | null }> | null
+  occurrences: Record<string, { event: string, data: Record<string, unknown>, occurredAt: string, traceParent: string | null, lease: string }> | null
   deliveries: Array<{
     eventId: string, webhookId: string, installationId: string, appId: string, businessId: string,
-    url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme, apiVersion: ApiVersion
+    url: string, secretEncrypted: string, appWebhookUrl: string | null, signatureScheme: SignatureScheme, apiVersion: ApiVersion, currency: string | null
   }> | null
 }
 
@@ -119,7 +119,9 @@ const EVENT_SCOPES_JSON = JSON.stringify(EVENT_SCOPES)
  * around it): take the oldest undispatched events that no dispatcher holds (SKIP LOCKED: concurrent
  * dispatchers take disjoint batches; an event whose lease ran out is taken again), find the
  * registrations that want each (subscribed, active, the installation holding the event's scope), and
- * lease the events that have some to this dispatcher, stamping the others dispatched at once. An
+ * lease the events that have some to this dispatcher, stamping the others dispatched at once. Each
+ * delivery carries its business's currency, so that shaping its body for an older API version reads
+ * nothing more. An
  * event taken again leaves out the registrations whose delivery was recorded before. Erasures aimed
  * at one installation are left to dispatchErasures.
  */
@@ -130,12 +132,13 @@ function fanOutStatement (limit: number, leaseMs: number) {
       select t.seq, t.id as event_id, w.id as webhook_id, w.created_at as registered_at, w.installation_id, w.app_id, w.business_id,
         w.url, w.secret_encrypted, a.webhook_url as app_webhook_url,
         case when w.is_app_webhook then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme,
-        coalesce(w.api_version, i.api_version) as api_version
+        coalesce(w.api_version, i.api_version) as api_version, b.currency
       from taken t
       join webhooks w on w.business_id = t.business_id and w.is_active and w.events ? t.event
         and (t.installation_id is null or w.installation_id = t.installation_id)
       join installations i on i.id = w.installation_id and i.uninstalled_at is null
       join apps a on a.id = w.app_id
+      left join businesses b on b.id = t.business_id
       where ${EVENT_SCOPES_JSON}::jsonb ? t.event
         and (${EVENT_SCOPES_JSON}::jsonb ->> t.event is null or i.granted_scopes ? (${EVENT_SCOPES_JSON}::jsonb ->> t.event))
         and not (t.retaken and exists (select 1 from webhook_deliveries d where d.event_id = t.id and d.webhook_id = w.id))
@@ -144,11 +147,12 @@ function fanOutStatement (limit: number, leaseMs: number) {
     select
       (select count(*)::int from taken) as events,
       ${outboxDispatch.erasuresWaiting()} as erasures,
-      (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at, 'traceParent', t.trace_parent))
+      (select json_object_agg(t.id, json_build_object('event', t.event, 'data', t.data, 'occurredAt', t.created_at, 'traceParent', t.trace_parent,
+          'lease', ${outboxDispatch.leaseEnd(leaseMs)}::text))
         from taken t where t.id in (select event_id from targets)) as occurrences,
       (select json_agg(json_build_object('eventId', event_id, 'webhookId', webhook_id, 'installationId', installation_id, 'appId', app_id,
           'businessId', business_id, 'url', url, 'secretEncrypted', secret_encrypted, 'appWebhookUrl', app_webhook_url,
-          'signatureScheme', signature_scheme, 'apiVersion', api_version)
+          'signatureScheme', signature_scheme, 'apiVersion', api_version, 'currency', currency)
           order by seq, registered_at)
         from targets) as deliveries`
 }
@@ -186,9 +190,9 @@ export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_B
       id, webhookId: d.webhookId, appId: d.appId, installationId: d.installationId, businessId: d.businessId,
       event: occurrences[d.eventId].event, data, dataJson, attempts: 1, cycleAttempts: 1, occurredAt, traceParent: occurrences[d.eventId].traceParent,
       url: d.url, secretEncrypted: d.secretEncrypted, isActive: true, appWebhookUrl: d.appWebhookUrl, signatureScheme: d.signatureScheme,
-      apiVersion: d.apiVersion
+      apiVersion: d.apiVersion, currency: d.currency
     }
-    return { id, claimed, fresh: d.eventId }
+    return { id, claimed, fresh: d.eventId, lease: occurrences[d.eventId].lease }
   })
   if (!result.erasures) return { events: result.events, items }
   const erasures = await dispatchErasures(db, leaseMs, limit)

@@ -48,11 +48,12 @@ const SCHEMA_OWNERS: Record<string, string> = { outbox: 'server', aggregates: 'c
 export const READ_JOINS: Record<string, string[]> = {
   // one query per checkout step: the business's active hooks with their installation's secret and the app's URL
   'plugins/checkout-hooks/active-hooks.ts': ['apps', 'appExtensions', 'installations'],
-  // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL
-  'plugins/webhooks/dispatcher.ts': ['apps', 'installations'],
-  // one statement per attempt claim: the app's webhook URL and signature scheme as they are now, and the
-  // installation's pinned API version the body is shaped for
-  'plugins/webhooks/delivery.ts': ['apps', 'installations'],
+  // one query per dispatch batch: registrations with their installation's scopes and the app's webhook URL, and
+  // the business's currency the body of an older API version names (a read per delivery otherwise, #44)
+  'plugins/webhooks/dispatcher.ts': ['apps', 'installations', 'businesses'],
+  // one statement per attempt claim: the app's webhook URL and signature scheme as they are now, the
+  // installation's pinned API version the body is shaped for, and the business's currency
+  'plugins/webhooks/delivery.ts': ['apps', 'installations', 'businesses'],
   // a first attempt's delivery row, written with its outcome, copies its event from the outbox, whose
   // consumer the delivery engine is
   'plugins/webhooks/success-writer.ts': ['outboxEvents'],

@@ -57,6 +57,15 @@ t.test('npm run bench:hooks runs the quote with and without hooks, round after r
   t.match(stdout, /(met|not met)\s+hook overhead at p50 < 15 ms/)
 })
 
+t.test('npm run bench:budget counts the statements of one delivery at one webhook per event, lone and in a burst', async (t) => {
+  const { stdout } = await bench('bench/budget.ts', { BENCH_ENGINES: ENGINES, BENCH_LONE_EVENTS: '3', BENCH_EVENTS: '40' })
+  // a lone event: its fan-out and the write that records its delivery and stamps its event
+  t.match(stdout, /PGlite lone events \(3 deliveries\)\n\s+delivery path: [\d.]+ statements per delivery \(dispatch fan-out 1\.000, .*success write 1\.000/)
+  t.notMatch(stdout, /event stamp/, 'no event stamped apart')
+  t.match(stdout, /PGlite burst, 16 writers \(40 deliveries\)/)
+  t.match(stdout, /CPU per delivery: this process \d+ µs/)
+})
+
 t.test('npm run bench:relay runs the quote directly and through app-platform listen, round after round', async (t) => {
   const { stdout } = await bench('bench/relay.ts', { BENCH_QUOTES: '20', BENCH_ROUNDS: '2' })
   t.match(stdout, /direct \(HTTP to the app\)\s+p50\s+[\d.]+ ms \([\d.]+–[\d.]+\)/)

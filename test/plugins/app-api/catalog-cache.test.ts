@@ -6,6 +6,10 @@ import { CATALOG_CHANNEL } from '../../../plugins/commerce/catalog-cache.ts'
 import { NO_RATE_LIMIT, call, installApp, type Installed } from './fixtures.ts'
 import type { App } from '../../../server/app.ts'
 import { TestClock } from '../../clock.ts'
+import { countStatements } from '../../../bench/statements.ts'
+
+// before any database opens: it wraps the drivers
+const statements = countStatements()
 
 interface Product { id: string, name: string, price: number, stock: number }
 
@@ -116,4 +120,14 @@ t.test('while the LISTEN connection is down the cache is off', { skip: SERVER_UR
   t.equal((await until(stats, ({ enabled }) => enabled)).enabled, true, 'on again once listening again')
   await list(app, installed)
   t.ok(app.catalogCache.stats().entries > 0, 'and caching')
+})
+
+t.test('a product read from the cache sends no statement: the token, the installation, the rate limit and the counters are answered in memory', async (t) => {
+  const app = await build(t)
+  const installed = await installApp(app, ['read_products'])
+  const pizza = await byName(app, installed, 'Margherita Pizza')
+  await call(app, installed, 'GET', `/app-api/products/${pizza.id}`)
+  statements.take()
+  for (let i = 0; i < 5; i++) t.equal((await call(app, installed, 'GET', `/app-api/products/${pizza.id}`)).statusCode, 200)
+  t.same(statements.take().map((s) => s.text), [], 'nothing asked of the database')
 })

@@ -8,6 +8,12 @@ import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../serve
 import { build, until } from '../../helper.ts'
 import type { Test } from 'tap'
 import { installApp, placeOrder, receiver, registerWebhook, type Answer } from './helpers.ts'
+import { countStatements, statementKind, type Statement } from '../../../bench/statements.ts'
+
+// before any database opens: it wraps the drivers
+const statements = countStatements()
+/** The statements of the delivery path (the console's live tail and the analytics counters, flushed on their own timers, apart). */
+const deliveryPath = (sent: Statement[]) => sent.map(statementKind).filter((kind) => kind !== 'live tail' && kind !== 'counters')
 
 // a web process dispatches nothing by itself, so the test drives the dispatcher by hand
 const WEB = { env: { PROCESS_ROLE: 'web' } }
@@ -171,4 +177,66 @@ t.test('a full queue takes no more events: they wait in the outbox, unleased, un
   t.equal(new Set(sink.received.map((r) => r.headers['x-service-event-id'])).size, events * 8, 'every delivery arrived')
   const [{ n }] = (await app.database.executeSql("select count(*)::int as n from webhook_deliveries where business_id = $1 and status = 'SUCCEEDED'", [installed.businessId])).rows
   t.equal(n, events * 8, 'and is written')
+})
+
+t.test('a lone event at one registration costs two statements after its commit: the fan-out, and the write that records its delivery and stamps it', async (t) => {
+  const app = await build(t, WEB)
+  const sink = await receiver(t)
+  const installed = await installApp(app)
+  // product events are shaped for the installation's pinned version with the business's currency: the fan-out carries it
+  const webhook = await registerWebhook(app, installed, sink.url, ['product.updated'])
+  const deliver = async (n: number) => {
+    const eventId = await app.db.transaction(async (tx) => await emitEvent(tx, { businessId: installed.businessId, event: 'product.updated', data: { id: `prd_${n}`, price: 1500 } }))
+    statements.take()
+    await app.webhookDelivery.dispatch()
+    await sink.waitFor(n)
+    await app.webhookDelivery.settled()
+    return { eventId, kinds: deliveryPath(statements.take()) }
+  }
+  // the first attempt to an app also looks for its developer's `listen` session once
+  await deliver(1)
+  const { eventId, kinds } = await deliver(2)
+  t.same(kinds, ['dispatch fan-out', 'success write'], 'no read of the business, no stamp of its own')
+  const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
+  t.match(event, { dispatchedAt: Date, leaseUntil: null }, 'stamped by the write that recorded its delivery')
+  const [row] = await app.db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.webhookId, webhook.id), eq(webhookDeliveries.eventId, eventId)))
+  t.match(row, { status: 'SUCCEEDED', attempts: 1 })
+})
+
+t.test('the write of an event\'s last delivery stamps it only under the lease it was dispatched with; taken again meanwhile, a later statement stamps it', async (t) => {
+  const { app, sink, items } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
+  const eventId = items[0].fresh as string
+  app.webhookDelivery.queue.push(items)
+  await sink.waitFor(1)
+  // another dispatcher took the event again (its lease had run out): the lease is not the one this process holds
+  await app.db.update(outboxEvents).set({ leaseUntil: sql`now() + interval '1 hour'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
+  statements.take()
+  await app.webhookDelivery.settled()
+  t.same(deliveryPath(statements.take()), ['success write', 'event stamp'], 'recorded, then stamped apart')
+  const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
+  t.match(event, { dispatchedAt: Date, leaseUntil: null })
+})
+
+t.test('a lone event whose delivery could not be written is not stamped: its write and its stamp are one statement', async (t) => {
+  const { app, sink, webhook, items, ofWebhook } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
+  const eventId = items[0].fresh as string
+  app.webhookDelivery.queue.push(items)
+  await sink.waitFor(1)
+  await app.database.executeSql(`create function refuse_write () returns trigger language plpgsql as $$
+    begin if new.webhook_id = '${webhook.id}' then raise exception 'refused for the test'; end if; return new; end $$`)
+  await app.database.executeSql('create trigger refuse_write before insert on webhook_attempts for each row execute function refuse_write()')
+  await app.webhookDelivery.settled()
+  await app.database.executeSql('drop trigger refuse_write on webhook_attempts')
+  const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
+  t.equal(event.dispatchedAt, null, 'not stamped')
+  t.same(await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id)), [], 'nothing recorded')
+
+  await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
+  const again = ofWebhook((await dispatchBatch(app.db, 60_000)).items)
+  t.same(again.map((i) => i.id), [items[0].id], 'dispatched again under the same delivery id')
+  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
+  await app.webhookDelivery.settled()
+  const [stamped] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
+  t.match(stamped, { dispatchedAt: Date }, 'then stamped with its record')
+  t.equal(new Set(sink.received.map((r) => r.headers['x-service-event-id'])).size, 1, 'sent twice, under one id')
 })

@@ -96,4 +96,9 @@ t.test('two processes on one PostgreSQL: each delivery attempted once per retry 
   await Promise.all([first.webhookDelivery.idle(), second.webhookDelivery.idle()])
   t.equal(seen.size, orders, 'one delivery per event')
   t.ok([...seen.values()].every((n) => n === 3), `each delivery attempted 3 times: ${[...seen.values()].join(',')}`)
+  // the write that records an event's last delivery stamps it (under the lease its dispatch set): none is left behind, none stamped early
+  const [outbox] = (await first.database.executeSql(`select count(*) filter (where dispatched_at is null)::int as undispatched,
+    count(*) filter (where event = 'order.created' and not exists (select 1 from webhook_deliveries d where d.event_id = e.id and d.status = 'SUCCEEDED'))::int as unrecorded
+    from outbox_events e where business_id = $1`, [installed.businessId])).rows
+  t.same(outbox, { undispatched: 0, unrecorded: 0 }, 'every event stamped, each with its delivery recorded')
 })
