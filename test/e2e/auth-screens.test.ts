@@ -20,6 +20,17 @@ t.test('register and login screens in Chromium', async (t) => {
   // the browser's own minLength check keeps the form from being sent
   t.equal(page.url(), `${base}/register`)
 
+  // #42 item 5: a common password is named under its field, not as the API's raw "body/password is too common…"
+  await page.getByLabel(/^Password/).fill('password12')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await page.getByTestId('field-error').waitFor()
+  t.match(await page.getByTestId('field-error').innerText(), /^Is too common or easy to guess/)
+  t.equal(await page.getByLabel(/^Password/).getAttribute('aria-invalid'), 'true', 'the password field is marked')
+  t.notMatch(await page.locator('form').locator('..').innerText(), /body\/password/, 'no raw API path on the screen')
+  await page.setViewportSize({ width: 390, height: 844 })
+  await screenshot(page, 'register-weak-password-390')
+  await page.setViewportSize({ width: 1100, height: 720 })
+
   await page.getByLabel(/^Password/).fill('correct-horse')
   await page.getByRole('button', { name: 'Create account' }).click()
   await page.waitForURL(`${base}/admin`)

@@ -23,5 +23,5 @@ export function useSignIn (path: '/auth/login' | '/auth/register') {
     signIn(result)
     route(nextPath(query, result.user.role))
   }
-  return { send, busy: action.busy, error: action.error, query }
+  return { send, busy: action.busy, error: action.error, problems: action.problems, query }
 }

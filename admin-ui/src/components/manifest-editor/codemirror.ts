@@ -7,16 +7,69 @@ import { EditorState, type Extension } from '@codemirror/state'
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view'
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language'
-import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap } from '@codemirror/autocomplete'
+import { autocompletion, closeBrackets, closeBracketsKeymap, completionKeymap, type CompletionContext, type CompletionResult } from '@codemirror/autocomplete'
 import { lintGutter, linter, lintKeymap } from '@codemirror/lint'
 import { json, jsonLanguage, jsonParseLinter } from '@codemirror/lang-json'
 import * as jsonSchemaSupport from 'codemirror-json-schema'
+import { disableErrorLogging } from 'best-effort-json-parser'
 import schema from 'virtual:manifest-schema'
 
 // the package's index.d.ts re-exports ./features/state without an extension, which this project's module
 // resolution does not follow: its types are written here
 const { handleRefresh, jsonCompletion, jsonSchemaLinter, stateExtensions } = jsonSchemaSupport as typeof jsonSchemaSupport & {
   stateExtensions: (schema?: Record<string, unknown>) => Extension[]
+}
+
+/**
+ * The schema's completion takes hundreds of milliseconds a call on the manifest schema (it compiles the schema
+ * and parses the document each time), and the lint as much: run on every quick keystroke they queued up until
+ * the tab froze (#42 item 4). Completion while typing waits for a pause and a keystroke cancels it; the lints
+ * wait for a longer one; a document past MAX_SCHEMA_DOC gets JSON syntax checks only.
+ */
+const TYPING_PAUSE_MS = 350
+const LINT_DELAY_MS = 800
+const MAX_SCHEMA_DOC = 64 * 1024
+
+// the completion's forgiving parser logs every half-typed document as an error ("parsed json with extra tokens")
+disableErrorLogging()
+
+type CompletionSource = (context: CompletionContext) => CompletionResult | null | Promise<CompletionResult | null>
+
+/** The typing pause, ended early by a keystroke (the context then counts as aborted). */
+async function typingPause (context: CompletionContext): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, TYPING_PAUSE_MS)
+    context.addEventListener('abort', () => { clearTimeout(timer); resolve() }, { onDocChange: true })
+  })
+}
+
+/** The schema completion, asked for only after a pause in typing (or at once by Ctrl+Space); a failure offers nothing. */
+export function guardedCompletion (source: CompletionSource): CompletionSource {
+  return async (context) => {
+    if (context.state.doc.length > MAX_SCHEMA_DOC) return null
+    if (!context.explicit) {
+      await typingPause(context)
+      if (context.aborted) return null
+    }
+    try {
+      return await source(context)
+    } catch {
+      return null
+    }
+  }
+}
+
+const schemaLint = jsonSchemaLinter()
+type Diagnostics = ReturnType<typeof schemaLint>
+
+/** The schema lint, skipped on a document too large to check quickly; a failure marks nothing. */
+function guardedSchemaLint (view: EditorView): Diagnostics {
+  if (view.state.doc.length > MAX_SCHEMA_DOC) return []
+  try {
+    return schemaLint(view)
+  } catch {
+    return []
+  }
 }
 
 export interface EditorOptions {
@@ -67,9 +120,9 @@ export function createManifestEditor (parent: HTMLElement, options: EditorOption
         // Tab indents; Esc then Tab (or Shift-Tab) leaves the editor: CodeMirror's escape hatch for keyboard users
         keymap.of([...closeBracketsKeymap, ...defaultKeymap, ...historyKeymap, ...completionKeymap, ...lintKeymap, indentWithTab]),
         json(),
-        linter(jsonParseLinter()),
-        linter(jsonSchemaLinter(), { needsRefresh: handleRefresh }),
-        jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
+        linter(jsonParseLinter(), { delay: LINT_DELAY_MS }),
+        linter(guardedSchemaLint, { delay: LINT_DELAY_MS, needsRefresh: handleRefresh }),
+        jsonLanguage.data.of({ autocomplete: guardedCompletion(jsonCompletion()) }),
         stateExtensions(schema),
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': help.id, tabindex: '0' }),

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
+import { useSessionDraft } from '../../lib/use-session-draft.ts'
 import type { ManifestResult, SyncItem } from '../../lib/types.ts'
 import { ErrorMessage, Notice } from '../../components/states/index.tsx'
 import { ManifestEditor } from '../../components/manifest-editor/index.tsx'
@@ -46,7 +47,8 @@ export function ManifestSection ({ app, reload }: SectionProps) {
   const { api } = useSession()
   const action = useAction()
   // an app without a manifest starts from the template (Preview shows what it would create; nothing is saved until Save)
-  const [text, setText] = useState(() => isEmpty(app.manifest) ? manifestTemplate(app) : JSON.stringify(app.manifest, null, 2))
+  const draft = useSessionDraft(`manifest.${app.id}`, isEmpty(app.manifest) ? manifestTemplate(app) : JSON.stringify(app.manifest, null, 2))
+  const text = draft.text
   const [parseError, setParseError] = useState<string | null>(null)
   const [result, setResult] = useState<ManifestResult | null>(null)
 
@@ -63,14 +65,27 @@ export function ManifestSection ({ app, reload }: SectionProps) {
     const answer = await action.run(() => api.put<ManifestResult>(`/developer/apps/${app.id}/manifest${dryRun ? '?dryRun=true' : ''}`, { manifest }))
     if (answer === null) return
     setResult(answer)
-    if (!answer.dryRun) reload()
+    if (!answer.dryRun) {
+      draft.reset(JSON.stringify(manifest, null, 2))
+      reload()
+    }
   }
 
   return (
     <>
       <h2>Manifest</h2>
       <p class='muted'>Blocks, embeds, hooks, admin pages and the app's settingsSchema. On save, new keys are created, known keys updated and missing keys deactivated (merchant data is kept).</p>
-      {isEmpty(app.manifest) && <Notice>No manifest saved yet: this is a starting template. Change it to your app's extensions, then Preview and Save.</Notice>}
+      {draft.restored && (
+        <div class={styles.draft} data-testid='manifest-draft' role='status'>
+          <span>Your unsaved draft from earlier in this tab; the saved manifest is unchanged.</span>
+          <button type='button' class='secondary' onClick={() => { draft.reset(); setResult(null) }}>
+            Discard draft
+          </button>
+        </div>
+      )}
+      {isEmpty(app.manifest) && !draft.restored && (
+        <Notice>No manifest saved yet: this is a starting template. Change it to your app's extensions, then Preview and Save.</Notice>
+      )}
       <div class='muted' id='manifest-help'>
         <p class={styles.help}>
           The editor checks the <a href={MANIFEST_DOCS} target='_blank' rel='noreferrer'>manifest reference</a> as you type: Ctrl+Space lists the keys a place allows, and errors are underlined (F8 goes to the next one).
@@ -79,7 +94,7 @@ export function ManifestSection ({ app, reload }: SectionProps) {
         <p class={styles.help}>Tab indents; to leave the editor with the keyboard, press Esc and then Tab.</p>
       </div>
       <span class={styles.editorLabel} id='manifest-label'>Manifest JSON</span>
-      <ManifestEditor value={text} label='Manifest JSON' describedBy='manifest-help' onChange={(next) => { setText(next); setResult(null) }} />
+      <ManifestEditor value={text} label='Manifest JSON' describedBy='manifest-help' onChange={(next) => { draft.edit(next); setResult(null) }} />
       <ErrorMessage message={parseError} />
       <ErrorMessage message={action.error} problems={action.problems} />
       {result !== null && (
