@@ -21,7 +21,7 @@ const SOURCES: Record<PackageKey, string[]> = {
   cli: ['cli/src', 'cli/package.json', 'cli/build.mjs', 'sdk/src', 'sdk/LICENSE']
 }
 /** Bumped when the way a tarball is made changes, so cached ones of the old recipe are not served. */
-const RECIPE = 1
+const RECIPE = 2
 
 export const fileNameOf = (key: PackageKey, version: string): string => `app-platform-${key}-${version}.tgz`
 
@@ -58,6 +58,11 @@ async function stageSdk (workspace: string, dir: string): Promise<Record<string,
   await build({ ...common, format: 'cjs', outExtension: { '.js': '.cjs' } })
   const tsc = join(workspace, 'node_modules/typescript/bin/tsc')
   await run(process.execPath, [tsc, '-p', join(sdk, 'tsconfig.json'), '--emitDeclarationOnly', '--outDir', dist], { cwd: workspace })
+  // tsc keeps the sources' `.ts` specifiers in declarations: a consumer resolves the `.js` beside each `.d.ts`
+  for (const file of (await filesUnder(dist, '.')).filter((name) => name.endsWith('.d.ts'))) {
+    const text = await readFile(join(dist, file), 'utf8')
+    await writeFile(join(dist, file), text.replace(/(['"])(\.{1,2}\/[^'"]+)\.ts\1/g, '$1$2.js$1'))
+  }
   for (const file of ['LICENSE', 'README.md']) await copyFile(join(sdk, file), join(dir, file))
   const entry = (name: string) => ({ types: `./dist/${name}.d.ts`, import: `./dist/${name}.js`, require: `./dist/${name}.cjs` })
   return {
