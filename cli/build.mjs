@@ -1,13 +1,12 @@
-// Bundles the CLI (with the SDK's source and commander) into one file, and copies the reference app beside it as the `app init` template.
+// Bundles the CLI (with the SDK's source and commander) into one file: what the platform's CLI tarball carries (DESIGN §22).
 // `node build.mjs [outdir]`: into ./dist by default; the tests build into a folder of their own, so that one test process
 // rebuilding never removes the CLI another one is running.
 import { build } from 'esbuild'
-import { chmodSync, cpSync, rmSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
+import { chmodSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
-const NOT_COPIED = new Set(['test', 'node_modules', 'data', '.env'])
 const outdir = process.argv[2] === undefined ? here('./dist') : resolve(process.argv[2])
 
 rmSync(outdir, { recursive: true, force: true })
@@ -24,5 +23,3 @@ await build({
   logLevel: 'warning'
 })
 chmodSync(join(outdir, 'app-platform.js'), 0o755)
-const template = here('../examples/reference-app')
-cpSync(template, join(outdir, 'template'), { recursive: true, filter: (path) => path === template || !NOT_COPIED.has(basename(path)) })

@@ -21,7 +21,8 @@ export const PREFIX = {
   appApi: '/app-api',
   webhooks: '/webhooks',
   store: '/store',
-  wellKnown: '/.well-known'
+  wellKnown: '/.well-known',
+  downloads: '/downloads'
 } as const
 
 /**
@@ -47,6 +48,8 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   // RFC 8615: nothing under /.well-known is a client-side route
   { path: PREFIX.wellKnown, devProxy: true },
   { path: PREFIX.media, devProxy: true },
+  // the SDK and CLI tarballs (DESIGN §22)
+  { path: PREFIX.downloads, devProxy: true },
   { path: '/health', devProxy: false },
   { path: '/ready', devProxy: false },
   { path: '/metrics', devProxy: false },

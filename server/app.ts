@@ -40,6 +40,8 @@ import appChecks from '../plugins/app-checks/index.ts'
 import apiVersions from '../plugins/api-versions/index.ts'
 import appApi from '../plugins/app-api/index.ts'
 import marketplace from '../plugins/marketplace/index.ts'
+import downloads from '../plugins/downloads/index.ts'
+import type { DownloadsOptions } from '../plugins/downloads/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -54,6 +56,8 @@ export interface BuildOptions {
   telemetry?: Telemetry | null
   /** The time the server reads (server/clock.ts); the machine's unless a test brings one it moves. */
   clock?: Clock
+  /** Where the SDK and CLI tarballs are built from and kept (tests: a broken workspace, a cache of their own). */
+  downloads?: DownloadsOptions
 }
 
 /** Letters, digits and `._:-`, at most 128: a tracing id, never log or header injection. */
@@ -138,6 +142,7 @@ export async function buildApp (options: BuildOptions) {
   // what apps call with their access token (/app-api and /webhooks): one token check and one rate-limit budget
   await app.register(appApi)
   await app.register(marketplace)
+  await app.register(downloads, options.downloads ?? {})
 
   return app
 }

@@ -54,6 +54,8 @@ if (seeded) app.log.info('demo data created')
 
 await app.listen({ port: config.port, host: config.host })
 storefront.listen(config.storefrontPort, config.host)
+// the SDK and CLI tarballs build in the background from the first start (DESIGN §22): `/downloads` waits for them, nothing else does
+app.downloads.warm()
 await once(storefront, 'listening')
 app.origins.listening({ api: (app.server.address() as AddressInfo).port, storefront: (storefront.address() as AddressInfo).port })
 const { baseUrl, adminUrl, storefrontUrl } = app.origins

@@ -19,6 +19,8 @@ export interface BuildOptions {
   outbound?: AppBuildOptions['outbound']
   /** The time the app reads: a TestClock (test/clock.ts) the test moves forward; the machine's otherwise. */
   clock?: AppBuildOptions['clock']
+  /** The SDK and CLI tarballs' workspace and cache (plugins/downloads). */
+  downloads?: AppBuildOptions['downloads']
 }
 
 /**
@@ -29,7 +31,8 @@ export async function build (t: Test, options: BuildOptions = {}): Promise<App> 
   const databaseUrl = options.databaseUrl !== undefined ? options.databaseUrl : await testDatabaseUrl(t)
   const database = databaseUrl === null ? await testPglite(t) : undefined
   const app = await buildApp({
-    config: testConfig(options.env, databaseUrl), outbound: options.outbound, clock: options.clock, ...(database !== undefined ? { database } : {})
+    config: testConfig(options.env, databaseUrl), outbound: options.outbound, clock: options.clock, downloads: options.downloads,
+    ...(database !== undefined ? { database } : {})
   })
   t.teardown(() => app.close())
   await app.ready()

@@ -3,7 +3,7 @@ import { createContext, explain, type Context, type GlobalOptions } from './cont
 import { createOutput } from './output.ts'
 import { login, logout, whoami } from './commands/auth.ts'
 import { checkApp, listApps, pullApp, pushApp, submitApp } from './commands/apps.ts'
-import { initApp } from './commands/init.ts'
+import { DEFAULT_PORT, initApp } from './commands/init.ts'
 import { listen } from './commands/listen.ts'
 import { logs, trigger } from './commands/events.ts'
 
@@ -39,14 +39,16 @@ export function buildProgram (): Command {
   apps.command('list').description('List your apps').action(run(listApps))
 
   const app = program.command('app').description('One app: create, pull and push its manifest, check, submit')
-  app.command('init <dir>').description('Create an app from the reference app\'s template, registered as a draft; credentials in <dir>/.env')
+  app.command('init <dir>').description('Create a standalone app on the platform\'s SDK, registered as a draft; credentials in <dir>/.env')
     .option('--name <name>', 'the app\'s name (default: the folder\'s name)')
-    .option('--app-url <url>', 'where the app will run', 'http://localhost:3002')
-    .action(run((ctx, dir: string, options: { name?: string, appUrl?: string }) => initApp(ctx, dir, options)))
-  app.command('pull').description('Write the platform\'s manifest to app-platform.json')
+    .option('--port <port>', 'the port the app listens on', String(DEFAULT_PORT))
+    .option('--app-url <url>', 'where the app will run (default: http://localhost:<port>)')
+    .option('--scopes <scopes>', 'the scopes it needs, comma-separated (asked at a terminal when not given)')
+    .action(run((ctx, dir: string, options: { name?: string, appUrl?: string, port?: string, scopes?: string }) => initApp(ctx, dir, options)))
+  app.command('pull').description('Write the platform\'s settings and manifest of the app to app-platform.json')
     .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
     .action(run((ctx, options: { app?: string, dir: string }) => pullApp(ctx, options)))
-  app.command('push').description('Save app-platform.json\'s manifest on the platform, after showing what changes')
+  app.command('push').description('Save app-platform.json\'s settings and manifest on the platform, after showing what changes')
     .option('-y, --yes', 'do not ask').addOption(dirOption)
     .action(run((ctx, options: { dir: string, yes?: boolean }) => pushApp(ctx, { dir: options.dir, yes: options.yes === true })))
   app.command('submit').description('Submit the app for review')
@@ -58,7 +60,7 @@ export function buildProgram (): Command {
 
   program.command('listen').description('Relay your sandbox install\'s webhook deliveries and hook calls to a local URL, no tunnel needed')
     .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
-    .requiredOption('--forward-to <url>', 'the local webhook URL, e.g. http://localhost:3002/webhooks (hooks go to it plus their path)')
+    .requiredOption('--forward-to <url>', 'your local app\'s origin, e.g. http://localhost:8787: each call goes to it plus the path production would call')
     .action(run((ctx, options: { app?: string, dir: string, forwardTo: string }) => listen(ctx, options)))
 
   program.command('trigger <event>').description('Emit a sample event of the catalogue (e.g. order.created) on your sandbox business')
@@ -66,7 +68,8 @@ export function buildProgram (): Command {
     .action(run((ctx, event: string, options: { app?: string, dir: string }) => trigger(ctx, event, options)))
   program.command('logs').description('Tail the console: delivery attempts and hook calls as they happen')
     .option('--app <id>', 'the app (default: the one app-platform.json names)').addOption(dirOption)
-    .action(run((ctx, options: { app?: string, dir: string }) => logs(ctx, options)))
+    .option('--since <duration>', 'first print the deliveries and hook calls of this last while (30s, 15m, 2h, 1d)')
+    .action(run((ctx, options: { app?: string, dir: string, since?: string }) => logs(ctx, options)))
 
   return program
 }

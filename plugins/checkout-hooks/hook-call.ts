@@ -97,7 +97,7 @@ export async function callOnce<P extends HookPoint> (
     }
     const relayed = deps.relay === undefined
       ? null
-      : await deps.relay({ appId: hook.appId, businessId, kind: 'hook', name: hookPoint, path: hook.path, headers: sent, body, timeoutMs: hook.timeout })
+      : await deps.relay({ appId: hook.appId, businessId, kind: 'hook', name: hookPoint, url: hook.url, headers: sent, body, timeoutMs: hook.timeout })
     exchange.relayed = relayed !== null
     const { statusCode, text, headers } = relayed === null ? await post(agent, hook, body, sent) : relayedAnswer(relayed)
     exchange.text = text

@@ -20,7 +20,7 @@ export const RelayedCallSchema = Type.Object({
   id: Type.String({ examples: ['rly_…'] }),
   kind: Type.Union([Type.Literal('webhook'), Type.Literal('hook')]),
   name: Type.String({ description: 'The event or the hook point' }),
-  path: Type.String({ description: 'Appended to the local URL (the hook\'s path; empty for a webhook)' }),
+  path: Type.String({ description: 'The path and query of the URL production would call (the registration\'s, the app\'s webhook URL, or the webhook URL plus the hook\'s path): the CLI posts to its local origin plus this path' }),
   status: Type.Union([Type.Integer(), Type.Null()], { description: 'What the local app answered; null when no answer came in time' }),
   createdAt: Type.String({ format: 'date-time' }),
   answeredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()])
@@ -31,7 +31,7 @@ export const RelayCallEventSchema = Type.Object({
   callId: Type.String(),
   kind: Type.Union([Type.Literal('webhook'), Type.Literal('hook')]),
   name: Type.String(),
-  path: Type.String(),
+  path: Type.String({ description: 'The path and query of the URL production would call; post to your local origin plus this path' }),
   headers: Type.Record(Type.String(), Type.String(), { description: 'Signed as usual: post them with the body, unchanged' }),
   body: Type.String(),
   timeoutMs: Type.Integer(),

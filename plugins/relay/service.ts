@@ -26,11 +26,17 @@ export interface RelayRequest {
   kind: 'webhook' | 'hook'
   /** The event or the hook point. */
   name: string
-  /** Appended to the local URL by the CLI: the hook's path; '' for a webhook. */
-  path: string
+  /** The URL the call would go to in production; the CLI is given its path (relayPath) and posts to its --forward-to origin plus it. */
+  url: string
   headers: Record<string, string>
   body: string
   timeoutMs: number
+}
+
+/** A URL's path and query: what a relayed call keeps of the production URL (DESIGN §22), so the local app sees the same paths. */
+export function relayPath (url: string): string {
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
 }
 
 /** The answer as the local app gave it, or `timeout` when none came within the call's timeout. */
@@ -127,7 +133,8 @@ export function createRelay (deps: {
         setTimeout(() => resolve(null), request.timeoutMs).unref()
       })
       try {
-        await db.insert(relayCalls).values({ id, ...request, createdAt, deadlineAt: new Date(createdAt.getTime() + request.timeoutMs) })
+        const { url, ...call } = request
+        await db.insert(relayCalls).values({ id, ...call, path: relayPath(url), createdAt, deadlineAt: new Date(createdAt.getTime() + request.timeoutMs) })
         await deps.notify(RELAY_CALL_CHANNEL, `${request.appId} ${id}`)
         const answer = await answered
         const durationMs = Math.round(performance.now() - started)

@@ -52,9 +52,9 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
     onWriteError: onError,
     currencyOf: async (businessId) => (await fastify.commerce.getBusinessProfile(businessId)).currency,
-    relay: async (claimed, body, headers) => {
+    relay: async (claimed, url, body, headers) => {
       const outcome = await fastify.relay.call({
-        appId: claimed.appId, businessId: claimed.businessId, kind: 'webhook', name: claimed.event, path: '', headers, body, timeoutMs: config.webhookTimeoutMs
+        appId: claimed.appId, businessId: claimed.businessId, kind: 'webhook', name: claimed.event, url, headers, body, timeoutMs: config.webhookTimeoutMs
       })
       return outcome === null ? null : relayedResult(outcome, config.webhookTimeoutMs)
     },

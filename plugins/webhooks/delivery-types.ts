@@ -21,7 +21,7 @@ export interface DeliveryDeps {
   /** A success written in the background that could not be (the delivery is sent again later); must not throw. */
   onWriteError: (error: unknown) => void
   /** The developer's `listen` session (DESIGN §19): takes the attempt instead of the network while connected; null when not. */
-  relay?: (claimed: Claimed, rawBody: string, headers: Record<string, string>) => Promise<SendResult | null>
+  relay?: (claimed: Claimed, url: string, rawBody: string, headers: Record<string, string>) => Promise<SendResult | null>
   /** The business's currency, for the API versions whose money objects name it (order and product events carry none). */
   currencyOf: (businessId: string) => Promise<string>
 }

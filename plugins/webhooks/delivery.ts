@@ -166,7 +166,7 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
       secret, rawBody, webhookId: claimed.webhookId, event: claimed.event, deliveryId: claimed.id, scheme: claimed.signatureScheme, now: deps.clock.nowMs(),
       apiVersion: claimed.apiVersion
     })
-    const result = (await deps.relay?.(claimed, rawBody, headers)) ?? await sender.send(url, rawBody, headers)
+    const result = (await deps.relay?.(claimed, url, rawBody, headers)) ?? await sender.send(url, rawBody, headers)
     if (!result.success) {
       await failed(claimed, result, headers, retry, item.fresh)
       return result

@@ -97,6 +97,8 @@ export function createDeveloperClient (options: DeveloperClientOptions) {
       list: (page = 1, limit = 100) => request<{ data: DeveloperApp[], total: number, page: number, limit: number }>('GET', `/developer/apps?page=${page}&limit=${limit}`),
       get: (id: string) => request<DeveloperApp>('GET', app(id)),
       create: (listing: Record<string, unknown>) => request<{ app: DeveloperApp, clientSecret: string }>('POST', '/developer/apps', listing),
+      /** The app's settings (PATCH): on a published app, added scopes move it to DRAFT until a review approves them. */
+      update: (id: string, patch: Record<string, unknown>) => request<DeveloperApp>('PATCH', app(id), patch),
       putManifest: (id: string, manifest: Record<string, unknown>, dryRun: boolean) =>
         request<{ manifest: Record<string, unknown>, sync: ManifestSync, dryRun: boolean }>('PUT', `${app(id, '/manifest')}?dryRun=${dryRun}`, { manifest }),
       submit: (id: string) => request<DeveloperApp>('POST', app(id, '/submit')),
@@ -142,33 +144,48 @@ export type DeveloperClient = ReturnType<typeof createDeveloperClient>
 /** One server-sent event: its name, id and data lines joined. */
 export interface ServerSentEvent { event: string, id: string | undefined, data: string }
 
-/** Reads a text/event-stream body event by event (comments and retry lines skipped). */
-export async function * readServerSentEvents (body: ReadableStream<Uint8Array>): AsyncGenerator<ServerSentEvent, void, undefined> {
+/**
+ * Reads a text/event-stream body event by event (comments and retry lines skipped). `signal` ends the
+ * reading at once by cancelling the body's reader: fetch's own signal stops reaching a body whose
+ * request object was garbage-collected (undici holds its controller weakly), so a long stream must not rely on it.
+ */
+export async function * readServerSentEvents (body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ServerSentEvent, void, undefined> {
   const decoder = new TextDecoder()
+  const reader = body.getReader()
+  const cancel = () => { reader.cancel().catch(() => {}) }
+  if (signal?.aborted === true) cancel()
+  signal?.addEventListener('abort', cancel, { once: true })
   let buffer = ''
   let event = 'message'
   let id: string | undefined
   let data: string[] = []
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true })
-    let newline = buffer.indexOf('\n')
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline).replace(/\r$/, '')
-      buffer = buffer.slice(newline + 1)
-      newline = buffer.indexOf('\n')
-      if (line === '') {
-        if (data.length > 0) yield { event, id, data: data.join('\n') }
-        event = 'message'
-        data = []
-        continue
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || signal?.aborted === true) return
+      buffer += decoder.decode(value, { stream: true })
+      let newline = buffer.indexOf('\n')
+      while (newline !== -1) {
+        const line = buffer.slice(0, newline).replace(/\r$/, '')
+        buffer = buffer.slice(newline + 1)
+        newline = buffer.indexOf('\n')
+        if (line === '') {
+          if (data.length > 0) yield { event, id, data: data.join('\n') }
+          event = 'message'
+          data = []
+          continue
+        }
+        if (line.startsWith(':')) continue
+        const colon = line.indexOf(':')
+        const field = colon === -1 ? line : line.slice(0, colon)
+        const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
+        if (field === 'event') event = value
+        else if (field === 'data') data.push(value)
+        else if (field === 'id') id = value
       }
-      if (line.startsWith(':')) continue
-      const colon = line.indexOf(':')
-      const field = colon === -1 ? line : line.slice(0, colon)
-      const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '')
-      if (field === 'event') event = value
-      else if (field === 'data') data.push(value)
-      else if (field === 'id') id = value
     }
+  } finally {
+    signal?.removeEventListener('abort', cancel)
+    cancel()
   }
 }

@@ -10,6 +10,7 @@ export const API_TAGS = [
   { name: 'manifest', description: 'Extension manifest: blocks, embeds, hooks, admin pages, settings schema' },
   { name: 'review', description: 'Review queue for reviewers' },
   { name: 'marketplace', description: 'Public listing of published apps' },
+  { name: 'downloads', description: 'The SDK and CLI as npm tarballs, built from the platform\'s own sources (DESIGN §22)' },
   { name: 'oauth', description: 'OAuth 2.0 install: discovery (RFC 8414), consent, code exchange, revocation (RFC 7009); device authorization of the developer CLI (RFC 8628)' },
   { name: 'installations', description: "A merchant's installed apps: uninstall, re-consent, settings" },
   { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },

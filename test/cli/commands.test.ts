@@ -1,12 +1,12 @@
 import t from 'tap'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build, createApp, listen, registerUser } from '../helper.ts'
+import { build, createApp, listen, publishApp, registerUser, REVIEWER_ENV } from '../helper.ts'
 import { freePort } from '../process.ts'
-import { cliHome, cliLogin, runCli } from './helper.ts'
+import { cliHome, cliLogin, REFERENCE_SCOPES, runCli, useReferenceManifest } from './helper.ts'
 
 t.test('the app-platform CLI against a running platform', async (t) => {
-  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } })
+  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1', ...REVIEWER_ENV } })
   const base = await listen(app)
   const developer = await registerUser(app, 'DEVELOPER')
   const home = cliHome(t)
@@ -51,26 +51,36 @@ t.test('the app-platform CLI against a running platform', async (t) => {
   const dir = join(home, 'my-shop-app')
   let appId = ''
 
-  t.test('app init: a draft from the template, credentials in .env', async (t) => {
-    const result = await cli(['app', 'init', dir, '--json'])
+  t.test('app init: a standalone draft on the platform\'s SDK tarball, port 8787, the scopes asked for, credentials in .env', async (t) => {
+    const unscoped = await cli(['app', 'init', join(home, 'unscoped'), '--json'])
+    t.equal(unscoped.code, 2, 'not at a terminal, --scopes is needed')
+    t.match(unscoped.stdout, /--scopes/)
+    const result = await cli(['app', 'init', dir, '--json', '--scopes', REFERENCE_SCOPES])
     t.equal(result.code, 0, result.stderr)
     const created = JSON.parse(result.stdout)
     appId = created.appId
-    t.match(created, { status: 'DRAFT', slug: /^my-shop-app-[0-9a-f]{4}$/ })
+    t.match(created, { status: 'DRAFT', slug: /^my-shop-app-[0-9a-f]{4}$/, port: 8787 })
     const env = readFileSync(join(dir, '.env'), 'utf8')
     t.match(env, new RegExp(`CLIENT_ID=${created.clientId as string}\\nCLIENT_SECRET=fbcs_`))
+    t.match(env, /\nPORT=8787\n/)
     t.equal(statSync(join(dir, '.env')).mode & 0o777, 0o600)
-    t.ok(existsSync(join(dir, 'src', 'app.ts')), 'the reference app\'s source')
-    t.notOk(existsSync(join(dir, 'test')), 'not its tests')
-    t.equal(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')).appId, appId)
+    t.ok(existsSync(join(dir, 'server.js')), 'the app\'s server')
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'))
+    t.match(pkg.dependencies['@app-platform/sdk'], new RegExp(`^${base}/downloads/app-platform-sdk-\\d+\\.\\d+\\.\\d+\\S*\\.tgz$`), 'the SDK from the platform\'s URL, never file:')
+    t.match(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')), {
+      appId, name: 'my-shop-app', category: 'other', scopes: REFERENCE_SCOPES.split(','), appUrl: 'http://localhost:8787/', redirectUrl: 'http://localhost:8787/oauth/callback',
+      webhookUrl: 'http://localhost:8787/webhooks', webhookEvents: [], apiVersion: null, signatureScheme: 'spec', manifest: {}
+    })
+    useReferenceManifest(dir)
     const list = JSON.parse((await cli(['apps', 'list', '--json'])).stdout)
     t.match(list, [{ id: appId, status: 'DRAFT' }])
     t.equal((await cli(['app', 'init', dir])).code, 1, 'refuses a folder that is not empty')
   })
 
-  t.test('app push: shows the diff, asks (--yes when not at a terminal), then saves', async (t) => {
+  t.test('app push: shows the settings and manifest diffs, asks (--yes when not at a terminal), then saves both', async (t) => {
     const unconfirmed = await cli(['app', 'push'], dir)
     t.equal(unconfirmed.code, 1)
+    t.match(unconfirmed.stdout, /Settings:\n~ webhookEvents: \[\] → \["order\.created"/)
     t.match(unconfirmed.stdout, /\+ hook checkout\.shipping_rates/)
     t.match(unconfirmed.stderr, /confirm with --yes/)
     t.same((await app.inject({ method: 'GET', url: `/developer/apps/${appId}/extensions`, headers: developer.auth })).json().data, [], 'nothing saved')
@@ -78,6 +88,20 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     t.equal(pushed.code, 0, pushed.stderr)
     t.ok(JSON.parse(pushed.stdout).sync.created.some((ref: { kind: string, key: string }) => ref.kind === 'hook' && ref.key === 'checkout.shipping_rates'))
     t.ok((await app.inject({ method: 'GET', url: `/developer/apps/${appId}/extensions`, headers: developer.auth })).json().data.length > 5)
+    t.match((await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json().webhookEvents, ['order.created'], 'the settings saved')
+  })
+
+  t.test('a broken app-platform.json: every problem with its JSON path, nothing changed', async (t) => {
+    const file = join(dir, 'app-platform.json')
+    const good = readFileSync(file, 'utf8')
+    const before = (await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json()
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(good), name: '', scopes: ['read_orders', 'read_minds'], webhookUrl: 'ftp://x', signatureScheme: 'rot13', colour: 'blue' }))
+    const result = await cli(['app', 'push', '--yes'], dir)
+    t.equal(result.code, 1)
+    for (const path of ['/name', '/scopes/1', '/webhookUrl', '/signatureScheme', '/colour']) t.match(result.stderr, new RegExp(`\\n  ${path}: `), path)
+    t.match(result.stderr, /Nothing was changed/)
+    t.same((await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json(), before)
+    writeFileSync(file, good)
   })
 
   t.test('app push of an invalid manifest prints the platform\'s problems with their paths and changes nothing', async (t) => {
@@ -99,11 +123,15 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     writeFileSync(file, good)
   })
 
-  t.test('app pull writes the platform\'s manifest', async (t) => {
+  t.test('app pull writes the platform\'s settings and manifest', async (t) => {
     const result = await cli(['app', 'pull', '--json'], dir)
     t.equal(result.code, 0, result.stderr)
-    const saved = (await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json().manifest
-    t.same(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')), { appId, manifest: saved })
+    const saved = (await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json()
+    t.same(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')), {
+      appId, name: saved.name, description: saved.description, category: saved.category, scopes: saved.scopes, appUrl: saved.appUrl,
+      redirectUrl: saved.redirectUrl, webhookUrl: saved.webhookUrl, webhookEvents: saved.webhookEvents, apiVersion: saved.apiVersion ?? null,
+      signatureScheme: saved.webhookSignatureScheme, manifest: saved.manifest
+    })
   })
 
   t.test('app checks runs the platform\'s checks and prints each outcome; app submit sends the app to review', async (t) => {
@@ -117,6 +145,19 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     t.equal(submitted.code, 0, submitted.stderr)
     t.match(JSON.parse(submitted.stdout), { appId, status: 'PENDING_REVIEW' })
     await app.appChecks.idle()
+  })
+
+  t.test('app push of an added scope on an approved app: the app goes to review, as in the portal', async (t) => {
+    const created = await createApp(app, developer, { scopes: ['read_orders'] })
+    await publishApp(app, developer, created.app.id)
+    const folder = join(home, 'approved-app')
+    t.equal((await cli(['app', 'pull', '--app', created.app.id, '--dir', folder])).code, 0)
+    const file = join(folder, 'app-platform.json')
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), scopes: ['read_orders', 'read_products'] }))
+    const pushed = await cli(['app', 'push', '--yes', '--json', '--dir', folder])
+    t.equal(pushed.code, 0, pushed.stderr)
+    t.match(JSON.parse(pushed.stdout), { settings: ['scopes'], status: 'DRAFT', needsReview: true })
+    t.match((await app.inject({ method: 'GET', url: `/developer/apps/${created.app.id}`, headers: developer.auth })).json(), { status: 'DRAFT', isPublished: true })
   })
 
   t.test('another developer\'s app is not found', async (t) => {

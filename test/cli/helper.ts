@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -87,4 +87,19 @@ export async function cliLogin (app: App, base: string, home: string, developer:
   const approved = await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: { user_code: shown.userCode, decision: 'approve' } })
   if (approved.statusCode !== 204) throw new Error(`approval failed: ${approved.statusCode} ${approved.body}`)
   return await login.exited
+}
+
+const REFERENCE = JSON.parse(readFileSync(join(ROOT, 'examples/reference-app/app.manifest.json'), 'utf8')) as {
+  listing: { scopes: string[], webhookEvents: string[] }, extensions: Record<string, unknown>
+}
+/** The reference app's scopes, for `app init --scopes` when a test then uses its extensions. */
+export const REFERENCE_SCOPES = REFERENCE.listing.scopes.join(',')
+
+/** Writes the reference app's extensions and webhook events into a new app's app-platform.json, as a developer would edit it. */
+export function useReferenceManifest (dir: string): void {
+  const file = join(dir, 'app-platform.json')
+  const content = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown> & { appUrl: string }
+  const appUrl = content.appUrl.replace(/\/+$/, '')
+  const extensions = JSON.parse(JSON.stringify(REFERENCE.extensions).replaceAll('{{APP_URL}}', appUrl)) as Record<string, unknown>
+  writeFileSync(file, JSON.stringify({ ...content, webhookEvents: REFERENCE.listing.webhookEvents, manifest: extensions }, null, 2))
 }

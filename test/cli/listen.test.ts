@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { verifyWebhook } from '@app-platform/sdk'
 import { build, listen, registerUser } from '../helper.ts'
 import { freePort } from '../process.ts'
-import { cliHome, cliLogin, runCli, startCli } from './helper.ts'
+import { cliHome, cliLogin, REFERENCE_SCOPES, runCli, startCli, useReferenceManifest } from './helper.ts'
 
 /** The fee the local app answers checkout.shipping_rates with: the quote must show it. */
 const LOCAL_FEE = 777
@@ -39,9 +39,10 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
 
   // the app's registered URL is a port nobody listens on: only the relay can reach the local app
   const dir = join(home, 'relay-app')
-  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', `http://127.0.0.1:${await freePort()}`], { home })
+  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', `http://127.0.0.1:${await freePort()}`, '--scopes', REFERENCE_SCOPES], { home })
   t.equal(init.code, 0, init.stderr)
   const appId = JSON.parse(init.stdout).appId as string
+  useReferenceManifest(dir)
   t.equal((await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })).code, 0)
   const installed = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })
   t.equal(installed.statusCode, 201)
@@ -61,7 +62,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
 
   const relay = startCli(['listen', '--app', appId, '--forward-to', local, '--json', '--server', base], { home })
   t.teardown(() => { relay.child.kill('SIGINT') })
-  t.match(JSON.parse(await relay.line((line) => line.includes('"ready"'))), { ready: true, appId, forwardTo: local })
+  t.match(JSON.parse(await relay.line((line) => line.includes('"ready"'))), { ready: true, appId, forwardTo: new URL(local).origin })
 
   t.test('a checkout.shipping_rates hook: the local answer sets the quote\'s fee', async (t) => {
     const quoted = await quote()
@@ -112,7 +113,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
   })
 
   t.test('another business\'s calls are never relayed; another developer cannot listen or answer', async (t) => {
-    const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', path: '/x', headers: {}, body: '{}', timeoutMs: 1000 })
+    const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', url: 'https://app.example/x', headers: {}, body: '{}', timeoutMs: 1000 })
     t.equal(elsewhere, null)
     const other = await registerUser(app, 'DEVELOPER')
     t.equal((await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: other.auth })).statusCode, 404)

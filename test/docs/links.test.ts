@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const DOCUMENTS = ['README.md', 'docs/architecture.md', 'docs/decisions.md', 'sdk/README.md', 'examples/reference-app/README.md']
+const DOCUMENTS = ['README.md', 'docs/architecture.md', 'docs/decisions.md', 'docs/build-your-first-app.md', 'sdk/README.md', 'examples/reference-app/README.md']
 
 /** The relative targets of a Markdown document's links, without their #fragment. */
 function relativeLinks (markdown: string): string[] {

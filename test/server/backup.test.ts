@@ -64,7 +64,7 @@ async function fill (t: Test, app: App): Promise<void> {
   const cliToken = await app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'app-platform-cli' } })
   t.equal(cliToken.statusCode, 200)
   await app.relay.connect(appId, developer.businessId, (row) => { void app.relay.answer(appId, row.id, { status: 200, headers: {}, body: '{}' }) })
-  t.match(await app.relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', path: '', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
+  t.match(await app.relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', url: 'https://app.example/webhooks', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
 }
 

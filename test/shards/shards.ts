@@ -93,6 +93,8 @@ const WEIGHTS: Record<string, number> = {
   'plugins/storefront/csp.test.ts': 8,
   'server/backup.test.ts': 40,
   'cli/listen.test.ts': 25,
+  'cli/listen-signals.test.ts': 20,
+  'plugins/downloads/downloads.test.ts': 25,
   'cli/commands.test.ts': 25,
   'plugins/oauth/device.test.ts': 13,
   'plugins/auth/cli-tokens.test.ts': 6,

@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { table } from '../output.ts'
 import { CliError, type Context } from '../context.ts'
-import { appIdFrom, readManifestFile, writeManifestFile } from '../manifest-file.ts'
+import type { DeveloperApp } from '@app-platform/sdk'
+import { appIdFrom, readManifestFile, SETTING_KEYS, writeManifestFile, type SettingKey, type Settings } from '../manifest-file.ts'
 
 /** How often `app checks` asks whether the run has finished. */
 const CHECKS_POLL_MS = 1000
@@ -16,23 +17,55 @@ export async function listApps (ctx: Context): Promise<void> {
     : table([['ID', 'NAME', 'STATUS', 'VERSION'], ...rows.map((app) => [app.id, app.name, app.status, app.version])]))
 }
 
-/** `app pull`: the platform's manifest into app-platform.json. */
+/** The app body's name of a setting: the file says `signatureScheme`, the app `webhookSignatureScheme`. */
+const BODY_FIELD: Record<SettingKey, string> = {
+  name: 'name', description: 'description', category: 'category', scopes: 'scopes', appUrl: 'appUrl', redirectUrl: 'redirectUrl', webhookUrl: 'webhookUrl',
+  webhookEvents: 'webhookEvents', apiVersion: 'apiVersion', signatureScheme: 'webhookSignatureScheme'
+}
+/** Lists compared as sets: their order means nothing. */
+const SET_SETTINGS = new Set<SettingKey>(['scopes', 'webhookEvents'])
+
+/** The app's settings as app-platform.json writes them; an apiVersion the platform does not show is null (2026-11, DESIGN §22). */
+export function settingsOf (app: DeveloperApp): Settings {
+  const settings: Settings = {}
+  for (const key of SETTING_KEYS) settings[key] = app[BODY_FIELD[key]] ?? null
+  return settings
+}
+
+const same = (key: SettingKey, a: unknown, b: unknown): boolean => SET_SETTINGS.has(key) && Array.isArray(a) && Array.isArray(b)
+  ? a.length === b.length && a.every((item) => b.includes(item))
+  : JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+
+/** The settings the file changes: each with the app's value and the file's. */
+export function settingsDiff (app: DeveloperApp, wanted: Settings): Array<{ key: SettingKey, from: unknown, to: unknown }> {
+  const current = settingsOf(app)
+  return SETTING_KEYS.filter((key) => wanted[key] !== undefined && !same(key, current[key], wanted[key]))
+    .map((key) => ({ key, from: current[key], to: wanted[key] }))
+}
+
+/** `app pull`: the platform's settings and manifest into app-platform.json. */
 export async function pullApp (ctx: Context, options: { app?: string, dir: string }): Promise<void> {
   const appId = appIdFrom(options.app, options.dir)
   const app = await ctx.client().apps.get(appId)
-  const file = writeManifestFile(options.dir, { appId: app.id, manifest: app.manifest })
-  ctx.out.result({ appId: app.id, file }, `Wrote the manifest of ${app.name} to ${file}.`)
+  const file = writeManifestFile(options.dir, { appId: app.id, settings: settingsOf(app), manifest: app.manifest })
+  ctx.out.result({ appId: app.id, file }, `Wrote the settings and manifest of ${app.name} to ${file}.`)
 }
 
 /**
- * `app push`: shows what the manifest in app-platform.json would change (the platform's dry run),
- * asks, then saves it. A manifest the platform refuses is reported problem by problem, with JSON
- * paths, and nothing is changed.
+ * `app push`: shows what app-platform.json would change, its settings beside its manifest (the
+ * platform's dry run), asks, then saves both. A file with problems (checked here, or refused by the
+ * platform's dry run) is reported problem by problem, with JSON paths, and nothing is changed.
  */
 export async function pushApp (ctx: Context, options: { dir: string, yes: boolean }): Promise<void> {
-  const { appId, manifest } = readManifestFile(options.dir)
+  const { appId, settings, manifest } = readManifestFile(options.dir)
   const client = ctx.client()
+  const app = await client.apps.get(appId)
+  const changes = settingsDiff(app, settings)
   const preview = await ctx.out.spin('Checking the manifest', () => client.apps.putManifest(appId, manifest, true))
+  const show = (value: unknown) => JSON.stringify(value)
+  ctx.out.info(changes.length === 0
+    ? 'Settings: unchanged.'
+    : `Settings:\n${changes.map((change) => ctx.out.yellow(`~ ${change.key}: ${show(change.from)} → ${show(change.to)}`)).join('\n')}`)
   const { created, updated, deactivated } = preview.sync
   const name = (ref: { kind: string, key: string }) => `${ref.kind} ${ref.key}`
   const diff = [
@@ -44,15 +77,27 @@ export async function pushApp (ctx: Context, options: { dir: string, yes: boolea
   if (!options.yes) {
     if (ctx.out.json || process.stdin.isTTY !== true) throw new CliError('Not pushed: confirm with --yes when not at a terminal', { exitCode: 1 })
     const prompt = createInterface({ input: process.stdin, output: process.stderr })
-    const answer = await prompt.question('Push this manifest? [y/N] ')
+    const answer = await prompt.question('Push these settings and this manifest? [y/N] ')
     prompt.close()
     if (!/^y(es)?$/i.test(answer.trim())) {
-      ctx.out.result({ appId, pushed: false, sync: preview.sync }, 'Not pushed.')
+      ctx.out.result({ appId, pushed: false, settings: changes.map((change) => change.key), sync: preview.sync }, 'Not pushed.')
       return
     }
   }
+  let status = app.status
+  if (changes.length > 0) {
+    const patch = Object.fromEntries(changes.map((change) => [BODY_FIELD[change.key], change.to]))
+    status = (await client.apps.update(appId, patch)).status
+  }
   const saved = await client.apps.putManifest(appId, manifest, false)
-  ctx.out.result({ appId, pushed: true, sync: saved.sync }, ctx.out.green(`Pushed: ${saved.sync.created.length} created, ${saved.sync.updated.length} updated, ${saved.sync.deactivated.length} deactivated.`))
+  // as in the portal: added scopes on a published app wait for a review, the listing keeps its approved ones meanwhile
+  const review = app.isPublished && status === 'DRAFT' && app.status !== 'DRAFT'
+  ctx.out.result(
+    { appId, pushed: true, settings: changes.map((change) => change.key), sync: saved.sync, status, needsReview: review },
+    [
+      ctx.out.green(`Pushed: ${changes.length} setting${changes.length === 1 ? '' : 's'} changed; extensions ${saved.sync.created.length} created, ${saved.sync.updated.length} updated, ${saved.sync.deactivated.length} deactivated.`),
+      ...(review ? [ctx.out.yellow('The new scopes need a review: the app is a DRAFT until you run `app-platform app submit` and a reviewer approves it.')] : [])
+    ].join('\n'))
 }
 
 /** `app submit`: DRAFT → PENDING_REVIEW (the platform runs the app checks on submission). */

@@ -1,32 +1,14 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { randomBytes } from 'node:crypto'
+import { createInterface } from 'node:readline/promises'
+import { SCOPES } from '@app-platform/sdk'
 import { CliError, type Context } from '../context.ts'
 import { writeManifestFile } from '../manifest-file.ts'
+import { APP_SERVER } from './app-template.ts'
 
-/** Where a new app listens until the developer says otherwise. */
-const DEFAULT_APP_URL = 'http://localhost:3002'
-/** Not part of a new app: the reference app's own tests and what running it leaves behind. */
-const NOT_COPIED = new Set(['test', 'node_modules', 'data', '.env'])
-
-/** The reference app as a template: beside the built CLI (dist/template), or in the repository when run from source. */
-function templateDir (): string {
-  const candidates = [new URL('./template/', import.meta.url), new URL('../../../examples/reference-app/', import.meta.url)]
-  for (const candidate of candidates) {
-    const dir = fileURLToPath(candidate)
-    if (existsSync(join(dir, 'app.manifest.json'))) return dir
-  }
-  throw new CliError('The app template is missing from this installation of the CLI')
-}
-
-/** The SDK of the repository this CLI was built in, when there is one: the new app depends on it until the SDK is on a registry. */
-function localSdk (): string | null {
-  const dir = fileURLToPath(new URL('../../sdk/', import.meta.url))
-  return existsSync(join(dir, 'package.json')) ? dir.replace(/\/$/, '') : null
-}
-
-interface Definition { listing: Record<string, unknown> & { name: string, slug: string }, extensions: Record<string, unknown> }
+/** Where a new app listens: no platform default uses it (the platform's 3000 and 3001, the reference app's 3002). */
+export const DEFAULT_PORT = 8787
 
 function slugFrom (name: string): string {
   const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40)
@@ -34,41 +16,81 @@ function slugFrom (name: string): string {
   return `${base.length >= 3 ? base : 'app'}-${randomBytes(2).toString('hex')}`
 }
 
+/** The scopes of --scopes, checked; asked for at a terminal when not given. The platform needs at least one. */
+async function chooseScopes (ctx: Context, option: string | undefined): Promise<string[]> {
+  let text = option
+  if (text === undefined) {
+    if (ctx.out.json || process.stdin.isTTY !== true) throw new CliError(`Say which scopes the app needs with --scopes (comma-separated: ${SCOPES.join(', ')})`, { exitCode: 2 })
+    const prompt = createInterface({ input: process.stdin, output: process.stderr })
+    text = await prompt.question(`Scopes the app needs (comma-separated; ${SCOPES.join(', ')}): `)
+    prompt.close()
+  }
+  const scopes = [...new Set(text.split(',').map((scope) => scope.trim()).filter((scope) => scope !== ''))]
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope))
+  if (unknown.length > 0) throw new CliError(`Unknown scope${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')}: one of ${SCOPES.join(', ')}`, { exitCode: 2 })
+  if (scopes.length === 0) throw new CliError(`An app needs at least one scope: one of ${SCOPES.join(', ')}`, { exitCode: 2 })
+  return scopes
+}
+
+/** The SDK tarball of the platform the app is made against (DESIGN §22): the app installs it by URL, never from a checkout. */
+async function sdkUrl (ctx: Context): Promise<string> {
+  const downloads = await ctx.anonymous().request<{ sdk: { url: string } }>('GET', '/downloads')
+  return downloads.sdk.url
+}
+
 /**
- * `app init <dir>`: a new app from the reference app's template, registered on the platform as a
- * draft; its manifest in app-platform.json (push it with `app push`) and its credentials in .env.
+ * `app init <dir>`: a standalone app, registered on the platform as a draft: a package.json that
+ * depends on the platform's SDK tarball, a small node:http server (install, webhooks, hooks), its
+ * settings and manifest in app-platform.json (push them with `app push`) and its credentials in .env.
  */
-export async function initApp (ctx: Context, dir: string, options: { name?: string, appUrl?: string }): Promise<void> {
+export async function initApp (ctx: Context, dir: string, options: { name?: string, appUrl?: string, port?: string, scopes?: string }): Promise<void> {
   const target = resolve(dir)
   if (existsSync(target) && readdirSync(target).length > 0) throw new CliError(`${target} is not empty: choose a new folder`)
-  const appUrl = (options.appUrl ?? DEFAULT_APP_URL).replace(/\/+$/, '')
-  let port: string
+  const port = Number(options.port ?? DEFAULT_PORT)
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new CliError(`--port must be a port number (got ${options.port ?? ''})`, { exitCode: 2 })
+  const appUrl = (options.appUrl ?? `http://localhost:${port}`).replace(/\/+$/, '')
   try {
-    const url = new URL(appUrl)
-    port = url.port !== '' ? url.port : url.protocol === 'https:' ? '443' : '80'
+    if (!/^https?:$/.test(new URL(appUrl).protocol)) throw new Error('not http')
   } catch {
-    throw new CliError(`--app-url must be a URL, like ${DEFAULT_APP_URL}`)
+    throw new CliError(`--app-url must be an http(s) URL, like http://localhost:${port}`, { exitCode: 2 })
   }
-  const source = templateDir()
-  const definition = JSON.parse(readFileSync(join(source, 'app.manifest.json'), 'utf8').replaceAll('{{APP_URL}}', appUrl)) as Definition
+  const scopes = await chooseScopes(ctx, options.scopes)
   const name = options.name ?? basename(target)
-  const listing = { ...definition.listing, name, slug: slugFrom(name), version: '0.1.0' }
-
+  const settings = {
+    name,
+    description: `${name}, an App Platform app`,
+    category: 'other',
+    scopes,
+    appUrl: `${appUrl}/`,
+    redirectUrl: `${appUrl}/oauth/callback`,
+    webhookUrl: `${appUrl}/webhooks`,
+    webhookEvents: [] as string[],
+    apiVersion: null,
+    signatureScheme: 'spec'
+  }
+  const sdk = await ctx.out.spin('Finding the SDK', () => sdkUrl(ctx))
   const client = ctx.client()
-  const created = await ctx.out.spin('Registering the app', () => client.apps.create(listing))
+  const slug = slugFrom(name)
+  const created = await ctx.out.spin('Registering the app', () => client.apps.create({
+    name, slug, description: settings.description, category: settings.category, scopes, appUrl: settings.appUrl, redirectUrl: settings.redirectUrl,
+    webhookUrl: settings.webhookUrl, webhookEvents: [], version: '0.1.0'
+  }))
 
-  cpSync(source, target, { recursive: true, filter: (path) => !NOT_COPIED.has(basename(path)) || path === source })
-  const template = { ...definition, listing: { ...listing, appUrl: '{{APP_URL}}/', redirectUrl: '{{APP_URL}}/oauth/callback', webhookUrl: '{{APP_URL}}/webhooks' } }
-  writeFileSync(join(target, 'app.manifest.json'), `${JSON.stringify(template, null, 2)}\n`)
-  const packageFile = join(target, 'package.json')
-  const pkg = JSON.parse(readFileSync(packageFile, 'utf8')) as Record<string, unknown> & { scripts: Record<string, string>, dependencies: Record<string, string> }
-  delete pkg.scripts.test
-  // .env holds the credentials; Node reads it itself (--env-file), no loader needed
-  pkg.scripts.start = 'node --env-file=.env --conditions=app-platform-source --import tsx src/main.ts'
-  const sdk = localSdk()
-  if (sdk !== null) pkg.dependencies['@app-platform/sdk'] = `file:${sdk}`
-  writeFileSync(packageFile, `${JSON.stringify({ ...pkg, name: listing.slug, description: `${name}, an App Platform app` }, null, 2)}\n`)
-  writeManifestFile(target, { appId: created.app.id, manifest: definition.extensions })
+  mkdirSync(target, { recursive: true })
+  const pkg = {
+    name: slug,
+    version: '0.1.0',
+    private: true,
+    description: settings.description,
+    type: 'module',
+    engines: { node: '>=20.19' },
+    // .env holds the credentials; Node reads it itself (--env-file), no loader needed
+    scripts: { start: 'node --env-file=.env server.js' },
+    dependencies: { '@app-platform/sdk': sdk }
+  }
+  writeFileSync(join(target, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`)
+  writeFileSync(join(target, 'server.js'), APP_SERVER)
+  writeManifestFile(target, { appId: created.app.id, settings, manifest: {} })
   const env = [
     '# Written by `app-platform app init`: this app\'s credentials. Keep this file out of version control.',
     `PLATFORM_URL=${ctx.server}`,
@@ -82,14 +104,14 @@ export async function initApp (ctx: Context, dir: string, options: { name?: stri
   writeFileSync(join(target, '.gitignore'), 'node_modules/\ndata/\n.env\n')
 
   ctx.out.result(
-    { appId: created.app.id, clientId: created.app.clientId, slug: listing.slug, status: created.app.status, dir: target },
+    { appId: created.app.id, clientId: created.app.clientId, slug, status: created.app.status, dir: target, port, sdk },
     [
       ctx.out.green(`Created ${name} (${created.app.id}), a draft, in ${target}.`),
-      'Credentials are in .env; the manifest is in app-platform.json. Next:',
+      'Credentials are in .env; the settings and manifest are in app-platform.json. Next:',
       `  cd ${dir} && npm install`,
-      '  app-platform app push          # save the manifest on the platform',
-      '  npm start                      # the app, with .env',
-      `  app-platform listen --app ${created.app.id} --forward-to ${appUrl}/webhooks`
+      '  npm start                      # the app, on port ' + String(port),
+      '  app-platform app push          # after editing app-platform.json',
+      `  app-platform listen --forward-to ${appUrl}`
     ].join('\n')
   )
 }

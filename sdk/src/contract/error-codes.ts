@@ -113,6 +113,9 @@ export const ERROR_CODES = {
   promo_code_not_applicable: 'The promo code does not exist, is off or has expired (`field` is promoCode)',
   promo_code_min_subtotal: 'The subtotal is below the promo code\'s minimum (`minSubtotal`)',
   dashboard_period_invalid: 'The period ends before it starts, or spans more days than allowed',
+  // plugins/downloads/errors.ts
+  downloads_unavailable: 'A tarball could not be built from the workspace: the other routes are unaffected',
+  download_not_found: 'No tarball of this name and version is served',
   // plugins/installations/errors.ts
   token_missing: 'No bearer token (or another scheme): the App API needs Authorization: Bearer fbat_…',
   token_malformed: 'The bearer token is not an access token of the platform',

@@ -3,7 +3,7 @@ import { build, createApp, registerUser, SERVER_URL, testDatabaseUrl } from '../
 import type { RelayCallRow } from '../../../plugins/relay/service.ts'
 
 const request = (appId: string, businessId: string, timeoutMs: number) => ({
-  appId, businessId, kind: 'hook' as const, name: 'checkout.shipping_rates', path: '/rates', headers: { 'x-webhook-signature': 'sig' }, body: '{"a":1}', timeoutMs
+  appId, businessId, kind: 'hook' as const, name: 'checkout.shipping_rates', url: 'https://app.example/webhooks/rates?v=1', headers: { 'x-webhook-signature': 'sig' }, body: '{"a":1}', timeoutMs
 })
 
 t.test('the relay', async (t) => {
@@ -24,7 +24,7 @@ t.test('the relay', async (t) => {
     t.teardown(session.disconnect)
     const outcome = await app.relay.call(request(created.id, developer.businessId, 5000))
     t.match(outcome, { answered: true, answer: { status: 200, body: '{"fee":1}' } })
-    t.match(seen, [{ kind: 'hook', name: 'checkout.shipping_rates', path: '/rates', body: '{"a":1}', headers: { 'x-webhook-signature': 'sig' } }])
+    t.match(seen, [{ kind: 'hook', name: 'checkout.shipping_rates', path: '/webhooks/rates?v=1', body: '{"a":1}', headers: { 'x-webhook-signature': 'sig' } }])
     t.equal(await app.relay.answer(created.id, seen[0]?.id ?? '', { status: 500, headers: {}, body: '' }), false, 'once')
     t.equal(await app.relay.call(request(created.id, 'biz_someone_else', 5000)), null, 'another business (a merchant\'s install) is never relayed')
     await session.disconnect()
