@@ -103,6 +103,8 @@ export async function buildApp (options: BuildOptions) {
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  // before every plugin that adds a route (/metrics, /openapi.json, /docs), so that each one answers 405 too
+  await app.register(methodNotAllowed)
   await app.register(metricsPlugin)
   await app.register(inputGuard)
   await app.register(jsonDepth)
@@ -111,7 +113,6 @@ export async function buildApp (options: BuildOptions) {
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(liveEventsPlugin)
-  await app.register(methodNotAllowed)
   // per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 
