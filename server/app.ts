@@ -43,6 +43,9 @@ import marketplace from '../plugins/marketplace/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
+/** Said once at start: with several web processes and no Redis, a client gets each limit once per process. */
+export const PER_PROCESS_LIMITS = 'PROCESS_ROLE=web without REDIS_URL: rate limits other than the sign-in throttle (App API, storefront, device login, registration) count per process; set REDIS_URL to share them between web processes'
+
 export interface BuildOptions {
   config: Config
   /** An already opened database (tests share one per file); otherwise opened from config and closed with the app. */
@@ -99,6 +102,8 @@ export async function buildApp (options: BuildOptions) {
   // infrastructure; the request spans first, so that every hook and route is inside them
   if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
   await app.register(configPlugin, { config })
+  // the sign-in throttle counts in the database; every other limit counts in this process unless Redis is shared
+  if (config.processRole === 'web' && config.redisUrl === null) app.log.warn(PER_PROCESS_LIMITS)
   await app.register(clockPlugin, { clock: options.clock })
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
