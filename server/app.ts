@@ -45,6 +45,9 @@ import type { DownloadsOptions } from '../plugins/downloads/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
+/** Said once at start: with several web processes and no Redis, a client gets each limit once per process. */
+export const PER_PROCESS_LIMITS = 'PROCESS_ROLE=web without REDIS_URL: rate limits other than the sign-in throttle (App API, storefront, device login, registration) count per process; set REDIS_URL to share them between web processes'
+
 export interface BuildOptions {
   config: Config
   /** An already opened database (tests share one per file); otherwise opened from config and closed with the app. */
@@ -103,10 +106,14 @@ export async function buildApp (options: BuildOptions) {
   // infrastructure; the request spans first, so that every hook and route is inside them
   if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
   await app.register(configPlugin, { config })
+  // the sign-in throttle counts in the database; every other limit counts in this process unless Redis is shared
+  if (config.processRole === 'web' && config.redisUrl === null) app.log.warn(PER_PROCESS_LIMITS)
   await app.register(clockPlugin, { clock: options.clock })
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
+  // before every plugin that adds a route (/metrics, /openapi.json, /docs), so that each one answers 405 too
+  await app.register(methodNotAllowed)
   await app.register(metricsPlugin)
   await app.register(inputGuard)
   await app.register(jsonDepth)
@@ -115,7 +122,6 @@ export async function buildApp (options: BuildOptions) {
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(liveEventsPlugin)
-  await app.register(methodNotAllowed)
   // per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
 

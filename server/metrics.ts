@@ -28,6 +28,8 @@ export interface MetricsSources {
   executor: SqlExecutor
   /** PostgreSQL's connection pool; undefined for PGlite, which has one connection and no pool. */
   poolStats?: () => PoolStats
+  /** PGlite's one connection: statements holding it and waiting for it; undefined for PostgreSQL. */
+  queueStats?: () => { active: number, waiting: number }
   onError: (error: unknown) => void
 }
 
@@ -36,6 +38,14 @@ export const statusClass = (statusCode: number) => `${Math.floor(statusCode / 10
 
 /** Outcome of one webhook attempt: delivered, failed for good, or failed with a retry scheduled. */
 export type AttemptOutcomeLabel = 'succeeded' | 'failed' | 'retrying'
+
+/**
+ * prom-client prints a gauge that has no value yet (the event-loop lag before its first samples) as
+ * `Nan`, which neither the Prometheus text format nor OpenMetrics reads (`NaN`): such a sample is left out.
+ */
+function withoutNaN (text: string): string {
+  return text.split('\n').filter((line) => line.startsWith('#') || !/ (?:Nan|NaN)$/.test(line)).join('\n')
+}
 
 /**
  * The service's metrics (DESIGN §20), one registry per app instance plus the process's own. Every
@@ -85,6 +95,21 @@ export function createMetrics (sources: MetricsSources) {
     registry.registerMetric(new Gauge({ name: 'db_pool_max_connections', help: 'The pool size (DATABASE_POOL_SIZE)', registers: [], collect () { this.set(poolStats().size) } }))
   }
 
+  const { queueStats } = sources
+  if (queueStats !== undefined) {
+    registry.registerMetric(new Gauge({
+      name: 'db_embedded_statements',
+      help: 'Statements and transactions on the embedded database (PGlite, one connection), by state (active: holding it, waiting: queued for it)',
+      registers: [],
+      labelNames: ['state'],
+      collect () {
+        const stats = queueStats()
+        this.set({ state: 'active' }, stats.active)
+        this.set({ state: 'waiting' }, stats.waiting)
+      }
+    }))
+  }
+
   registry.registerMetric(new Gauge({
     name: 'job_queue_depth',
     help: 'pg-boss jobs not finished, by queue and state (created, retry: waiting; active: running)',
@@ -106,10 +131,10 @@ export function createMetrics (sources: MetricsSources) {
   return {
     registry,
     contentType: registry.contentType,
-    /** The process's metrics and this app's, in the Prometheus text format. */
+    /** The process's metrics and this app's, in the Prometheus text format, without samples that have no value yet. */
     async text (): Promise<string> {
       const [own, process] = await Promise.all([registry.metrics(), processMetrics().metrics()])
-      return `${own}\n${process}`
+      return withoutNaN(`${own}\n${process}`)
     },
     httpRequest (method: string, route: string, statusCode: number, seconds: number): void {
       const labels = { method, route, status_class: statusClass(statusCode) }

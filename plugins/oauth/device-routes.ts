@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { FastifyRequest } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import rateLimit from '@fastify/rate-limit'
 import { errorResponses } from '../../server/schemas.ts'
@@ -11,6 +12,21 @@ const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 /** What the approval screen and the portal call a CLI that did not name its device. */
 const DEFAULT_DEVICE_NAME = 'app-platform CLI'
+/**
+ * Code lookups, and decisions, one signed-in account may make from one address per minute (RFC 8628 §5.1):
+ * a developer types a code a few times; 300 guesses in 5 s were answered before this limit.
+ */
+const DEVICE_CHECKS_PER_MINUTE = 20
+/** After the role check (preHandler), so the key is the signed-in account and its address; GET and POST count apart. */
+const PER_ACCOUNT_AND_ADDRESS = {
+  rateLimit: {
+    max: DEVICE_CHECKS_PER_MINUTE,
+    hook: 'preHandler' as const,
+    keyGenerator: (request: FastifyRequest) => `${request.user.sub}|${request.ip}`,
+    errorResponseBuilder: (_request: FastifyRequest, context: { max: number, after: string }) =>
+      httpError(429, 'rate_limited', `Too many device codes tried: ${context.max} per minute. Retry in ${context.after}.`)
+  }
+}
 
 /** RFC 8628 for the developer CLI (DESIGN §19): the device asks, the developer approves at /device, the CLI polls /oauth/token. */
 const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
@@ -44,24 +60,26 @@ const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (clientId === undefined || clientId === '') throw oauthError('invalid_request', 'client_id is required')
     if (clientId !== CLI_CLIENT_ID) throw oauthError('invalid_client', `Device authorization is for the developer CLI (client_id=${CLI_CLIENT_ID})`)
     const name = deviceName?.trim() ?? ''
-    return reply.headers(NO_STORE).send(await fastify.deviceFlow.start(name === '' ? DEFAULT_DEVICE_NAME : name))
+    return reply.headers(NO_STORE).send(await fastify.deviceFlow.start(name === '' ? DEFAULT_DEVICE_NAME : name, request.ip))
   })
 
   fastify.get('/device', {
     onRequest: fastify.requireRole('DEVELOPER'),
+    config: PER_ACCOUNT_AND_ADDRESS,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'getDeviceLogin', summary: 'The CLI login waiting under a user code, for the /device screen',
-      description: '404 (`user_code_not_found`) when no login waits under the code or it expired; 400 (`user_code_invalid`) for a value that cannot be a code.',
-      querystring: DeviceInfoQuery, response: { 200: DeviceInfoSchema, ...errorResponses(400, 401, 403, 404) }
+      description: '404 (`user_code_not_found`) when no login waits under the code or it expired; 400 (`user_code_invalid`) for a value that cannot be a code; 429 past 20 lookups a minute per account and address. `clientName` is the name the device chose; `requestedFrom` and `createdAt` are where and when it asked.',
+      querystring: DeviceInfoQuery, response: { 200: DeviceInfoSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request) => await fastify.deviceFlow.describe(request.query.user_code))
 
   fastify.post('/device', {
     onRequest: fastify.requireRole('DEVELOPER'),
+    config: PER_ACCOUNT_AND_ADDRESS,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'decideDeviceLogin', summary: 'Approve or deny a CLI login (the /device screen)',
-      description: 'Approving lets the CLI that shows this code receive a CLI token for the signed-in developer at its next poll. Once per code: 409 after a decision.',
-      body: DeviceDecisionBodySchema, response: { 204: Type.Null({ description: 'Decided' }), ...errorResponses(400, 401, 403, 404, 409) }
+      description: 'Approving lets the CLI that shows this code receive a CLI token for the signed-in developer at its next poll. Once per code: 409 after a decision; 429 past 20 decisions a minute per account and address.',
+      body: DeviceDecisionBodySchema, response: { 204: Type.Null({ description: 'Decided' }), ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
     await fastify.deviceFlow.decide(request.user.sub, request.body.user_code, request.body.decision)

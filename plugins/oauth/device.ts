@@ -49,7 +49,7 @@ async function pending ({ executor, clock }: DeviceFlowContext, userCode: string
 }
 
 /** §3.1–3.2: a new authorization; the device code goes to the CLI, the user code to the developer. */
-export async function start (context: DeviceFlowContext, deviceName: string) {
+export async function start (context: DeviceFlowContext, deviceName: string, requestedFrom: string) {
   const { executor } = context
   const at = context.clock.nowMs()
   await executor.delete(deviceAuthorizations).where(lt(deviceAuthorizations.expiresAt, new Date(at)))
@@ -60,6 +60,7 @@ export async function start (context: DeviceFlowContext, deviceName: string) {
     deviceCodeHash: sha256(deviceCode),
     userCodeHash: sha256(normalizeUserCode(userCode) as string),
     clientName: deviceName,
+    requestedFrom,
     status: 'pending',
     intervalSeconds: context.intervalSeconds,
     expiresAt: new Date(at + DEVICE_CODE_TTL_MS),
@@ -78,10 +79,14 @@ export async function start (context: DeviceFlowContext, deviceName: string) {
   }
 }
 
-/** What the /device screen shows before the developer decides. */
+/**
+ * What the /device screen shows before the developer decides: the name the device chose for itself, and
+ * where and when it asked, which the platform saw (§5.4: a phishing name must not pass for the platform's word).
+ */
 export async function describe (context: DeviceFlowContext, userCode: string) {
   const row = await pending(context, userCode)
-  return { clientName: row.clientName, status: row.status, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() }
+  const { clientName, requestedFrom, status } = row
+  return { clientName, requestedFrom, status, createdAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() }
 }
 
 /** The signed-in developer approves or denies the login waiting under this user code (once). */

@@ -189,9 +189,10 @@ const UserCode = Type.String({
 export const DeviceInfoQuery = Type.Object({ user_code: UserCode })
 
 export const DeviceInfoSchema = Type.Object({
-  clientName: Type.String({ description: 'The device the CLI runs on, as it said' }),
+  clientName: Type.String({ description: 'The name the device chose for itself (device_name): its words, not the platform\'s' }),
+  requestedFrom: Type.Union([Type.String(), Type.Null()], { description: 'The client address the device asked from, as the platform saw it (null for a login started before addresses were kept)' }),
   status: Type.String({ description: 'pending, approved, denied or issued' }),
-  createdAt: Type.String({ format: 'date-time' }),
+  createdAt: Type.String({ format: 'date-time', description: 'When the device asked' }),
   expiresAt: Type.String({ format: 'date-time' })
 }, { title: 'DeviceLogin' })
 

@@ -47,6 +47,8 @@ export interface Database extends SqlExecutor {
   notify: (channel: string, payload: string) => Promise<void>
   /** PostgreSQL only: the query pool's connections (the LISTEN pool apart), for the metrics. */
   poolStats?: () => { size: number, inUse: number, idle: number, waiting: number }
+  /** PGlite only: statements and transactions holding (active, 0 or 1) or waiting for its one connection, for the metrics. */
+  queueStats?: () => { active: number, waiting: number }
   /** PGlite only: the whole data directory as a tarball, loadable with `loadDataDir` (test templates, inspection). */
   dumpDataDir?: () => Promise<Blob>
 }
@@ -128,7 +130,7 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     release()
     throw error
   }
-  yieldToIoBeforeEachTurn(client)
+  const queue = yieldToIoBeforeEachTurn(client)
   const db = drizzlePglite(client, { schema }) as unknown as Db
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
     // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
@@ -153,7 +155,8 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     // in-process: there is no connection to lose, so the events of ListenEvents never fire
     listen: async (channel, onMessage) => client.listen(channel, onMessage),
     notify: async (channel, payload) => { await client.query('select pg_notify($1, $2)', [channel, payload]) },
-    dumpDataDir: async () => await client.dumpDataDir('none')
+    dumpDataDir: async () => await client.dumpDataDir('none'),
+    queueStats: () => ({ active: Math.min(queue.inFlight, 1), waiting: Math.max(queue.inFlight - 1, 0) })
   }
   return database
 }
@@ -167,15 +170,27 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
  * query, exec and transaction therefore waits for the event loop's next turn before it queues
  * (`setImmediate`: after the loop's I/O, not a timer), so sockets and timers get a turn at least once
  * per round of the queue, and the pipeline slows in proportion to the CPU it gets instead of stopping.
+ * The calls in flight are counted: all but one of them wait for the connection (the metrics' queue).
  */
-function yieldToIoBeforeEachTurn (client: PGlite): void {
+function yieldToIoBeforeEachTurn (client: PGlite): { inFlight: number } {
+  const queue = { inFlight: 0 }
   const turn = async (): Promise<void> => { await new Promise<void>((resolve) => setImmediate(resolve)) }
+  const counted = async <T>(run: () => Promise<T>): Promise<T> => {
+    queue.inFlight++
+    try {
+      await turn()
+      return await run()
+    } finally {
+      queue.inFlight--
+    }
+  }
   const query = client.query.bind(client)
   const exec = client.exec.bind(client)
   const transaction = client.transaction.bind(client)
-  client.query = async (...args) => { await turn(); return await query(...args) }
-  client.exec = async (...args) => { await turn(); return await exec(...args) }
-  client.transaction = async (...args) => { await turn(); return await transaction(...args) }
+  client.query = async (...args) => await counted(async () => await query(...args))
+  client.exec = async (...args) => await counted(async () => await exec(...args))
+  client.transaction = async (...args) => await counted(async () => await transaction(...args))
+  return queue
 }
 
 async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number,

@@ -42,6 +42,7 @@ export default fp(async function metricsPlugin (fastify) {
     role: config.processRole,
     executor: fastify.database,
     poolStats: fastify.database.poolStats,
+    queueStats: fastify.database.queueStats,
     onError: (error) => fastify.log.warn({ err: error }, 'metrics: job queue depth unavailable')
   })
   fastify.decorate('metrics', metrics)

@@ -94,3 +94,21 @@ t.test('GET /metrics: requests by route pattern, deliveries, hook calls, queues,
     t.equal(sample(text, 'db_pool_waiting_clients'), 0, 'nobody waiting')
   }
 })
+
+t.test('GET /metrics: every sample is a number, and the embedded database shows its queue', async (t) => {
+  const app = await build(t)
+  // two scrapes at once: the second finds the event-loop histogram just reset, with no samples yet
+  const texts = await Promise.all([app.metrics.text(), app.metrics.text()])
+  for (const text of texts) {
+    const samples = text.split('\n').filter((line) => line !== '' && !line.startsWith('#'))
+    t.same(samples.filter((line) => !/ (?:-?\d+(?:\.\d+)?(?:e[-+]?\d+)?|[-+]Inf)$/.test(line)), [], 'no sample without a number (prom-client printed "Nan")')
+  }
+
+  if (app.database.kind !== 'pglite') return
+  const pending = Array.from({ length: 5 }, async () => await app.database.executeSql('select 1'))
+  const busy = await app.metrics.text()
+  await Promise.all(pending)
+  t.ok((sample(busy, 'db_embedded_statements', { state: 'waiting' }) ?? 0) >= 4, 'five statements at once: four wait for the one connection')
+  t.equal(sample(busy, 'db_embedded_statements', { state: 'active' }), 1)
+  t.equal(sample(await app.metrics.text(), 'db_embedded_statements', { state: 'active' }) !== undefined, true, 'the gauge stays when the queue is empty')
+})

@@ -48,6 +48,13 @@ t.test('operations routes', async (t) => {
   t.match(docs.body, /swagger/i)
   const doc = await app.inject({ method: 'GET', url: '/openapi.json' })
   t.equal(doc.json().openapi, '3.1.0')
+  // the document, its UI and the metrics are routes too: a method they lack is a 405, not a 404
+  for (const url of ['/openapi.json', '/metrics', '/health']) {
+    const posted = await app.inject({ method: 'POST', url })
+    t.equal(posted.statusCode, 405, `POST ${url}`)
+    t.equal(posted.headers.allow, 'GET, HEAD', `POST ${url}: Allow`)
+    t.equal(posted.json().code, 'method_not_allowed')
+  }
 
   t.test('/ready is 503 when the database is gone', async (t) => {
     await app.database.close()

@@ -82,6 +82,7 @@ const WEIGHTS: Record<string, number> = {
   'server/url-policy.test.ts': 12,
   'plugins/webhooks/replay.test.ts': 10,
   'plugins/apps/manifest/regex.test.ts': 10,
+  'plugins/apps/manifest/pattern-budget.test.ts': 10,
   'plugins/oauth/standard-clients.test.ts': 10,
   'openapi/generated-client.test.ts': 10,
   'server/origins.test.ts': 10,

@@ -27,6 +27,8 @@ export const deviceAuthorizations = pgTable('device_authorizations', {
   deviceCodeHash: text('device_code_hash').notNull().unique(),
   userCodeHash: text('user_code_hash').notNull().unique(),
   clientName: text('client_name').notNull(),
+  /** The address the device asked from, shown to the developer who decides (RFC 8628 §5.4); null for rows from before it was kept. */
+  requestedFrom: text('requested_from'),
   status: text('status', { enum: DEVICE_STATUSES }).notNull(),
   /** The developer who approved or denied it. */
   userId: text('user_id'),

@@ -129,7 +129,7 @@ t.test('the device flow on a controlled clock', async (t) => {
   })
 
   t.test('slow_down adds five seconds to the interval, and a poll after it is answered', async (t) => {
-    const codes = await flow.start('box')
+    const codes = await flow.start('box', '127.0.0.1')
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'authorization_pending')
     clock.advance(1000)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'slow_down')
@@ -145,7 +145,7 @@ t.test('the device flow on a controlled clock', async (t) => {
   })
 
   t.test('a code past 15 minutes is expired_token, and cannot be approved', async (t) => {
-    const codes = await flow.start('box')
+    const codes = await flow.start('box', '127.0.0.1')
     clock.advance(15 * 60 * 1000 + 1)
     t.equal(await oauthCode(flow.poll(codes.device_code)), 'expired_token')
     const refused = await flow.decide(developer.userId, codes.user_code, 'approve').then(() => 200, (error: { statusCode?: number }) => error.statusCode)

@@ -7,7 +7,7 @@ import { RequireRole } from '../../components/require-role/index.tsx'
 import { ErrorMessage } from '../../components/states/index.tsx'
 import styles from './style.module.css'
 
-interface DeviceLogin { clientName: string, status: string, createdAt: string, expiresAt: string }
+interface DeviceLogin { clientName: string, requestedFrom: string | null, status: string, createdAt: string, expiresAt: string }
 
 /** Enter the code the CLI shows, see which device asks, then approve or deny (RFC 8628 §3.3). */
 function DeviceApproval () {
@@ -57,11 +57,20 @@ function DeviceApproval () {
       <ErrorMessage message={lookup.error} />
       {login !== null && (
         <div data-testid='device-login'>
-          <p>
-            <strong>{login.clientName}</strong> asked to act as you in the developer portal and console, for 30 days.
-            Requested {formatDate(login.createdAt)}.
+          <p>A device asked to act as you in the developer portal and console, for 30 days.</p>
+          {/* the name is the device's own words (RFC 8628 §5.4): shown quoted and labelled, apart from what the platform saw */}
+          <dl class={styles.requester} data-testid='device-requester'>
+            <dt>Name chosen by the device</dt>
+            <dd><q class={styles.chosen}>{login.clientName}</q></dd>
+            <dt>Requested from</dt>
+            <dd>{login.requestedFrom ?? 'an address not recorded'}</dd>
+            <dt>Requested at</dt>
+            <dd>{formatDate(login.createdAt)}</dd>
+          </dl>
+          <p class='muted'>
+            The platform never asks you to approve a login: approve only if you started this one yourself, from this address,
+            and the code matches your terminal. Whatever the name says, it was written by the device.
           </p>
-          <p class='muted'>Approve only if you started this login yourself and the code matches your terminal.</p>
           <ErrorMessage message={decide.error} />
           <div class={styles.actions}>
             <button class='secondary' disabled={decide.busy} onClick={() => { void answer('deny') }}>Deny</button>

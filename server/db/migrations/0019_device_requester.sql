@@ -1,0 +1,1 @@
+ALTER TABLE "device_authorizations" ADD COLUMN "requested_from" text;
