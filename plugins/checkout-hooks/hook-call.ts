@@ -68,6 +68,15 @@ function currencyIn (data: Record<string, unknown>): string | undefined {
   return undefined
 }
 
+/** The first money object of an answer whose currency is not the checkout's (50 JPY must not be applied as 50 US cents). */
+async function foreignMoney (answer: Record<string, unknown>, checkoutCurrency: () => Promise<string>): Promise<{ field: string, currency: string } | null> {
+  for (const [field, value] of Object.entries(answer)) {
+    const named = typeof value === 'object' && value !== null ? (value as { currency?: unknown }).currency : undefined
+    if (typeof named === 'string' && named.toUpperCase() !== (await checkoutCurrency()).toUpperCase()) return { field, currency: named }
+  }
+  return null
+}
+
 /**
  * One call: the payload shaped for the installation's pinned version, signed with its webhook secret,
  * sent (or relayed to the developer's `listen` session) within the hook's timeout, and the answer
@@ -117,6 +126,8 @@ export async function callOnce<P extends HookPoint> (
       const first = validate.errors?.[0]
       return failure(`answer does not match ${hookPoint}: ${first?.instancePath ?? ''} ${first?.message ?? 'is invalid'}`.trim(), statusCode)
     }
+    const foreign = await foreignMoney(answer as Record<string, unknown>, async () => currencyIn(data) ?? await deps.currencyOf(businessId))
+    if (foreign !== null) return failure(`answer's ${foreign.field} is in ${foreign.currency}, not in the checkout's currency`, statusCode)
     return { ok: true, hook, answer: answer as HookAnswer<P>, statusCode, durationMs: elapsed(), exchange }
   } catch (error) {
     const name = (error as Error).name

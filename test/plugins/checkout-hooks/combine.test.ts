@@ -81,3 +81,24 @@ t.test('hooks of an uninstalled app, or without the scope, are not called', asyn
   t.equal((await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json().deliveryFee, 300, 'built-in fee again')
   t.equal(server.calls.length, calls, 'no call after uninstall')
 })
+
+t.test('a hook answer in another currency is refused, not applied in the checkout\'s', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { merchant, slug, pizza, soda } = await shop(app)
+  const server = await startAppServer(t, {
+    '/base/rates': () => ({ json: { fee: { amount: 50, currency: 'JPY' } } }),
+    '/base/discounts': () => ({ json: { discount: { amount: 100, currency: 'usd' }, reason: 'Same currency, any case' } })
+  })
+  const hooked = await installHookApp(app, developer, merchant, server.url, [
+    { hookPoint: 'checkout.shipping_rates', url: '/rates' }, { hookPoint: 'order.calculate_discounts', url: '/discounts' }
+  ], ['write_shipping', 'write_discounts'])
+  const quote = (await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
+  t.equal(quote.deliveryFee, 300, '50 JPY is not taken as 50 cents: the built-in fee stays')
+  t.equal(quote.appDiscount, 100, 'an answer in the business\'s own currency is applied')
+  await app.checkoutHooks.flush()
+  const logged = await app.db.select().from(hookCalls).where(eq(hookCalls.installationId, hooked.installed.installationId))
+  const rates = logged.find((row) => row.hookPoint === 'checkout.shipping_rates')
+  t.equal(rates?.success, false)
+  t.match(rates?.error, /fee is in JPY/)
+})
