@@ -5,7 +5,8 @@ import { databaseNow } from '../../server/clock.ts'
 import { badRequest } from './errors.ts'
 import type { Manifest } from './manifest/schemas.ts'
 import { syncExtensions } from './manifest/sync.ts'
-import { describeProblems, measureSettingsPatterns, validateManifest } from './manifest/validate.ts'
+import { describeProblems, measureSettingsPatterns, validateManifest, type Problem } from './manifest/validate.ts'
+import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
 import { assertEditable, ownedApp, type AppsContext } from './apps.ts'
 
 /** The manifest's top-level settingsSchema, or null when the app declares none. */
@@ -47,15 +48,47 @@ export async function extensionsOf (executor: Executor, developerId: string, app
   return await executor.select().from(appExtensions).where(eq(appExtensions.appId, app.id)).orderBy(asc(appExtensions.kind), asc(appExtensions.key))
 }
 
+/** The manifest's URLs a browser loads (block, widget and admin page frames, global scripts), with their JSON paths. */
+function frameUrls (input: unknown): Array<{ path: string, value: string }> {
+  const urls: Array<{ path: string, value: string }> = []
+  const manifest = typeof input === 'object' && input !== null ? input as Record<string, unknown> : {}
+  for (const [section, fields] of [['blocks', ['renderUrl']], ['embeds', ['scriptUrl', 'renderUrl']], ['adminPages', ['renderUrl']]] as const) {
+    const items = manifest[section]
+    if (!Array.isArray(items)) continue
+    for (const [i, item] of items.entries()) {
+      for (const field of fields) {
+        const value = typeof item === 'object' && item !== null ? (item as Record<string, unknown>)[field] : undefined
+        if (typeof value === 'string' && value.startsWith('https:')) urls.push({ path: `/${section}/${i}/${field}`, value })
+      }
+    }
+  }
+  return urls
+}
+
+/**
+ * In production the merchant's and customers' browsers must not be sent to a private or special-use
+ * address (a router's admin page, a cloud metadata endpoint) by an app's frame or script: the same
+ * rule as the webhook URL. Non-https URLs are already refused by the manifest's own rules.
+ */
+async function frameUrlProblems (input: unknown, outbound: OutboundPolicy): Promise<Problem[]> {
+  if (!outbound.production) return []
+  const problems = await Promise.all(frameUrls(input).map(async ({ path, value }) => {
+    const problem = await outboundUrlProblem(value, outbound)
+    return problem === null ? null : { path, message: problem }
+  }))
+  return problems.filter((problem): problem is Problem => problem !== null)
+}
+
 /** Validates everything, then syncs the extensions and stores the manifest in one transaction; dryRun writes nothing. */
 export async function saveManifest ({ executor, rules }: AppsContext, developerId: string, appId: string, input: unknown, dryRun: boolean) {
   // timing the settings patterns takes up to tens of ms each: done first, between other requests, not in one block
   await measureSettingsPatterns(input)
+  const addressProblems = await frameUrlProblems(input, rules.outbound)
   return await executor.transaction(async (tx) => {
     const app = await ownedApp(tx, developerId, appId, true)
     assertEditable(app)
     const { production, isPlatformOrigin } = rules
-    const problems = validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin })
+    const problems = [...validateManifest(input, { scopes: app.scopes, webhookUrl: app.webhookUrl, production, isPlatformOrigin }), ...addressProblems]
     if (problems.length > 0) throw badRequest('manifest_invalid', describeProblems(problems), { errors: problems.map((p) => ({ in: 'body', ...p, code: 'manifest_invalid' })) })
     const manifest = input as Manifest
     const sync = await syncExtensions(tx, app.id, manifest, dryRun)

@@ -132,4 +132,24 @@ t.test('developer portal: /developer/apps', async (t) => {
     t.match((await post({ webhookUrl: 'https://localhost/hooks' })).json(), { statusCode: 400, message: /private address/ })
     t.equal((await post({ webhookUrl: 'https://93.184.216.34/hooks' })).statusCode, 201, 'a public https address is fine')
   })
+
+  t.test('production mode: manifest frames and scripts never point at a private or special-use address', async (t) => {
+    const prod = await build(t, { env: { PLATFORM_ENV: 'production' } })
+    const dev = await registerUser(prod, 'DEVELOPER')
+    const created = (await prod.inject({ method: 'POST', url: '/developer/apps', headers: dev.auth, payload: appInput({ redirectUrl: 'https://93.184.216.34/cb', webhookUrl: 'https://93.184.216.34/hooks' }) })).json().app
+    const put = (manifest: unknown) => prod.inject({ method: 'PUT', url: `/developer/apps/${created.id}/manifest`, headers: dev.auth, payload: { manifest } })
+    const refused = await put({
+      blocks: [{ blockType: 'reviews', name: 'Reviews', renderUrl: 'https://10.0.0.5/blocks/reviews' }],
+      embeds: [
+        { embedType: 'tracker', name: 'Tracker', kind: 'GLOBAL_SCRIPT', position: 'head', scriptUrl: 'https://localhost/t.js' },
+        { embedType: 'chat', name: 'Chat', kind: 'FLOATING_WIDGET', position: 'bottom_right', renderUrl: 'https://[::ffff:192.168.1.1]/chat' }
+      ],
+      adminPages: [{ pageId: 'dashboard', title: 'Dashboard', renderUrl: 'https://169.254.169.254/latest' }]
+    })
+    t.equal(refused.statusCode, 400)
+    t.same(refused.json().errors.map((e: { path: string }) => e.path).sort(), ['/adminPages/0/renderUrl', '/blocks/0/renderUrl', '/embeds/0/scriptUrl', '/embeds/1/renderUrl'], 'every private target, in one answer')
+    t.match(refused.json().message, /private address/)
+    const fine = await put({ blocks: [{ blockType: 'reviews', name: 'Reviews', renderUrl: 'https://93.184.216.34/blocks/reviews' }] })
+    t.equal(fine.statusCode, 200, 'a public https address is fine')
+  })
 })
