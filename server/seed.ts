@@ -19,9 +19,10 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
   } else {
     logins.push({ role: 'reviewer', email: app.config.reviewer.email, password: '(REVIEWER_PASSWORD)' })
   }
-  await app.auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' })
+  // the demo's printed logins are the platform's own (DEMO_SEED=false turns them off): the password policy is for people's choices
+  await app.auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' }, { demoLogin: true })
   logins.push({ role: 'developer', email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD })
-  const merchant = await app.auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' })
+  const merchant = await app.auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' }, { demoLogin: true })
   await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId as string, app.clock.now()) })
   logins.push({ role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD })
   return logins
