@@ -460,7 +460,7 @@ function start (data: ShopData): void {
       saved = JSON.parse(localStorage.getItem(orderKey(data.orderId)) ?? 'null') as SavedOrder | null
     } catch {}
     if (saved === null) return
-    const status = $('[data-payment-status]')?.textContent ?? ''
+    const status = $('[data-payment-status]')?.getAttribute('data-payment-status') ?? ''
     const nodes: Node[] = []
     const payment = saved.payment
     if (payment !== null && status === 'PENDING') {
