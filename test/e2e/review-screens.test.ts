@@ -125,7 +125,11 @@ t.test('review round trip in Chromium: reject with notes, resubmit, approve, lis
     const { app: draft } = await createApp(app, developer, { name: 'Scratch Pad', slug: 'scratch-pad' })
     await dev.goto(`${base}/portal/apps/${draft.id}/review`)
     await dev.getByTestId('delete-draft').waitFor()
-    await dev.getByRole('button', { name: 'Delete Scratch Pad' }).click()
+    const deleteButton = dev.getByRole('button', { name: 'Delete app Scratch Pad' })
+    // WCAG 2.5.3 (axe's label-content-name-mismatch): the name a voice user says starts with the words they see
+    const { text, name } = await deleteButton.evaluate((button) => ({ text: button.textContent ?? '', name: button.getAttribute('aria-label') ?? '' }))
+    t.ok(name.startsWith(text), `the accessible name "${name}" holds the visible "${text}"`)
+    await deleteButton.click()
     await dev.getByTestId('delete-confirm').waitFor()
     await screenshot(dev, 'portal-delete-draft')
     await dev.getByRole('button', { name: 'Delete app for good' }).click()

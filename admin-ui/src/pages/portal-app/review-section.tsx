@@ -21,7 +21,7 @@ function DeleteDraft ({ app }: { app: DeveloperApp }) {
   return (
     <div class={styles.row} data-testid='delete-draft'>
       <ConfirmStep
-        label='Delete app' confirmLabel='Delete app for good' title={`Delete ${app.name}`} busy={action.busy} error={action.error}
+        label='Delete app' confirmLabel='Delete app for good' title={`Delete app ${app.name}`} busy={action.busy} error={action.error}
         onConfirm={() => { void remove() }}
       >
         Its test install on your sandbox ends (its token stops working and its blocks leave your sandbox pages), and its
