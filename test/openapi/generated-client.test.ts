@@ -41,6 +41,8 @@ export async function everyTag (): Promise<void> {
   await api.PUT('/developer/apps/{appId}/manifest', { ...auth, params: { path: { appId: 'app_1' } }, body: { manifest: { blocks: [] } } }) // manifest
   await api.GET('/review/apps', auth) // review
   await api.GET('/marketplace/apps', { params: { query: { category: 'loyalty' } } }) // marketplace
+  const downloads = await api.GET('/downloads') // downloads
+  const sdkUrl: string | undefined = downloads.data?.sdk.url
   await api.GET('/merchant/installations', auth) // installations
   const metadata = await api.GET('/.well-known/oauth-authorization-server') // oauth
   const tokenEndpoint: string | undefined = metadata.data?.token_endpoint
@@ -60,7 +62,7 @@ export async function everyTag (): Promise<void> {
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice)
+  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice)
 }
 `
 
