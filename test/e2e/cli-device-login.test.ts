@@ -1,6 +1,7 @@
 import t from 'tap'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser } from '../helper.ts'
@@ -47,9 +48,12 @@ t.test('the CLI end to end: device login approved in Chromium, init, push, liste
   await once(receiver, 'listening')
   t.teardown(() => receiver.close())
   const dir = join(home, 'browser-app')
-  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', `http://127.0.0.1:${await freePort()}`], { home })
+  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--scopes', 'write_shipping', '--app-url', `http://127.0.0.1:${await freePort()}`], { home })
   t.equal(init.code, 0, init.stderr)
   const appId = JSON.parse(init.stdout).appId as string
+  // the developer declares a hook in app-platform.json; push sends it
+  const file = join(dir, 'app-platform.json')
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), manifest: { hooks: [{ hookPoint: 'checkout.shipping_rates', url: '/hooks/shipping-rates' }] } }, null, 2))
   t.equal((await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })).code, 0)
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })).statusCode, 201)
   const relay = startCli(['listen', '--forward-to', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`, '--json', '--server', base], { home, cwd: dir })
