@@ -1,6 +1,7 @@
 import { escapeHtml, formatPrice, httpUrl, safeJson } from './html.ts'
 import { ASSETS_PATH } from './render.ts'
 import type { StoreProduct } from './schemas.ts'
+import { ORDER_STATUS_WORDS, PAYMENT_STATUS_WORDS } from '../../sdk/src/contract/resources.ts'
 
 /*
  * The customer's shop pages (DESIGN §17): product, cart, checkout and order confirmation. Every link,
@@ -162,15 +163,6 @@ export interface ConfirmationOrder {
   deliveryMethod: string
 }
 
-/** What a customer reads for an order's status: the codes are the API's, not words (the code stays in the attribute). */
-const ORDER_STATUS_WORDS: Record<string, string> = {
-  PENDING: 'Received, waiting for the store', CONFIRMED: 'Confirmed', PREPARING: 'Being prepared', READY: 'Ready',
-  IN_DELIVERY: 'On its way', DELIVERED: 'Delivered', CANCELLED: 'Cancelled'
-}
-const PAYMENT_STATUS_WORDS: Record<string, string> = {
-  PENDING: 'Not paid yet', COMPLETED: 'Paid', FAILED: 'Failed', EXPIRED: 'Expired', CANCELLED: 'Cancelled'
-}
-
 export function renderOrderPage (store: ShopStore, order: ConfirmationOrder, maxLineQuantity: number): string {
   const data: ShopData = { page: 'order', store: { slug: store.slug, currency: store.currency, locale: store.locale }, root: '../', maxLineQuantity, orderId: order.id }
   const price = (minor: number) => escapeHtml(formatPrice(minor, store.currency, store.locale))
@@ -178,8 +170,8 @@ export function renderOrderPage (store: ShopStore, order: ConfirmationOrder, max
   const main = `<h1>Thank you for your order</h1>
 <dl class="order-facts">
 <div><dt>Order number</dt><dd data-order-number>${escapeHtml(order.orderNumber)}</dd></div>
-<div><dt>Status</dt><dd data-order-status="${escapeHtml(order.status)}">${escapeHtml(ORDER_STATUS_WORDS[order.status] ?? order.status)}</dd></div>
-<div><dt>Payment</dt><dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml(PAYMENT_STATUS_WORDS[order.paymentStatus] ?? order.paymentStatus)}</dd></div>
+<div><dt>Status</dt><dd data-order-status="${escapeHtml(order.status)}">${escapeHtml((ORDER_STATUS_WORDS as Record<string, string>)[order.status] ?? order.status)}</dd></div>
+<div><dt>Payment</dt><dd data-payment-status="${escapeHtml(order.paymentStatus)}">${escapeHtml((PAYMENT_STATUS_WORDS as Record<string, string>)[order.paymentStatus] ?? order.paymentStatus)}</dd></div>
 <div><dt>Total</dt><dd>${price(order.amount)}</dd></div>
 <div><dt>Delivery</dt><dd>${order.deliveryMethod === 'DELIVERY' ? 'Delivery' : 'Pickup'}</dd></div>
 </dl>

@@ -29,6 +29,23 @@ export type ListEnvelope<T> = Omit<Static<ReturnType<typeof Paginated<TUnknown>>
 export const PRODUCT_STATUSES = ['ACTIVE', 'DRAFT', 'ARCHIVED'] as const
 export const ORDER_STATUSES = ['PENDING', 'CONFIRMED', 'PREPARING', 'READY', 'IN_DELIVERY', 'DELIVERED', 'CANCELLED'] as const
 export const PAYMENT_STATUSES = ['PENDING', 'COMPLETED', 'FAILED', 'EXPIRED', 'CANCELLED'] as const
+/** What a customer reads for each status on the store's confirmation page (the codes are the API's, not words). */
+export const ORDER_STATUS_WORDS: Record<typeof ORDER_STATUSES[number], string> = {
+  PENDING: 'Received, waiting for the store',
+  CONFIRMED: 'Confirmed',
+  PREPARING: 'Being prepared',
+  READY: 'Ready',
+  IN_DELIVERY: 'On its way',
+  DELIVERED: 'Delivered',
+  CANCELLED: 'Cancelled'
+}
+export const PAYMENT_STATUS_WORDS: Record<typeof PAYMENT_STATUSES[number], string> = {
+  PENDING: 'Not paid yet',
+  COMPLETED: 'Paid',
+  FAILED: 'Failed',
+  EXPIRED: 'Expired',
+  CANCELLED: 'Cancelled'
+}
 /** The only legal order moves (DESIGN §6); DELIVERED and CANCELLED are final. */
 export const ORDER_TRANSITIONS: Record<typeof ORDER_STATUSES[number], ReadonlyArray<typeof ORDER_STATUSES[number]>> = {
   PENDING: ['CONFIRMED', 'CANCELLED'],
