@@ -36,7 +36,7 @@ export function allowedEvents (events: string[], scopes: string[]): string[] {
  * app written from the spec alone sees the spec's shapes (DESIGN §22); API_VERSION_CURRENT only names
  * the newest one offered.
  */
-export const pinnedVersion = (app: Pick<AppRow, 'apiVersion'>): ApiVersion => isApiVersion(app.apiVersion) ? app.apiVersion : SPEC_API_VERSION
+export const pinnedVersion = (declared: Pick<AppRow, 'apiVersion'>): ApiVersion => isApiVersion(declared.apiVersion) ? declared.apiVersion : SPEC_API_VERSION
 
 /**
  * Creates the installation (token, webhook secret, the app's own webhook registration), or for an
