@@ -51,6 +51,19 @@ function withoutNaN (text: string): string {
  * The service's metrics (DESIGN §20), one registry per app instance plus the process's own. Every
  * label takes a bounded set of values: route patterns, never raw URLs; hook points; outcomes.
  */
+/** A gauge with one sample per `state` label, read from `read` at each scrape. */
+function gaugeByState (name: string, help: string, read: () => Record<string, number>): Gauge<'state'> {
+  return new Gauge({
+    name,
+    help,
+    registers: [],
+    labelNames: ['state'],
+    collect () {
+      for (const [state, value] of Object.entries(read())) this.set({ state }, value)
+    }
+  })
+}
+
 export function createMetrics (sources: MetricsSources) {
   const registry = new Registry()
   const info = new Gauge({ name: 'platform_process_info', help: 'Always 1; the process role as a label', labelNames: ['role'], registers: [registry] })
@@ -80,16 +93,9 @@ export function createMetrics (sources: MetricsSources) {
 
   const { poolStats } = sources
   if (poolStats !== undefined) {
-    registry.registerMetric(new Gauge({
-      name: 'db_pool_connections',
-      help: 'PostgreSQL pool connections, by state (in_use, idle)',
-      registers: [],
-      labelNames: ['state'],
-      collect () {
-        const stats = poolStats()
-        this.set({ state: 'in_use' }, stats.inUse)
-        this.set({ state: 'idle' }, stats.idle)
-      }
+    registry.registerMetric(gaugeByState('db_pool_connections', 'PostgreSQL pool connections, by state (in_use, idle)', () => {
+      const stats = poolStats()
+      return { in_use: stats.inUse, idle: stats.idle }
     }))
     registry.registerMetric(new Gauge({ name: 'db_pool_waiting_clients', help: 'Queries waiting for a PostgreSQL pool connection', registers: [], collect () { this.set(poolStats().waiting) } }))
     registry.registerMetric(new Gauge({ name: 'db_pool_max_connections', help: 'The pool size (DATABASE_POOL_SIZE)', registers: [], collect () { this.set(poolStats().size) } }))
@@ -97,17 +103,14 @@ export function createMetrics (sources: MetricsSources) {
 
   const { queueStats } = sources
   if (queueStats !== undefined) {
-    registry.registerMetric(new Gauge({
-      name: 'db_embedded_statements',
-      help: 'Statements and transactions on the embedded database (PGlite, one connection), by state (active: holding it, waiting: queued for it)',
-      registers: [],
-      labelNames: ['state'],
-      collect () {
+    registry.registerMetric(gaugeByState(
+      'db_embedded_statements',
+      'Statements and transactions on the embedded database (PGlite, one connection), by state (active: holding it, waiting: queued for it)',
+      () => {
         const stats = queueStats()
-        this.set({ state: 'active' }, stats.active)
-        this.set({ state: 'waiting' }, stats.waiting)
+        return { active: stats.active, waiting: stats.waiting }
       }
-    }))
+    ))
   }
 
   registry.registerMetric(new Gauge({

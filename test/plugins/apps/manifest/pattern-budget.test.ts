@@ -1,8 +1,8 @@
 import t from 'tap'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { PATTERN_LIMITS, patternShapeProblem } from '../../../../plugins/apps/manifest/pattern-budget.ts'
 import { settingsValidator } from '../../../../plugins/apps/manifest/validate.ts'
-import { build, createApp, oauthInstall, publishApp, registerUser, REVIEWER_ENV, until } from '../../../helper.ts'
+import { build, createApp, oauthInstall, publishApp, registerUser, REVIEWER_ENV } from '../../../helper.ts'
+import { longestStall } from './event-loop.ts'
 
 const STALL_MS = 100
 /** The red team's pattern: a case-folded class repeated a thousand times, 5.2 s on 10 000 characters. */
@@ -10,24 +10,6 @@ const FOLDED_BOMB = '(?i)[a-zß]{0,1000}!'
 const fields = (count: number, property: Record<string, unknown>) => ({
   type: 'object', properties: Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, { type: 'string', ...property }]))
 })
-
-/**
- * The longest event-loop stall while `work` runs, in ms, in the calmest of three runs: a stall the work
- * causes shows in every run, a busy machine's hiccup does not (as in schema-limits.test.ts).
- */
-async function stallDuring (work: () => Promise<unknown>): Promise<number> {
-  const stalls: number[] = []
-  for (let run = 0; run < 3; run++) {
-    const histogram = monitorEventLoopDelay({ resolution: 5 })
-    histogram.enable()
-    await work()
-    const sampled = histogram.count
-    await until(async () => histogram.count, (count) => count > sampled)
-    histogram.disable()
-    stalls.push(histogram.max / 1e6)
-  }
-  return Math.min(...stalls)
-}
 
 t.test('PUT /developer/apps/:appId/manifest refuses patterns whose work is unbounded', async (t) => {
   const app = await build(t)
@@ -38,7 +20,7 @@ t.test('PUT /developer/apps/:appId/manifest refuses patterns whose work is unbou
   })
 
   let response = await save(fields(6, { pattern: FOLDED_BOMB }))
-  const stall = await stallDuring(async () => { response = await save(fields(6, { pattern: FOLDED_BOMB })) })
+  const stall = await longestStall(async () => { response = await save(fields(6, { pattern: FOLDED_BOMB })) })
   t.equal(response.statusCode, 400, 'the six-field bomb is refused at manifest save')
   t.match(response.json().message, /settingsSchema: breaks a platform limit: .*repeats 1000 times; at most 100 \(limit: pattern repetition\)/)
   t.ok(stall < STALL_MS, `the refusal stalled the event loop at most ${stall.toFixed(1)} ms`)
@@ -47,7 +29,7 @@ t.test('PUT /developer/apps/:appId/manifest refuses patterns whose work is unbou
   t.match(response.json().message, /repeats a case-folded class 50 times; at most 20 under \(\?i\)/)
 
   // inside the static limits, but a hundred states per character on 10 000 characters (no maxLength)
-  const timed = await stallDuring(async () => { response = await save(fields(1, { pattern: '[a-z]{0,100}!' })) })
+  const timed = await longestStall(async () => { response = await save(fields(1, { pattern: '[a-z]{0,100}!' })) })
   t.equal(response.statusCode, 400)
   t.ok(timed < STALL_MS, `timing it stalled the event loop at most ${timed.toFixed(1)} ms`)
   t.match(response.json().message, /takes \d+ ms on a worst-case string of 10000 characters; at most 20 ms.*\(limit: pattern time\)/)
@@ -87,7 +69,7 @@ t.test('one validation stops matching past its time budget', async (t) => {
   const codes = Array.from({ length: 500 }, () => `${'a'.repeat(499)}!`)
   let valid = true
   let tookMs = Infinity
-  const stall = await stallDuring(async () => {
+  const stall = await longestStall(async () => {
     const started = performance.now()
     valid = validate({ codes })
     tookMs = Math.min(tookMs, performance.now() - started)

@@ -1,8 +1,8 @@
 import t from 'tap'
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { settingsValidator } from '../../../../plugins/apps/manifest/validate.ts'
 import { MAX_SETTING_VALUES, SCHEMA_LIMITS, schemaLimitProblem } from '../../../../plugins/apps/manifest/schema-limits.ts'
-import { build, createApp, registerUser, until } from '../../../helper.ts'
+import { build, createApp, registerUser } from '../../../helper.ts'
+import { longestStall } from './event-loop.ts'
 
 const BLOCK = { blockType: 'promo', name: 'Promo', renderUrl: 'https://app.example.com/blocks/promo' }
 const STALL_MS = 100
@@ -14,25 +14,6 @@ const RECURSIVE = {
   $defs: { node: { anyOf: [{ type: 'array', items: { $ref: '#/$defs/node' } }, { type: 'array', items: { $ref: '#/$defs/node' } }, { type: 'integer' }] } }
 }
 const nested = (depth: number): unknown => depth === 0 ? 'leaf' : [nested(depth - 1)]
-
-/**
- * Runs `work` three times and returns the longest event-loop stall seen during the calmest run, in ms:
- * a stall the work causes shows in every run, while a busy machine's scheduling hiccups do not.
- */
-async function longestStall (work: () => Promise<unknown>): Promise<number> {
-  const stalls: number[] = []
-  for (let run = 0; run < 3; run++) {
-    const histogram = monitorEventLoopDelay({ resolution: 5 })
-    histogram.enable()
-    await work()
-    // the histogram samples on a timer: let one fire after the work so a synchronous stall is recorded
-    const sampled = histogram.count
-    await until(async () => histogram.count, (count) => count > sampled)
-    histogram.disable()
-    stalls.push(histogram.max / 1e6)
-  }
-  return Math.min(...stalls)
-}
 
 t.test('PUT /developer/apps/:appId/manifest refuses schema bombs without stalling the event loop', async (t) => {
   const app = await build(t)
