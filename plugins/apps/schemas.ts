@@ -22,7 +22,8 @@ const Screenshots = Type.Array(ImageUrl, { maxItems: MAX_SCREENSHOTS, descriptio
 /** app-platform.json's name for webhookSignatureScheme (DESIGN §22), taken as the same field; a body sends one or the other. */
 const { title: _schemeTitle, ...schemeShape } = SignatureSchemeSchema
 const SignatureSchemeAlias = Type.Optional({ ...schemeShape, description: 'The same as webhookSignatureScheme (its name in app-platform.json); send one or the other' })
-const ONE_SCHEME_NAME = { not: { required: ['webhookSignatureScheme', 'signatureScheme'] } }
+/** Both names at once are refused; the `not` names its two properties (any value) so the document defines what it requires. */
+const ONE_SCHEME_NAME = { not: { type: 'object', properties: { webhookSignatureScheme: {}, signatureScheme: {} }, required: ['webhookSignatureScheme', 'signatureScheme'] } }
 const AppApiVersion = { ...ApiVersionSchema, description: 'The API version new installations pin to; unset or null: 2026-11, the spec\'s shapes' }
 const Version = Type.String({ minLength: 1, maxLength: 32, pattern: '^[0-9A-Za-z][0-9A-Za-z.+-]*$', examples: ['1.2.0'] })
 export const SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$'
