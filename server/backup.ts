@@ -12,7 +12,7 @@ import { dataDirHolder, DataDirInUseError, LOCK_FILE } from './db/data-dir-lock.
  * A backup is one .tar.gz: the PGlite data directory as PGlite dumps it (`pgdata.tar.gz`), every other
  * file of DATA_DIR (the generated JWT secret and encryption key, without which encrypted columns and
  * sessions are unreadable; the demo app's files) under `files/`, and `backup.json` describing it.
- * Both need the server stopped: PGlite is one process's database. PostgreSQL: pg_dump (README).
+ * Both need the server stopped: PGlite is one process's database. PostgreSQL: pg_dump (docs/operations.md, "Backups").
  * A backup holds those secrets and every row: it is written for its owner only (0600), and a restore
  * makes DATA_DIR and its folders 0700 and its files 0600, whatever the umask.
  */
@@ -141,7 +141,7 @@ async function main (argv: string[]): Promise<number> {
   // a restore into a DATA_DIR that does not exist yet must not find it made, with fresh secrets, by loading the config
   const config = loadConfig(process.env, { persistSecrets: false })
   if (config.databaseUrl !== null || config.dataDir === null) {
-    console.error('DATABASE_URL is set: back up a PostgreSQL server with pg_dump and pg_restore (README, "Backups")')
+    console.error('DATABASE_URL is set: back up a PostgreSQL server with pg_dump and pg_restore (docs/operations.md, "Backups")')
     return 2
   }
   if (command === 'backup') {

@@ -11,12 +11,12 @@ import { startStudioApp, studioManifest } from './studio-app.ts'
  * Issue #29's sweep: every route of the SPA (admin-ui/src/routes.tsx) as each role that can reach it, and
  * the storefront's pages, at 1280 and 390 px. Each page: no sideways scrolling, no console error or
  * warning (the page's and its frames'), no serious or critical axe-core violation, and no moderate one
- * beyond those the README lists with a reason (MODERATE_KNOWN).
+ * beyond those docs/testing.md lists with a reason (MODERATE_KNOWN).
  */
 type Role = 'anonymous' | 'merchant' | 'developer' | 'reviewer'
 interface Visit { role: Role, route: string, url: string, ready?: string, notFound?: true }
 
-/** Moderate axe findings accepted for now, each with its reason in the README (Accessibility). */
+/** Moderate axe findings accepted for now, each with its reason in docs/testing.md ("The screen sweep"). */
 const MODERATE_KNOWN = new Set<string>([])
 const WIDTHS = [1280, 390]
 /** SWEEP_ONLY=regexp: visit only the URLs it matches (while fixing one screen); SWEEP_SCREENSHOTS=1: a PNG of each. */
@@ -186,7 +186,7 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
       if (process.env.SWEEP_SCREENSHOTS === '1') await screenshot(page, `sweep-${width}-${visit.role}-${visit.url.replace(store, 'store').replace(/^https?:\/\/[^/]+/, '').replace(/[^a-z0-9]+/gi, '-').slice(0, 80)}`)
     }
   }
-  t.same([...moderate.values()], [], 'no moderate axe finding beyond those the README lists')
+  t.same([...moderate.values()], [], 'no moderate axe finding beyond those docs/testing.md lists')
 
   await t.test('#29 item 13: a delivery has a URL, its body is indented, its dates read like the date inputs', async (t) => {
     const { page } = pages.get('developer') as { page: Page }
