@@ -6,6 +6,7 @@ import { listenerTimeouts } from './listener.ts'
 import { validatorCompiler } from './validation.ts'
 import { sharedSerializers } from './schema-compilers.ts'
 import { openDatabase, type Database } from './db/client.ts'
+import { holdsDatabase, keepTemplate, readTemplate } from './db/template.ts'
 import configPlugin from './plugins/config.ts'
 import clockPlugin, { type Clock } from './clock.ts'
 import dbPlugin from './plugins/db.ts'
@@ -59,6 +60,8 @@ export interface BuildOptions {
   telemetry?: Telemetry | null
   /** The time the server reads (server/clock.ts); the machine's unless a test brings one it moves. */
   clock?: Clock
+  /** Where an empty DATA_DIR's migrated template is kept and read (server/db/template.ts); tests name a folder of their own. */
+  templateDir?: string
   /** Where the SDK and CLI tarballs are built from and kept (tests: a broken workspace, a cache of their own). */
   downloads?: DownloadsOptions
 }
@@ -73,12 +76,17 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
+  // an empty DATA_DIR starts from the migrated template an earlier first start kept (server/db/template.ts)
+  const freshEmbedded = ownsDatabase && config.databaseUrl === null && config.dataDir !== null && !holdsDatabase(config.dataDir)
+  const template = freshEmbedded ? readTemplate(options.templateDir) : undefined
   const database = options.database ?? await openDatabase({
     databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize,
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
-    statementTimeoutMs: config.databaseStatementTimeoutMs
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    loadDataDir: template
   })
   if (ownsDatabase) await database.migrate()
+  const templateProblem = freshEmbedded && template === undefined ? await keepTemplate(database, options.templateDir) : null
 
   const { requestTimeout, keepAliveTimeout, ...http } = listenerTimeouts(config)
   const app = Fastify({
@@ -102,6 +110,7 @@ export async function buildApp (options: BuildOptions) {
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
   if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
+  if (templateProblem !== null) app.log.warn(templateProblem)
 
   // infrastructure; the request spans first, so that every hook and route is inside them
   if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })

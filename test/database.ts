@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,7 +8,8 @@ import pg from 'pg'
 import type { Test } from 'tap'
 import { loadConfig, type Config } from '../server/config.ts'
 import { buildApp } from '../server/app.ts'
-import { MIGRATIONS_FOLDER, openDatabase, type Database } from '../server/db/client.ts'
+import { openDatabase, type Database } from '../server/db/client.ts'
+import { migrationsHash } from '../server/db/template.ts'
 import { until } from './wait.ts'
 
 /** Set to run the suite on a PostgreSQL server; each test file gets a database of its own. */
@@ -37,14 +38,8 @@ export function testConfig (env: Record<string, string> = {}, databaseUrl: strin
  * either names a new template; an old one is merely unused.
  */
 function templateKey (): string {
-  const hash = createHash('sha256')
-  for (const file of readdirSync(MIGRATIONS_FOLDER, { recursive: true }).map(String).sort()) {
-    const path = join(MIGRATIONS_FOLDER, file)
-    if (statSync(path).isFile()) hash.update(file).update(readFileSync(path))
-  }
   const require = createRequire(import.meta.url)
-  hash.update((require('pg-boss/package.json') as { version: string }).version)
-  return hash.digest('hex').slice(0, 12)
+  return migrationsHash().update((require('pg-boss/package.json') as { version: string }).version).digest('hex').slice(0, 12)
 }
 
 /**
