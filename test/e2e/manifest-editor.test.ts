@@ -1,6 +1,6 @@
 import t from 'tap'
-import { build, createApp, listen, registerUser } from '../helper.ts'
 import { launch, screenshot } from './browser.ts'
+import { developerContext, developerWithApp } from './portal-helper.ts'
 
 /**
  * #29 item 8: the manifest tab's editor is CodeMirror with the published manifest schema (completion,
@@ -8,23 +8,16 @@ import { launch, screenshot } from './browser.ts'
  * the keyboard can leave it, and no other page downloads it.
  */
 t.test('the manifest editor: template, schema completion, inline errors, keyboard, loaded only where used', async (t) => {
-  const app = await build(t)
-  const base = await listen(app)
-  const developer = await registerUser(app, 'DEVELOPER')
-  const { app: created } = await createApp(app, developer, { name: 'Booster', redirectUrl: 'https://booster.example.com/oauth/callback', webhookUrl: 'https://booster.example.com/webhooks' })
-  const login = (await app.inject({ method: 'POST', url: '/auth/login', payload: { email: developer.email, password: 'correct-horse' } })).json()
-
+  const setup = await developerWithApp(t)
   const browser = await launch(t)
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 } })
-  t.teardown(() => context.close())
-  await context.addInitScript((value) => { localStorage.setItem('app-platform.session', value) }, JSON.stringify({ token: login.token, user: login.user }))
+  const context = await developerContext(t, browser, setup, { width: 1100, height: 900 })
   const page = await context.newPage()
   const problems: string[] = []
   page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()) })
   const editorChunks: string[] = []
   page.on('request', (request) => { if (/\/assets\/codemirror-[^/]+\.js$/.test(request.url())) editorChunks.push(request.url()) })
 
-  await page.goto(`${base}/portal/apps/${created.id}/settings`)
+  await page.goto(`${setup.base}/portal/apps/${setup.appId}/settings`)
   await page.getByRole('tab', { name: 'Manifest' }).waitFor()
   t.same(editorChunks, [], 'another tab does not download the editor')
 

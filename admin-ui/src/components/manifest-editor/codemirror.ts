@@ -3,7 +3,7 @@
  * errors as you type, codemirror-json-schema) and JSON syntax errors. Loaded only by the manifest tab
  * (index.tsx imports it dynamically), so no other page downloads it.
  */
-import { EditorState, type Extension } from '@codemirror/state'
+import { Annotation, EditorState, type Extension } from '@codemirror/state'
 import { EditorView, drawSelection, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view'
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands'
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language'
@@ -22,9 +22,10 @@ const { handleRefresh, jsonCompletion, jsonSchemaLinter, stateExtensions } = jso
 
 /**
  * The schema's completion takes hundreds of milliseconds a call on the manifest schema (it compiles the schema
- * and parses the document each time), and the lint as much: run on every quick keystroke they queued up until
- * the tab froze (#42 item 4). Completion while typing waits for a pause and a keystroke cancels it; the lints
- * wait for a longer one; a document past MAX_SCHEMA_DOC gets JSON syntax checks only.
+ * and parses the document each time), and the lint as much: run on every quick keystroke they would make typing
+ * stutter. Completion while typing waits for a pause and a keystroke cancels it; the lints wait for a longer one;
+ * a document past MAX_SCHEMA_DOC gets JSON syntax checks only. (The tab's freeze under quick typing, #42 item 4,
+ * was not these but the page's text echoed back into the editor: see setEditorText.)
  */
 const TYPING_PAUSE_MS = 350
 const LINT_DELAY_MS = 800
@@ -72,11 +73,28 @@ function guardedSchemaLint (view: EditorView): Diagnostics {
   }
 }
 
+/**
+ * Marks the transaction that puts the page's text into the editor (a template, a discarded draft, a saved
+ * manifest). It is not an edit, so onChange does not report it back: the page already holds that text.
+ */
+const fromOutside = Annotation.define<true>()
+
+/**
+ * Puts a text from outside into the editor, as one undoable change, unless it already holds it. The change is
+ * not reported to onChange: before this, each outside change was reported back, re-rendered the page and could
+ * write an older text back in turn, without end (#42 item 4).
+ */
+export function setEditorText (view: EditorView, text: string): void {
+  if (view.state.doc.toString() === text) return
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, annotations: fromOutside.of(true) })
+}
+
 export interface EditorOptions {
   doc: string
   /** The editable region's accessible name and the id of the text that explains the keys. */
   label: string
   describedBy: string
+  /** The user's edits (not a text put in with setEditorText). */
   onChange: (text: string) => void
 }
 
@@ -126,7 +144,9 @@ export function createManifestEditor (parent: HTMLElement, options: EditorOption
         stateExtensions(schema),
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': options.label, 'aria-describedby': help.id, tabindex: '0' }),
-        EditorView.updateListener.of((update) => { if (update.docChanged) options.onChange(update.state.doc.toString()) }),
+        EditorView.updateListener.of((update) => {
+          if (update.transactions.some((tr) => tr.docChanged && tr.annotation(fromOutside) !== true)) options.onChange(update.state.doc.toString())
+        }),
         theme
       ]
     })
