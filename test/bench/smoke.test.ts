@@ -66,6 +66,14 @@ t.test('npm run bench:budget counts the statements of one delivery at one webhoo
   t.match(stdout, /CPU per delivery: this process \d+ µs/)
 })
 
+t.test('npm run bench:first-start times npm start on an empty DATA_DIR, with and without the template, and a restart', async (t) => {
+  // the demo seed off: the smoke test checks the bench runs, not what the demo costs
+  const { stdout } = await bench('bench/first-start.ts', { BENCH_ROUNDS: '1', DEMO_SEED: 'false' })
+  t.match(stdout, /round 1: first start [\d.]+ s, without a template [\d.]+ s, restart [\d.]+ s/)
+  t.match(stdout, /first start on an empty DATA_DIR \(demo seed off\), from the template: [\d.]+ s/)
+  t.match(stdout, /(met|not met)\s+first start ≤ 5 s \(quiet machine\)/)
+})
+
 t.test('npm run bench:relay runs the quote directly and through app-platform listen, round after round', async (t) => {
   const { stdout } = await bench('bench/relay.ts', { BENCH_QUOTES: '20', BENCH_ROUNDS: '2' })
   t.match(stdout, /direct \(HTTP to the app\)\s+p50\s+[\d.]+ ms \([\d.]+–[\d.]+\)/)
