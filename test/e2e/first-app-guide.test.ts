@@ -140,6 +140,17 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   const pkg = JSON.parse(readFileSync(join(appDir, 'package.json'), 'utf8'))
   t.equal(pkg.dependencies['@app-platform/sdk'], `${base}/downloads/app-platform-sdk-0.1.0.tgz`, 'the SDK from the platform\'s URL')
   t.match(readFileSync(join(appDir, '.env'), 'utf8'), new RegExp(`PORT=${appPort}`))
+  t.test('the SDK as installed from the platform\'s URL: ESM, CJS, types, LICENSE', async (t) => {
+    const sdk = join(appDir, 'node_modules/@app-platform/sdk')
+    const esm = await run(process.execPath, ['--input-type=module', '-e', 'const sdk = await import("@app-platform/sdk"); console.log(typeof sdk.verifyWebhook, typeof sdk.createDeveloperClient)'], { cwd: appDir, env })
+    t.equal(esm.stdout.trim(), 'function function')
+    const cjs = await run(process.execPath, ['-e', 'const sdk = require("@app-platform/sdk"); console.log(typeof sdk.verifyWebhook)'], { cwd: appDir, env })
+    t.equal(cjs.stdout.trim(), 'function')
+    t.equal(JSON.parse(readFileSync(join(sdk, 'package.json'), 'utf8')).types, './dist/index.d.ts')
+    t.ok(readFileSync(join(sdk, 'LICENSE'), 'utf8').length > 0, 'LICENSE')
+    t.match(readFileSync(join(sdk, 'dist/index.d.ts'), 'utf8'), /from '\.\/webhooks\.js'/, 'declarations that resolve (.js specifiers)')
+    t.match(readFileSync(join(sdk, 'dist/webhooks.d.ts'), 'utf8'), /export declare function verifyWebhook/, 'types')
+  })
 
   // 5. A webhook and a hook, pushed
   const pushed = await main.type(next('sh').text)
@@ -172,13 +183,18 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   const relay = new Terminal(t, outside, env, scratch, next('sh', '2').text)
   await relay.until((output) => output.includes('Ready: relaying'), 'listen to be ready')
   await main.type(next('sh').text)
-  // the sandbox store's checkout, choosing delivery: the request the store's checkout page sends
-  const business = await sandboxSlug(app, email)
-  const products = (await app.storefront.inject({ url: `/store/${business}/api/products` })).json().data as Array<{ id: string }>
-  const quote = await app.storefront.inject({
-    method: 'POST', url: `/store/${business}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
-  })
-  t.match(quote.json(), { deliveryFee: 0, deliveryFeeSetBy: { provider: 'app', appId } }, 'the checkout took the app\'s shipping answer')
+  // a checkout on the sandbox store (the portal's Store link), with delivery: the shipping fee is the app's answer
+  await page.goto(`${base}/portal`)
+  const store = await page.getByTestId('sandbox-links').getByRole('link', { name: 'Store ↗' }).getAttribute('href') ?? ''
+  await page.goto(store)
+  await page.locator('.product-body h3 a').first().click()
+  await page.getByRole('button', { name: 'Add to cart' }).click()
+  await page.getByText(/to your cart\./).waitFor()
+  await page.getByRole('link', { name: /^Cart/ }).click()
+  await page.getByRole('link', { name: 'Check out' }).click()
+  await page.getByText('Delivery fee set by the app my-first-app').waitFor()
+  await screenshot(page, 'first-app-checkout')
+  t.pass('the checkout took the app\'s shipping answer')
   const relayed = (path: string) => new RegExp(`→ http://localhost:${appPort}${path.replace(/[/.]/g, '\\$&')}\\s+200 `)
   for (const path of ['/webhooks', '/events/orders', '/events/audit', '/webhooks/hooks/shipping-rates']) {
     await relay.until((output) => relayed(path).test(output), `a call relayed to ${path}`)
@@ -216,30 +232,4 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   t.equal(blocks.length, 0, 'every block of the guide was run')
   main.child.stdin?.end()
   main.signal('SIGTERM')
-})
-
-/** The sandbox business's slug of the developer who signed up with `email`. */
-async function sandboxSlug (app: Awaited<ReturnType<typeof build>>, email: string): Promise<string> {
-  const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email, password: 'correct-horse-guide' } })
-  const me = await app.inject({ url: '/auth/me', headers: { authorization: `Bearer ${login.json().token as string}` } })
-  return me.json().business.slug as string
-}
-
-t.test('the SDK from the platform\'s URL in an empty folder: ESM, CJS and types', async (t) => {
-  const app = await build(t)
-  const base = await listen(app)
-  const empty = mkdtempSync(join(tmpdir(), 'first-app-sdk-'))
-  t.teardown(() => rmSync(empty, { recursive: true, force: true }))
-  const env = plainEnv(join(empty, '.config'))
-  await run('bash', ['-e', '-c', `npm init -y > /dev/null && npm install --no-fund --no-audit "${base}/downloads/app-platform-sdk.tgz"`], { cwd: empty, env, timeout: BLOCK_TIMEOUT_MS })
-  const esm = await run(process.execPath, ['--input-type=module', '-e', 'const sdk = await import("@app-platform/sdk"); console.log(typeof sdk.verifyWebhook, typeof sdk.createDeveloperClient)'], { cwd: empty, env })
-  t.equal(esm.stdout.trim(), 'function function')
-  const cjs = await run(process.execPath, ['-e', 'const sdk = require("@app-platform/sdk"); console.log(typeof sdk.verifyWebhook)'], { cwd: empty, env })
-  t.equal(cjs.stdout.trim(), 'function')
-  const pkg = JSON.parse(readFileSync(join(empty, 'node_modules/@app-platform/sdk/package.json'), 'utf8'))
-  t.equal(pkg.types, './dist/index.d.ts')
-  t.ok(readFileSync(join(empty, 'node_modules/@app-platform/sdk/LICENSE'), 'utf8').length > 0, 'LICENSE')
-  const dist = join(empty, 'node_modules/@app-platform/sdk/dist')
-  t.match(readFileSync(join(dist, 'index.d.ts'), 'utf8'), /from '\.\/webhooks\.js'/, 'declarations that resolve (.js specifiers)')
-  t.match(readFileSync(join(dist, 'webhooks.d.ts'), 'utf8'), /export declare function verifyWebhook/, 'types')
 })
