@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { build, listen, uniqueEmail, until } from '../helper.ts'
+import { build, listen, uniqueEmail, until, within } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { launch, screenshot } from './browser.ts'
 
@@ -206,7 +206,7 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   t.match(appLog(), /orders: order\.created verified with standardwebhooks/, 'a Standard Webhooks delivery verified by the standardwebhooks package')
   const started = performance.now()
   relay.signal('SIGINT')
-  await relay.exited
+  await within(relay.exited, 10_000, 'listen to end on Ctrl-C')
   const stoppedIn = performance.now() - started
   t.ok(stoppedIn < STOP_WITHIN_MS, `Ctrl-C ended listen in ${Math.round(stoppedIn)} ms`)
   t.match(relay.output, /Stopped\./)
@@ -218,7 +218,7 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   t.match(tail.output, /webhook order\.created\s+200/, 'the deliveries of the last ten minutes')
   t.match(tail.output, /hook {4}checkout\.shipping_rates\s+200 .*\(relayed\)/, 'and the relayed hook call')
   tail.signal('SIGINT')
-  await tail.exited
+  await within(tail.exited, 10_000, 'logs to end on Ctrl-C')
 
   // 9. A spec-only app reads price as a number
   write(next('file'))
