@@ -47,10 +47,30 @@ export function integrityOf (bytes: Buffer): string {
   return `sha512-${createHash('sha512').update(bytes).digest('base64')}`
 }
 
+type SourcePackage = Record<string, unknown> & { version: string }
+
+/** A workspace package's package.json (`sdk`, `cli`). */
+async function sourcePackage (workspace: string, folder: PackageKey): Promise<SourcePackage> {
+  return JSON.parse(await readFile(join(workspace, folder, 'package.json'), 'utf8')) as SourcePackage
+}
+
+/** A published package.json: what both packages take from their source's, then the package's own fields. */
+function publishedManifest (source: SourcePackage, own: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: source.name,
+    version: source.version,
+    description: source.description,
+    license: source.license,
+    engines: source.engines,
+    type: 'module',
+    ...own
+  }
+}
+
 /** The SDK as published: ESM and CJS bundles of each entry (its registry dependencies left as imports), tsc's declarations. */
 async function stageSdk (workspace: string, dir: string): Promise<Record<string, unknown>> {
   const sdk = join(workspace, 'sdk')
-  const source = JSON.parse(await readFile(join(sdk, 'package.json'), 'utf8')) as Record<string, unknown> & { version: string }
+  const source = await sourcePackage(workspace, 'sdk')
   const dist = join(dir, 'dist')
   const entryPoints = { index: join(sdk, 'src/index.ts'), browser: join(sdk, 'src/browser.ts') }
   const common = { entryPoints, outdir: dist, bundle: true, platform: 'node', target: 'node20', packages: 'external', logLevel: 'silent' } as const
@@ -65,13 +85,7 @@ async function stageSdk (workspace: string, dir: string): Promise<Record<string,
   }
   for (const file of ['LICENSE', 'README.md']) await copyFile(join(sdk, file), join(dir, file))
   const entry = (name: string) => ({ types: `./dist/${name}.d.ts`, import: `./dist/${name}.js`, require: `./dist/${name}.cjs` })
-  return {
-    name: source.name,
-    version: source.version,
-    description: source.description,
-    license: source.license,
-    engines: source.engines,
-    type: 'module',
+  return publishedManifest(source, {
     main: './dist/index.cjs',
     module: './dist/index.js',
     types: './dist/index.d.ts',
@@ -80,24 +94,15 @@ async function stageSdk (workspace: string, dir: string): Promise<Record<string,
     files: ['dist', 'LICENSE', 'README.md'],
     sideEffects: false,
     dependencies: source.dependencies
-  }
+  })
 }
 
 /** The CLI as published: cli/build.mjs's one bundled file (the SDK and commander inside) and the app template, no dependencies. */
 async function stageCli (workspace: string, dir: string): Promise<Record<string, unknown>> {
-  const source = JSON.parse(await readFile(join(workspace, 'cli/package.json'), 'utf8')) as Record<string, unknown> & { version: string }
+  const source = await sourcePackage(workspace, 'cli')
   await run(process.execPath, [join(workspace, 'cli/build.mjs'), join(dir, 'dist')], { cwd: workspace })
   await copyFile(join(workspace, 'sdk/LICENSE'), join(dir, 'LICENSE'))
-  return {
-    name: source.name,
-    version: source.version,
-    description: source.description,
-    license: source.license,
-    engines: source.engines,
-    type: 'module',
-    bin: { 'app-platform': './dist/app-platform.js' },
-    files: ['dist', 'LICENSE']
-  }
+  return publishedManifest(source, { bin: { 'app-platform': './dist/app-platform.js' }, files: ['dist', 'LICENSE'] })
 }
 
 /**

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm'
 import { webhookAttempts, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
-import { encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
+import { decryptSecret, encryptSecret, randomWebhookSecret } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
@@ -26,6 +26,9 @@ export const WEBHOOK_SECRET_PREFIX = { live: 'whsec_', test: 'whsec_test_' } as 
 export function webhookSecretPrefix (isTestInstall: boolean, scheme: SignatureScheme): string {
   return WEBHOOK_SECRET_PREFIX[isTestInstall && scheme === 'spec' ? 'test' : 'live']
 }
+
+/** A secret the `standardwebhooks` package reads as given: `whsec_` + standard base64, no test marker. */
+export const readsAsStandardWebhooksSecret = (secret: string): boolean => /^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)
 /** Registrations one installation may hold (the spec leaves it open). */
 export const MAX_WEBHOOKS_PER_INSTALLATION = 50
 
@@ -103,11 +106,19 @@ export async function update (context: WebhooksContext, installation: CallingIns
     if (current.isAppWebhook) throw fieldError('webhook_signature_fixed', '/signatureScheme', "the app's own webhook is signed as the app's webhookSignatureScheme says; change it in the app's settings")
     set.signatureScheme = patch.signatureScheme
   }
+  // a test install's spec secret (whsec_test_…) cannot be read by Standard Webhooks libraries: the switch issues a new
+  // secret, shown once in this answer, as a secret roll does (docs/decisions.md); a secret they read stays as it is
+  let secret: string | undefined
+  if (patch.signatureScheme === 'standard-webhooks' && !readsAsStandardWebhooksSecret(decryptSecret(current.secretEncrypted, context.encryptionKey))) {
+    secret = randomWebhookSecret(webhookSecretPrefix(installation.isTestInstall, 'standard-webhooks'))
+    set.secretEncrypted = encryptSecret(secret, context.encryptionKey)
+  }
   if (patch.apiVersion !== undefined) set.apiVersion = patch.apiVersion
   if (patch.isActive === true && !current.isActive) Object.assign(set, { isActive: true, disabledReason: null, consecutiveFailures: 0 })
   if (patch.isActive === false && current.isActive) Object.assign(set, { isActive: false, disabledReason: 'Disabled by the app' })
   const [row] = await executor.update(webhooks).set(set).where(and(eq(webhooks.id, current.id), eq(webhooks.installationId, installation.id))).returning()
-  return (await present(context, [row]))[0]
+  const [presented] = await present(context, [row])
+  return secret === undefined ? presented : { ...presented, secret }
 }
 
 /** The log is kept; deliveries still waiting end as failed. */

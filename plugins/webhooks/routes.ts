@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import {
   DeliveryParams, DeliveryQuery, DeliveryWithAttemptsSchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema,
-  WebhookCreateSchema, WebhookCreatedSchema, WebhookParams, WebhookPatchSchema, WebhookSchema
+  WebhookCreateSchema, WebhookCreatedSchema, WebhookParams, WebhookPatchSchema, WebhookSchema, WebhookUpdatedSchema
 } from './schemas.ts'
 
 const tags = ['webhooks']
@@ -34,8 +34,8 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 
   fastify.patch('/:id', {
     schema: {
-      tags, security, operationId: 'updateWebhook', summary: 'Change a webhook', description: "isActive true re-enables an auto-disabled webhook and resets its failure count. signatureScheme switches how later attempts are signed (400 on the app's own webhook, which follows the app's webhookSignatureScheme).",
-      params: WebhookParams, body: WebhookPatchSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 429) }
+      tags, security, operationId: 'updateWebhook', summary: 'Change a webhook', description: "isActive true re-enables an auto-disabled webhook and resets its failure count. signatureScheme switches how later attempts are signed (400 on the app's own webhook, which follows the app's webhookSignatureScheme). A switch to standard-webhooks on a test install whose secret carries the spec's whsec_test_ marker issues a new whsec_ + base64 secret, returned once here as `secret` (Standard Webhooks libraries cannot read the marker); otherwise the secret stays and the answer has none.",
+      params: WebhookParams, body: WebhookPatchSchema, response: { 200: WebhookUpdatedSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request) => await service.update(request.installation, request.params.id, request.body))
 

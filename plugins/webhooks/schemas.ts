@@ -5,7 +5,8 @@ import { DeliveryStatus } from '../../sdk/src/contract/resources.ts'
 // the resources webhook management answers with are the contract's (sdk/src/contract/resources.ts; DESIGN §16)
 export {
   CreatedWebhookRegistrationSchema as WebhookCreatedSchema, DeliveryAttemptSchema as AttemptSchema, DeliverySchema, DeliveryWithAttemptsSchema,
-  RedeliveredSchema, ReplayedSchema, WebhookRegistrationSchema as WebhookSchema, WebhookTestResultSchema as TestResultSchema
+  RedeliveredSchema, ReplayedSchema, UpdatedWebhookRegistrationSchema as WebhookUpdatedSchema, WebhookRegistrationSchema as WebhookSchema,
+  WebhookTestResultSchema as TestResultSchema
 } from '../../sdk/src/contract/resources.ts'
 
 // the request bodies are the contract's too, shared with the SDK client

@@ -3,7 +3,7 @@ import { API_VERSION_HEADER, type ApiVersion, type VersionedResources } from './
 import type {
   Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
   DeliveryListParams, FetchLike, ListParams, ListResponse, OrderListParams, OrderStatus, Page,
-  RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, UpdateWebhookInput, WebhookDelivery,
+  RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, UpdatedWebhook, UpdateWebhookInput, WebhookDelivery,
   WebhookRegistration, WebhookTestResult
 } from './types.ts'
 
@@ -202,7 +202,7 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
       create: (input: CreateWebhookInput) => request<CreatedWebhook>('POST', '/webhooks', { body: input }),
       list: (params: ListParams = {}) => request<ListResponse<WebhookRegistration>>('GET', '/webhooks', { query: { ...params } }),
       get: (id: string) => request<WebhookRegistration>('GET', `/webhooks/${segment(id)}`),
-      update: (id: string, input: UpdateWebhookInput) => request<WebhookRegistration>('PATCH', `/webhooks/${segment(id)}`, { body: input }),
+      update: (id: string, input: UpdateWebhookInput) => request<UpdatedWebhook>('PATCH', `/webhooks/${segment(id)}`, { body: input }),
       delete: (id: string) => request<unknown>('DELETE', `/webhooks/${segment(id)}`),
       test: (id: string) => request<WebhookTestResult>('POST', `/webhooks/${segment(id)}/test`),
       deliveries: (id: string, params: DeliveryListParams = {}) =>

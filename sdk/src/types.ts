@@ -5,7 +5,7 @@
  */
 import type {
   Business, BlockInstance, CreatedWebhookRegistration, Customer, Dashboard, DeliveryWithAttempts, GuestOrderBody, ListEnvelope, Order, OrderItem,
-  Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
+  Page, Product, Redelivered, Replayed, Review, ReviewStats, UpdatedWebhookRegistration, WebhookRegistration, WebhookTestResult
 } from './contract/resources.ts'
 import type { CreateWebhookBody, ReplayBody, UpdateWebhookBody } from './contract/webhook-bodies.ts'
 
@@ -49,8 +49,10 @@ export interface DashboardParams {
 
 export type DashboardAnalytics = Dashboard
 
-/** The creation response is the only one that carries the secret. */
+/** The creation response carries the secret. */
 export type CreatedWebhook = CreatedWebhookRegistration
+/** PATCH /webhooks/:id: `secret` only when a switch to standard-webhooks issued a new one (a test install's `whsec_test_` secret). */
+export type UpdatedWebhook = UpdatedWebhookRegistration
 
 /** POST /webhooks (the contract's CreateWebhookBody). */
 export type CreateWebhookInput = CreateWebhookBody

@@ -1,11 +1,15 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Test } from 'tap'
 import type { App } from '../../server/app.ts'
-import type { Session } from '../helper.ts'
+import { build, listen, registerUser, type Session } from '../helper.ts'
+import { freePort } from '../process.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 let built: string | undefined
@@ -102,4 +106,73 @@ export function useReferenceManifest (dir: string): void {
   const appUrl = content.appUrl.replace(/\/+$/, '')
   const extensions = JSON.parse(JSON.stringify(REFERENCE.extensions).replaceAll('{{APP_URL}}', appUrl)) as Record<string, unknown>
   writeFileSync(file, JSON.stringify({ ...content, webhookEvents: REFERENCE.listing.webhookEvents, manifest: extensions }, null, 2))
+}
+
+/** A request the local app received. */
+export interface Received { path: string, headers: IncomingMessage['headers'], body: string }
+
+/**
+ * The local app of a `listen` test, on 127.0.0.1 (closed on teardown): it records every request in
+ * `received`, then `answer` answers it (with the response's content type already JSON).
+ */
+export async function localApp (t: Test, answer: (request: Received, response: ServerResponse) => void): Promise<{ origin: string, received: Received[] }> {
+  const received: Received[] = []
+  const server = createServer((request, response) => {
+    let body = ''
+    request.on('data', (chunk: Buffer) => { body += String(chunk) })
+    request.on('end', () => {
+      const got = { path: request.url ?? '', headers: request.headers, body }
+      received.push(got)
+      response.setHeader('content-type', 'application/json')
+      answer(got, response)
+    })
+  }).listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  t.teardown(() => { server.close(); server.closeAllConnections() })
+  return { origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received }
+}
+
+/** What a `listen` test starts from: see relaySession. */
+export interface RelaySession {
+  app: App
+  base: string
+  developer: Session
+  home: string
+  appId: string
+  /** The App URL's origin: a port nobody listens on, so only the relay reaches the local app. */
+  production: string
+  /** The sandbox install's token and webhook secret (POST /developer/apps/:id/test-install). */
+  installed: { accessToken: string, webhookSecret: string }
+  /** A checkout quote on the sandbox store (one line, delivery): its answer. */
+  quote: () => Promise<{ deliveryFee: number, deliveryFeeSetBy?: unknown }>
+}
+
+/**
+ * A platform on a port, a developer logged in with the CLI (device approval through the API), an app
+ * made by `app init` with the reference app's scopes, extensions and events (pushed), its App URL on
+ * a port nobody listens on, test-installed on the developer's sandbox.
+ */
+export async function relaySession (t: Test, folder: string): Promise<RelaySession> {
+  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } })
+  const base = await listen(app)
+  const developer = await registerUser(app, 'DEVELOPER')
+  const home = cliHome(t)
+  const login = await cliLogin(app, base, home, developer)
+  if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`)
+  const production = `http://127.0.0.1:${await freePort()}`
+  const dir = join(home, folder)
+  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', production, '--scopes', REFERENCE_SCOPES], { home })
+  if (init.code !== 0) throw new Error(`app init failed: ${init.stderr}`)
+  const appId = JSON.parse(init.stdout).appId as string
+  useReferenceManifest(dir)
+  const pushed = await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })
+  if (pushed.code !== 0) throw new Error(`app push failed: ${pushed.stderr}`)
+  const installed = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })
+  if (installed.statusCode !== 201) throw new Error(`test install failed: ${installed.body}`)
+  const slug = (await app.inject({ url: '/auth/me', headers: developer.auth })).json().business.slug as string
+  const products = (await app.storefront.inject({ url: `/store/${slug}/api/products` })).json().data as Array<{ id: string }>
+  const quote = async () => (await app.storefront.inject({
+    method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
+  })).json()
+  return { app, base, developer, home, appId, production, installed: installed.json(), quote }
 }

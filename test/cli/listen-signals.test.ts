@@ -1,17 +1,11 @@
 import t from 'tap'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import { once } from 'node:events'
-import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
+import type { ServerResponse } from 'node:http'
 import { verifyWebhook } from '@app-platform/sdk'
-import { build, gate, listen, registerUser, until, within } from '../helper.ts'
-import { freePort } from '../process.ts'
-import { cliHome, cliLogin, REFERENCE_SCOPES, runCli, startCli, useReferenceManifest, type CliProcess } from './helper.ts'
+import { gate, until, within } from '../helper.ts'
+import { localApp, relaySession, runCli, startCli, type CliProcess } from './helper.ts'
 
 /** DESIGN §22: SIGINT and SIGTERM end `listen` within a second, whatever it is relaying. */
 const STOP_WITHIN_MS = 1000
-
-interface Received { path: string, headers: IncomingMessage['headers'], body: string }
 
 /** Sends `signal` and resolves with the exit code and how long the CLI took to exit. */
 async function stopWith (cli: CliProcess, signal: NodeJS.Signals): Promise<{ code: number | null, ms: number }> {
@@ -22,60 +16,32 @@ async function stopWith (cli: CliProcess, signal: NodeJS.Signals): Promise<{ cod
 }
 
 t.test('listen relays to the paths production would use and stops on a signal', async (t) => {
-  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } })
-  const base = await listen(app)
-  const developer = await registerUser(app, 'DEVELOPER')
-  const home = cliHome(t)
-  t.equal((await cliLogin(app, base, home, developer)).code, 0)
+  // registered on a port nobody listens on: only the relay reaches the local app, at the same paths
+  const { app, base, home, appId, production, installed: { accessToken }, quote } = await relaySession(t, 'paths-app')
 
   // the local app: every path answers 200, except a hook while `held` is set, which it answers only when released
-  const received: Received[] = []
   const held = { on: false, release: gate(), arrived: gate() }
   const open: ServerResponse[] = []
-  const receiver = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk: Buffer) => { body += String(chunk) })
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body })
-      response.setHeader('content-type', 'application/json')
-      if (held.on && (request.url ?? '').includes('/hooks/')) {
-        open.push(response)
-        held.arrived.open()
-        void held.release.opened.then(() => response.end(JSON.stringify({ fee: 1 })))
-        return
-      }
-      response.end(request.url?.endsWith('/shipping-rates') === true ? JSON.stringify({ fee: 777 }) : '{"ok":true}')
-    })
-  }).listen(0, '127.0.0.1')
-  await once(receiver, 'listening')
-  t.teardown(() => { held.release.open(); receiver.close() })
-  const origin = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`
+  t.teardown(() => { held.release.open() })
+  const { origin, received } = await localApp(t, (request, response) => {
+    if (held.on && request.path.includes('/hooks/')) {
+      open.push(response)
+      held.arrived.open()
+      void held.release.opened.then(() => response.end(JSON.stringify({ fee: 1 })))
+      return
+    }
+    response.end(request.path.endsWith('/shipping-rates') ? JSON.stringify({ fee: 777 }) : '{"ok":true}')
+  })
 
-  // registered on a port nobody listens on: only the relay reaches the local app, at the same paths
-  const production = `http://127.0.0.1:${await freePort()}`
-  const dir = join(home, 'paths-app')
-  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', production, '--scopes', REFERENCE_SCOPES], { home })
-  t.equal(init.code, 0, init.stderr)
-  const appId = JSON.parse(init.stdout).appId as string
-  useReferenceManifest(dir)
-  t.equal((await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })).code, 0)
-  const installed = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })
-  t.equal(installed.statusCode, 201)
-  const { accessToken } = installed.json()
   const register = async (path: string) => {
     const created = await app.inject({
-      method: 'POST', url: '/webhooks', headers: { authorization: `Bearer ${accessToken as string}` }, payload: { url: `${production}${path}`, events: ['order.created'] }
+      method: 'POST', url: '/webhooks', headers: { authorization: `Bearer ${accessToken}` }, payload: { url: `${production}${path}`, events: ['order.created'] }
     })
     t.equal(created.statusCode, 201, created.body)
     return created.json() as { id: string, secret: string }
   }
   const orders = await register('/hooks-in/orders?source=a')
   const audit = await register('/audit/events')
-  const sandboxSlug = (await app.inject({ url: '/auth/me', headers: developer.auth })).json().business.slug as string
-  const products = (await app.storefront.inject({ url: `/store/${sandboxSlug}/api/products` })).json().data as Array<{ id: string }>
-  const quote = async () => (await app.storefront.inject({
-    method: 'POST', url: `/store/${sandboxSlug}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
-  })).json()
 
   const relay = startCli(['listen', '--app', appId, '--forward-to', origin, '--json', '--server', base], { home })
   t.teardown(() => { relay.child.kill('SIGKILL') })

@@ -1,58 +1,21 @@
 import t from 'tap'
-import { createServer, type IncomingMessage } from 'node:http'
-import { once } from 'node:events'
-import { join } from 'node:path'
-import type { AddressInfo } from 'node:net'
 import { verifyWebhook } from '@app-platform/sdk'
-import { build, listen, registerUser } from '../helper.ts'
-import { freePort } from '../process.ts'
-import { cliHome, cliLogin, REFERENCE_SCOPES, runCli, startCli, useReferenceManifest } from './helper.ts'
+import { registerUser } from '../helper.ts'
+import { localApp, relaySession, runCli, startCli } from './helper.ts'
 
 /** The fee the local app answers checkout.shipping_rates with: the quote must show it. */
 const LOCAL_FEE = 777
 
-interface Received { path: string, headers: IncomingMessage['headers'], body: string }
-
 t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', async (t) => {
-  const app = await build(t, { env: { DEVICE_POLL_INTERVAL_SECONDS: '1' } })
-  const base = await listen(app)
-  const developer = await registerUser(app, 'DEVELOPER')
-  const home = cliHome(t)
-  t.equal((await cliLogin(app, base, home, developer)).code, 0)
+  const { app, base, developer, home, appId, installed: { webhookSecret }, quote } = await relaySession(t, 'relay-app')
 
   // the local app: answers the shipping hook with its own fee, and webhooks with 200
-  const received: Received[] = []
-  const receiver = createServer((request, response) => {
-    let body = ''
-    request.on('data', (chunk: Buffer) => { body += String(chunk) })
-    request.on('end', () => {
-      received.push({ path: request.url ?? '', headers: request.headers, body })
-      response.setHeader('content-type', 'application/json')
-      if (request.url === '/webhooks/hooks/shipping-rates') response.end(JSON.stringify({ fee: LOCAL_FEE }))
-      else if (request.url === '/webhooks') response.end('{"ok":true}')
-      else { response.statusCode = 404; response.end('{}') }
-    })
-  }).listen(0, '127.0.0.1')
-  await once(receiver, 'listening')
-  t.teardown(() => receiver.close())
-  const local = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`
-
-  // the app's registered URL is a port nobody listens on: only the relay can reach the local app
-  const dir = join(home, 'relay-app')
-  const init = await runCli(['app', 'init', dir, '--json', '--server', base, '--app-url', `http://127.0.0.1:${await freePort()}`, '--scopes', REFERENCE_SCOPES], { home })
-  t.equal(init.code, 0, init.stderr)
-  const appId = JSON.parse(init.stdout).appId as string
-  useReferenceManifest(dir)
-  t.equal((await runCli(['app', 'push', '--yes', '--server', base], { home, cwd: dir })).code, 0)
-  const installed = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/test-install`, headers: developer.auth })
-  t.equal(installed.statusCode, 201)
-  const { webhookSecret } = installed.json()
-  const me = (await app.inject({ url: '/auth/me', headers: developer.auth })).json()
-  const sandboxSlug = me.business.slug as string
-  const products = (await app.storefront.inject({ url: `/store/${sandboxSlug}/api/products` })).json().data as Array<{ id: string }>
-  const quote = async () => (await app.storefront.inject({
-    method: 'POST', url: `/store/${sandboxSlug}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
-  })).json()
+  const { origin, received } = await localApp(t, (request, response) => {
+    if (request.path === '/webhooks/hooks/shipping-rates') response.end(JSON.stringify({ fee: LOCAL_FEE }))
+    else if (request.path === '/webhooks') response.end('{"ok":true}')
+    else { response.statusCode = 404; response.end('{}') }
+  })
+  const local = `${origin}/webhooks`
 
   t.test('without a listener, calls go to the network as before', async (t) => {
     const quoted = await quote()

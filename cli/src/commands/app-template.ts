@@ -1,11 +1,12 @@
 /**
  * The server of a new app (`app init`): plain JavaScript on node:http and the SDK, nothing to build.
  * It installs itself (OAuth from its App URL), verifies webhook deliveries and answers hook calls at
- * the paths the platform calls: the webhook URL, and the webhook URL plus each hook's `url`.
+ * the paths the platform calls: the webhook URL, and the webhook URL plus each hook's `url`; the
+ * endpoints of the app's own webhook registrations come from an `events.js` beside it, when there is one.
  */
 export const APP_SERVER = `// An App Platform app: install (OAuth), webhooks and checkout hooks. Run it with \`npm start\`.
 import { createServer } from 'node:http'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import {
   buildAuthorizeUrl, createState, exchangeCode, parseAuthorizeCallback, readRawBody, verifyHookRequest, verifyWebhook
 } from '@app-platform/sdk'
@@ -19,6 +20,13 @@ const states = new Set()
 function installation () {
   try { return JSON.parse(readFileSync(STORE, 'utf8')) } catch { return null }
 }
+
+/**
+ * Endpoints of webhooks the app registers itself (POST /webhooks), each at its own path with its own
+ * secret: events.js, when you write one, exports \`endpoints\`: path → (rawBody, headers) => void,
+ * which throws when the signature is wrong.
+ */
+const endpoints = existsSync('events.js') ? (await import('./events.js')).endpoints : {}
 
 /** What each hook answers, by hook point: edit these to change the checkout. */
 const hooks = {
@@ -49,6 +57,10 @@ createServer(async (request, response) => {
       writeFileSync(STORE, JSON.stringify({ accessToken: token.access_token, webhookSecret: token.webhook_secret, businessId: token.business_id }))
       console.log(\`installed on \${token.business_id} (\${token.installation_id})\`)
       return send(200, '<h1>Installed</h1><p>The app has its token and webhook secret.</p>', 'text/html')
+    }
+    if (request.method === 'POST' && Object.hasOwn(endpoints, url.pathname)) {
+      endpoints[url.pathname](await readRawBody(request), request.headers)
+      return send(200, { ok: true })
     }
     if (request.method === 'POST' && url.pathname.startsWith('/webhooks')) {
       const secret = installation()?.webhookSecret

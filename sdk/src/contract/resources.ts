@@ -245,6 +245,14 @@ export type WebhookRegistration = Static<typeof WebhookRegistrationSchema>
 export const CreatedWebhookRegistrationSchema = Type.Intersect([WebhookRegistrationSchema, Type.Object({ secret: Type.String({ description: 'Signing secret, shown only here', examples: ['whsec_…'] }) })], { title: 'CreatedWebhookRegistration' })
 export type CreatedWebhookRegistration = Static<typeof CreatedWebhookRegistrationSchema>
 
+export const UpdatedWebhookRegistrationSchema = Type.Intersect([WebhookRegistrationSchema, Type.Object({
+  secret: Type.Optional(Type.String({
+    description: 'A new signing secret, shown only here: given when a switch to `standard-webhooks` replaced a test install\'s `whsec_test_` secret, which Standard Webhooks libraries cannot read. Later deliveries are signed with it; the old one stops.',
+    examples: ['whsec_…']
+  }))
+})], { title: 'UpdatedWebhookRegistration', examples: [{ ...webhookRegistrationExample, signatureScheme: 'standard-webhooks', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw8RsyvBuNBy8=' }] })
+export type UpdatedWebhookRegistration = Static<typeof UpdatedWebhookRegistrationSchema>
+
 export const DeliveryAttemptSchema = Type.Object({
   attempt: Type.Integer(),
   statusCode: Nullable(Type.Integer()),

@@ -59,6 +59,7 @@ t.test('Standard Webhooks signatures', async (t) => {
 
     const patched = await app.inject({ method: 'PATCH', url: `/webhooks/${standard.id}`, headers: installed.auth, payload: { signatureScheme: 'spec' } })
     t.equal(patched.json().signatureScheme, 'spec')
+    t.notOk('secret' in patched.json(), 'the secret stays: no new one to show')
     await placeOrder(app, merchant.businessId)
     const [, , switched] = await standardSink.waitFor(3)
     t.ok('x-webhook-signature' in switched.headers, 'PATCH switches later deliveries')
@@ -106,7 +107,7 @@ t.test('Standard Webhooks signatures', async (t) => {
     t.equal(switched.json().webhookSignatureScheme, 'spec')
   })
 
-  t.test('a test install: standard-webhooks secrets are whsec_ + base64, taken as given; spec ones keep whsec_test_', async (t) => {
+  t.test('a test install: standard-webhooks secrets are whsec_ + base64, taken as given; spec ones keep whsec_test_ until a switch to standard-webhooks replaces them', async (t) => {
     const { app: created } = await createApp(app, developer, { scopes: ['read_orders'] })
     const install = (await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).json()
     t.match(install, { isTestInstall: true, webhookSecret: /^whsec_test_[A-Za-z0-9+/]{43}=$/ }, "the spec scheme's installation secret keeps the marker")
@@ -114,13 +115,30 @@ t.test('Standard Webhooks signatures', async (t) => {
     const auth = { authorization: `Bearer ${install.accessToken}` }
     const registered = (await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { url: sink.url, events: ['order.created'], signatureScheme: 'standard-webhooks' } })).json()
     t.match(registered.secret, /^whsec_[A-Za-z0-9+/]{43}=$/, 'whsec_ and standard base64, no test marker')
-    const spec = (await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { url: sink.url, events: ['order.created'] } })).json()
+    const specSink = await receiver(t)
+    const spec = (await app.inject({ method: 'POST', url: '/webhooks', headers: auth, payload: { url: specSink.url, events: ['order.created'] } })).json()
     t.match(spec.secret, /^whsec_test_/, "a spec registration's secret keeps the marker")
     await placeOrder(app, install.businessId)
-    const delivered = (await sink.waitFor(2)).find((request) => 'webhook-signature' in request.headers)
-    if (delivered === undefined) throw new Error('no Standard Webhooks delivery')
+    const [delivered] = await sink.waitFor(1)
     t.match(new Webhook(registered.secret).verify(delivered.body, delivered.headers as Record<string, string>), { event: 'order.created' }, 'the package verifies with the secret as given')
     t.equal(verifyWebhook(delivered.body, delivered.headers, registered.secret).event, 'order.created', 'the SDK too')
+
+    t.throws(() => new Webhook(spec.secret), /incorrect characters/, 'the package cannot read a whsec_test_ secret')
+    const switched = await app.inject({ method: 'PATCH', url: `/webhooks/${spec.id as string}`, headers: auth, payload: { signatureScheme: 'standard-webhooks' } })
+    t.equal(switched.statusCode, 200, switched.body)
+    const rolled = switched.json()
+    t.match(rolled, { signatureScheme: 'standard-webhooks', secret: /^whsec_[A-Za-z0-9+/]{43}=$/ }, 'the switch to standard-webhooks issues a whsec_ + base64 secret, returned once')
+    t.not(rolled.secret, spec.secret)
+    t.notOk('secret' in (await app.inject({ url: `/webhooks/${spec.id as string}`, headers: auth })).json(), 'and never shown again')
+    await placeOrder(app, install.businessId)
+    const [, afterSwitch] = await specSink.waitFor(2)
+    t.match(new Webhook(rolled.secret).verify(afterSwitch.body, afterSwitch.headers as Record<string, string>), { event: 'order.created' }, 'the package verifies later deliveries with the new secret as given')
+    t.throws(() => verifyWebhook(afterSwitch.body, afterSwitch.headers, spec.secret), 'the old secret no longer signs')
+
+    const back = (await app.inject({ method: 'PATCH', url: `/webhooks/${spec.id as string}`, headers: auth, payload: { signatureScheme: 'spec' } })).json()
+    t.notOk('secret' in back, 'a switch back to spec keeps the secret')
+    const again = (await app.inject({ method: 'PATCH', url: `/webhooks/${spec.id as string}`, headers: auth, payload: { signatureScheme: 'standard-webhooks' } })).json()
+    t.notOk('secret' in again, 'a secret the package reads stays as it is: nothing new to show')
   })
 
   t.test("a test install of a standard-webhooks app: the installation's secret is whsec_ + base64", async (t) => {
