@@ -6,7 +6,7 @@
  */
 
 interface ShopData {
-  page: 'product' | 'cart' | 'checkout' | 'order'
+  page: 'product' | 'cart' | 'checkout' | 'order' | 'store'
   store: { slug: string, currency: string, locale: string }
   root: string
   maxLineQuantity: number
@@ -496,7 +496,8 @@ function start (data: ShopData): void {
   if (data.page === 'product') productPage()
   else if (data.page === 'cart') cartPage()
   else if (data.page === 'checkout') checkoutPage()
-  else orderPage()
+  else if (data.page === 'order') orderPage()
+  // 'store' (the home and content pages): the header's count is all
 }
 
 const data = readData()
