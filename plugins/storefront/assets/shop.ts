@@ -225,11 +225,16 @@ function start (data: ShopData): void {
     const addressFields = $('[data-address-fields]')
     if (form === null || empty === null || summary === null || methods === null) return
     if (quoteError === null || placeError === null || placeButton === null || addressFields === null) return
-    if (readCart().length === 0) {
+    /** An empty cart (none yet, or just ordered) shows only its message: never beside the form's loading texts. */
+    const showEmpty = (): boolean => {
+      if (readCart().length > 0) return false
       form.hidden = true
       empty.hidden = false
-      return
+      return true
     }
+    // Back from the confirmation restores this page as it was (the back/forward cache), cart and all: the order emptied it
+    window.addEventListener('pageshow', (event) => { if (event.persisted) showEmpty() })
+    if (showEmpty()) return
     const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null
     const deliveryMethod = () => (form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value ?? 'DELIVERY')
     const value = (name: string) => field(name)?.value.trim() ?? ''
