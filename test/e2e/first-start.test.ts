@@ -88,6 +88,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await card.waitFor()
   await shot(page, 'admin-installed')
   await card.getByRole('button', { name: 'Uninstall' }).click()
+  await card.getByRole('button', { name: 'Uninstall app' }).click()
   await page.getByText('Reviews & Rewards (reference app) was uninstalled').waitFor()
   await card.waitFor({ state: 'detached' })
   t.pass('uninstalled: the app left the list')
