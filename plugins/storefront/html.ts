@@ -3,6 +3,9 @@
  * built with URL/URLSearchParams (which percent-encode), inline data goes through `safeJson`.
  */
 
+/** Where the storefront's own files are served (host.js, shop.js and the stylesheets), on every store's host. */
+export const ASSETS_PATH = '/store/_assets'
+
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' }
 
 /** For text and for double-quoted attribute values alike. */

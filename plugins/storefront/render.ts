@@ -1,7 +1,9 @@
-import { dataAttributes, escapeHtml, formatPrice, httpUrl, safeJson } from './html.ts'
+import { ASSETS_PATH, dataAttributes, escapeHtml, formatPrice, httpUrl, safeJson } from './html.ts'
 import type { BlockView, ScriptView, StorefrontView, WidgetView } from './view.ts'
+import { siteHeader } from './header.ts'
+import { SHOP_DATA_ELEMENT_ID, type ShopData } from './shop-render.ts'
 
-export const ASSETS_PATH = '/store/_assets'
+export { ASSETS_PATH }
 /** Third-party content: scripts and forms and popups, own origin (for its cookies), never top navigation. */
 export const IFRAME_SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups'
 /** id of the inline JSON the host script reads (settings per block id, preview origin). */
@@ -71,18 +73,22 @@ ${product.description === '' ? '' : `<p class="product-description">${escapeHtml
 export function renderStorefront (view: StorefrontView): string {
   const { business } = view
   const data = { businessId: business.id, previewOrigin: view.previewOrigin, blocks: Object.fromEntries(view.blocks.map((b) => [b.id, b.settings])) }
+  // shop.js fills in the header's cart count here as on the shop pages (it has nothing else to do on this page)
+  const shop: ShopData = {
+    page: 'store', store: { slug: business.slug, currency: business.currency, locale: business.locale }, root: `${storeHref(business.slug)}/`, maxLineQuantity: 0
+  }
   const head = [
     `<script type="application/json" id="${DATA_ELEMENT_ID}">${safeJson(data)}</script>`,
     // Not deferred: the host listens before any block iframe can post SERVICE_BLOCK_READY.
     `<script src="${ASSETS_PATH}/host.js"></script>`,
+    `<script type="application/json" id="${SHOP_DATA_ELEMENT_ID}">${safeJson(shop)}</script>`,
+    `<script src="${ASSETS_PATH}/shop.js" defer></script>`,
     ...view.scripts.filter((s) => s.position === 'head').map((s) => embedScript(s, business.id))
   ].map((line) => `${line}\n`).join('')
 
-  const nav = view.nav.map((item) =>
-    `<a href="${escapeHtml(storeHref(business.slug, item.slug))}"${item.current ? ' aria-current="page"' : ''}>${escapeHtml(item.title)}</a>`).join('')
+  const pages = view.nav.map((item) => ({ href: storeHref(business.slug, item.slug), title: item.title, current: item.current }))
   const body = [
-    `<header class="site-header"><div class="wrap"><a class="brand" href="${escapeHtml(storeHref(business.slug))}">${escapeHtml(business.name)}</a>`,
-    `<nav aria-label="Pages">${nav}</nav></div></header>`,
+    siteHeader({ storeName: business.name, homeHref: storeHref(business.slug), cartHref: storeHref(business.slug, 'cart'), cartCurrent: false, pages }),
     '<main class="wrap">',
     `<h1>${escapeHtml(view.page?.title ?? business.name)}</h1>`,
     view.blocks.length === 0 ? '' : `<section class="blocks" aria-label="Page content">\n${view.blocks.map(blockFrame).join('\n')}\n</section>`,

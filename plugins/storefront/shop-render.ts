@@ -1,5 +1,5 @@
-import { escapeHtml, formatPrice, httpUrl, safeJson } from './html.ts'
-import { ASSETS_PATH } from './render.ts'
+import { ASSETS_PATH, escapeHtml, formatPrice, httpUrl, safeJson } from './html.ts'
+import { siteHeader } from './header.ts'
 import type { StoreProduct } from './schemas.ts'
 import { ORDER_STATUS_WORDS, PAYMENT_STATUS_WORDS } from '../../sdk/src/contract/resources.ts'
 
@@ -16,9 +16,10 @@ export interface ShopStore { name: string, slug: string, currency: string, local
 
 /** What shop.js needs: which page, the store, and the limits it enforces before the server does. */
 export interface ShopData {
-  page: 'product' | 'cart' | 'checkout' | 'order'
+  /** 'store': the home and content pages (render.ts), where the script only shows the cart's count. */
+  page: 'product' | 'cart' | 'checkout' | 'order' | 'store'
   store: { slug: string, currency: string, locale: string }
-  /** From the page to the store's root: `../` on two-segment pages, `` on one-segment ones. */
+  /** From the page to the store's root: `../` on two-segment pages, `` on one-segment ones (the store page's own: its absolute path). */
   root: string
   maxLineQuantity: number
   product?: { id: string, slug: string, name: string, price: number, imageUrl: string }
@@ -44,8 +45,7 @@ function layout (options: { store: ShopStore, title: string, data: ShopData, dep
 </head>
 <body>
 <a class="skip-link" href="#main">Skip to content</a>
-<header class="site-header"><div class="wrap"><a class="brand" href="${escapeHtml(homeHref(store, options.depth))}">${escapeHtml(store.name)}</a>
-<nav aria-label="Shop"><a href="${escapeHtml(data.root)}cart" class="cart-link"${data.page === 'cart' ? ' aria-current="page"' : ''}>Cart <span class="cart-count" data-cart-count>0</span></a></nav></div></header>
+${siteHeader({ storeName: store.name, homeHref: homeHref(store, options.depth), cartHref: `${data.root}cart`, cartCurrent: data.page === 'cart' })}
 <main class="wrap shop" id="main" tabindex="-1">
 ${options.main}
 </main>

@@ -88,6 +88,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await card.waitFor()
   await shot(page, 'admin-installed')
   await card.getByRole('button', { name: 'Uninstall' }).click()
+  await card.getByRole('button', { name: 'Uninstall app' }).click()
   await page.getByText('Reviews & Rewards (reference app) was uninstalled').waitFor()
   await card.waitFor({ state: 'detached' })
   t.pass('uninstalled: the app left the list')
@@ -141,7 +142,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await shot(store, 'store-again')
 
   // 6. A storefront order runs its hooks, and its webhook arrives verified
-  const products = (await (await fetch(`${storeApi}/store/${slug}/api/products`)).json()).data as Array<{ id: string, price: number }>
+  const products = (await (await fetch(`${storeApi}/store/${slug}/api/products`)).json()).data as Array<{ id: string, slug: string, price: number }>
   // the dearest product: the fewest items over the free-delivery threshold, within the demo's stock
   const product = products.toSorted((a, b) => b.price - a.price)[0]
   if (product === undefined || product.price === 0) throw new Error('no product with a price')
@@ -153,18 +154,31 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   t.match(quote.discountReasons, [/Loyalty reward/], 'with its reason')
   const wallet = (quote.paymentMethods as Array<{ id: string, name: string, provider: string }>).find((method) => method.name === 'Demo Wallet')
   t.match(wallet, { provider: 'app' }, 'its payment method (checkout.payment_methods)')
-  const placed = await fetch(`${storeApi}/store/${slug}/api/orders`, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ ...cart, address: '1 Tour Street', customer: { name: 'Tour Guest', email: 'guest@example.com' }, paymentMethod: wallet?.id })
-  })
-  const answer = await placed.json()
-  t.equal(placed.status, 201, placed.status === 201 ? 'order placed' : `order refused: ${JSON.stringify(answer)}`)
-  const order = answer.order
-  t.equal(order.amount, quote.total, 'at the quoted total')
-  // checkout.create_payment: the app's payment page; paying reports back through the App API
-  t.match(answer.payment?.paymentUrl, new RegExp(`^${appOrigin}/pay/inv_`), 'the app opened a payment (checkout.create_payment)')
+  // the same cart placed as the README's customer does it: Add to cart, Check out, Demo Wallet, Place order
+  await store.goto(`${storeUrl}/products/${product.slug}`)
+  await store.getByLabel('Quantity', { exact: true }).fill(String(cart.items[0].quantity))
+  await store.getByRole('button', { name: 'Add to cart' }).click()
+  await store.getByText(/^Added /).waitFor()
+  await store.getByRole('link', { name: /^Cart/ }).click()
+  await store.getByRole('link', { name: 'Check out' }).click()
+  await store.getByLabel('Address', { exact: true }).fill('1 Tour Street')
+  await store.getByLabel('Area or city', { exact: true }).fill('Centre')
+  await store.getByLabel('Name', { exact: true }).fill('Tour Guest')
+  await store.getByLabel('Email', { exact: true }).fill('guest@example.com')
+  await store.getByRole('radio', { name: /Demo Wallet/ }).check()
+  await store.getByRole('button', { name: 'Place order' }).click()
+  await store.waitForURL(/\/orders\/ord_/)
+  const order = { orderNumber: await store.locator('[data-order-number]').innerText(), amount: quote.total as number }
+  t.match(await store.locator('.order-facts').innerText(), `${(quote.total / 100).toFixed(2)}`, 'placed at the quoted total')
+  // checkout.create_payment: the app's payment page, as a link and as the QR code the README promises
+  const paymentUrl = await store.getByRole('link', { name: 'Open the payment page' }).getAttribute('href') ?? ''
+  t.match(paymentUrl, new RegExp(`^${appOrigin}/pay/inv_`), 'the app opened a payment (checkout.create_payment)')
+  const qr = store.getByRole('img', { name: `QR code to pay for order ${order.orderNumber}` })
+  await qr.waitFor()
+  t.ok(await qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the confirmation shows its QR code')
+  await shot(store, 'confirmation')
   const pay = await browser.newPage({ viewport: { width: 390, height: 800 } })
-  await pay.goto(answer.payment.paymentUrl as string)
+  await pay.goto(paymentUrl)
   await pay.getByRole('button', { name: /^Pay / }).click()
   await pay.locator('[data-paid]').waitFor()
   await screenshot(pay, 'tour-wallet-paid')

@@ -3,7 +3,7 @@ import { createServer } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { build, listen, registerUser, createApp, publishApp, oauthInstall, REVIEWER_ENV } from '../helper.ts'
-import { launch, screenshot } from './browser.ts'
+import { fitsWidth, launch, screenshot, seriousAxeViolations } from './browser.ts'
 import { verifySessionToken } from '../../sdk/src/index.ts'
 
 // The app's admin page: records what the admin panel tells it, from the expected parent only.
@@ -56,7 +56,10 @@ t.test('merchant admin in Chromium', async (t) => {
 
   const browser = await launch(t)
   const page = await browser.newPage({ viewport: { width: 1200, height: 800 } })
-  page.on('dialog', (dialog) => { void dialog.accept() })
+  page.on('dialog', (dialog) => { t.fail(`a native dialog opened: ${dialog.message()}`); void dialog.dismiss() })
+  // the browser's warnings about postMessage (a message sent to a window not at the origin it names)
+  const postMessageWarnings: string[] = []
+  page.on('console', (message) => { if (/postMessage/i.test(message.text())) postMessageWarnings.push(message.text()) })
   await page.goto(`${base}/admin/apps`)
   await page.waitForURL(/\/login/)
   await page.getByLabel('Email').fill(email)
@@ -119,10 +122,36 @@ t.test('merchant admin in Chromium', async (t) => {
   t.equal(query.get('locale'), 'en')
   t.equal(await page.locator('iframe[title="Reports"]').getAttribute('sandbox'), 'allow-scripts allow-same-origin allow-forms allow-popups')
   await screenshot(page, 'admin-app-page')
+  t.same(postMessageWarnings, [], 'viewing the admin page logs no postMessage warning')
 
   await page.getByRole('link', { name: 'Installed apps' }).click()
-  await page.getByRole('button', { name: 'Uninstall' }).click()
+  // Uninstall asks in the page (an alertdialog, the app's confirm step), never with the browser's confirm; by keyboard
+  const card = page.getByTestId(`installed-${created.slug}`)
+  const uninstall = card.getByRole('button', { name: 'Uninstall Insights' })
+  const focusedText = async () => await page.evaluate(() => document.activeElement?.textContent ?? '')
+  await uninstall.focus()
+  await page.keyboard.press('Enter')
+  const confirm = page.getByRole('alertdialog', { name: 'Uninstall Insights?' })
+  await confirm.waitFor()
+  t.match(await confirm.innerText(), /erase your data in 48 hours/, 'it says what uninstalling does')
+  t.equal(await focusedText(), 'Cancel', 'focus goes to Cancel')
+  t.equal(await uninstall.getAttribute('aria-expanded'), 'true')
+  t.same(await seriousAxeViolations(page), [], 'the confirm step: no serious axe violation')
+  await screenshot(page, 'admin-uninstall-confirm-1280')
+  await page.keyboard.press('Escape')
+  await confirm.waitFor({ state: 'detached' })
+  t.ok(await uninstall.evaluate((button) => button === document.activeElement), 'Escape closes it and focus returns to Uninstall')
+  t.equal((await app.inject({ url: '/merchant/installations', headers: merchant.auth })).json().data.length, 1, 'nothing was uninstalled')
+  await page.setViewportSize({ width: 390, height: 800 })
+  await page.keyboard.press('Enter')
+  await confirm.waitFor()
+  t.ok(await fitsWidth(page), '390 px: the confirm step fits')
+  await screenshot(page, 'admin-uninstall-confirm-390')
+  await page.keyboard.press('Shift+Tab')
+  t.equal(await focusedText(), 'Uninstall app', 'Shift+Tab reaches the button that does it')
+  await page.keyboard.press('Enter')
   await page.getByText('Insights was uninstalled').waitFor()
+  await page.setViewportSize({ width: 1200, height: 800 })
   // the notice shows at once; the list reloads right after
   await page.getByTestId(`installed-${created.slug}`).waitFor({ state: 'detached' })
   t.equal(await page.getByTestId(`installed-${created.slug}`).count(), 0, 'the app left the list')

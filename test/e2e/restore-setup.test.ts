@@ -67,6 +67,7 @@ document.querySelector('main').prepend(banner)`)
   await logIn(page, email, 'correct-horse')
   const card = page.getByTestId(`installed-${created.slug}`)
   await card.getByRole('button', { name: 'Uninstall' }).click()
+  await card.getByRole('button', { name: 'Uninstall app' }).click()
   await card.waitFor({ state: 'detached' })
   // meanwhile the app dropped its badge embed
   await setManifest({ blocks: loyalty.blocks, embeds: [loyalty.embeds[0]] })

@@ -82,8 +82,12 @@ t.test('a customer buys on the storefront: product, cart, checkout with the apps
       page.on('console', (message) => { if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text()) })
       page.on('dialog', (dialog) => { t.fail(`a dialog opened: ${dialog.message()}`); void dialog.dismiss() })
 
-      // The customer opens the product from the store's home page
+      // The customer opens the product from the store's home page, which has the Cart link as every shop page has
       await page.goto(storeUrl)
+      const cartLink = page.getByRole('navigation', { name: 'Shop' }).getByRole('link', { name: /^Cart/ })
+      t.equal(await cartLink.count(), 1, 'home: the header has the Cart link')
+      await page.locator('[data-cart-count][aria-label="0 items"]').waitFor()
+      t.equal(await page.locator('[data-cart-count]').innerText(), '0', 'home: with the cart\'s count')
       await page.getByRole('link', { name: 'Country Loaf' }).click()
       await page.getByRole('heading', { level: 1, name: 'Country Loaf' }).waitFor()
       t.ok(await fitsWidth(page), 'product page: no sideways scrolling')
@@ -96,9 +100,18 @@ t.test('a customer buys on the storefront: product, cart, checkout with the apps
       await page.getByText('Added 4 × Country Loaf to your cart.').waitFor()
       t.equal(await page.locator('[data-cart-count]').innerText(), '4')
 
-      // The cart survives a reload
-      await page.getByRole('link', { name: /^Cart/ }).click()
+      // Back on the home page the count says what the cart holds; its Cart link opens the cart, by keyboard
+      await page.goto(storeUrl)
+      await page.locator('[data-cart-count][aria-label="4 items"]').waitFor()
+      t.equal(await page.locator('[data-cart-count]').innerText(), '4', 'home: the count of the cart')
+      t.ok(await fitsWidth(page), 'home: no sideways scrolling')
+      t.same(await axeViolations(page), [], 'home: no serious axe violation')
+      await screenshot(page, `shop-home-${width}`)
+      await cartLink.focus()
+      await page.keyboard.press('Enter')
       await page.waitForURL(/\/cart$/)
+
+      // The cart survives a reload
       await page.reload()
       await page.getByRole('link', { name: 'Country Loaf' }).waitFor()
       t.equal(await page.getByLabel('Quantity', { exact: true }).inputValue(), '4', 'the cart is kept across a reload')
@@ -172,6 +185,20 @@ t.test('a customer buys on the storefront: product, cart, checkout with the apps
       await screenshot(page, `shop-confirmation-${width}`)
       await page.reload()
       t.equal(await page.locator('[data-order-number]').innerText(), order.orderNumber, 'the confirmation survives a reload')
+
+      // Back to the checkout after the order (from the back/forward cache or loaded again): the cart is empty, said
+      // alone, not beside the form and its "Loading payment methods…"
+      await page.goBack()
+      await page.waitForURL(/\/checkout$/)
+      await page.getByText('Your cart is empty.').waitFor()
+      t.equal(await page.locator('[data-checkout-form]').isVisible(), false, 'back after the order: no checkout form left')
+      await page.goto(`${storeUrl}/checkout`)
+      await page.getByText('Your cart is empty.').waitFor()
+      t.equal(await page.getByText('Loading payment methods…').isVisible(), false, 'empty cart: no loading text beside it')
+      t.equal(await page.locator('[data-checkout-form]').isVisible(), false, 'empty cart: no checkout form')
+      t.ok(await fitsWidth(page), 'empty checkout: no sideways scrolling')
+      t.same(await axeViolations(page), [], 'empty checkout: no serious axe violation')
+      await screenshot(page, `shop-checkout-empty-${width}`)
 
       t.same(cspViolations, [], 'the storefront CSP allowed everything the pages need')
     })

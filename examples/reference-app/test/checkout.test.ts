@@ -38,6 +38,9 @@ t.test('a storefront checkout runs the reference app’s five hooks', async (t) 
   t.equal(placed.statusCode, 201, placed.body)
   const { order, payment } = placed.json()
   t.match(payment, { paymentUrl: new RegExp(`^${s.appUrl}/pay/inv_`), invoiceId: /^inv_/, expiresAt: String }, 'create_payment opened a payment page')
+  // the README's confirmation shows a QR code: the answer's qrCode (the payment page), drawn by the storefront
+  t.equal(payment.qrCode, payment.paymentUrl, 'create_payment answers a qrCode: the payment page a phone opens')
+  t.match(payment.qrImage, /^data:image\/svg\+xml;base64,/, 'which the storefront draws as a QR image')
   t.equal(order.paymentStatus, 'PENDING')
 
   const pay = await fetch(payment.paymentUrl)

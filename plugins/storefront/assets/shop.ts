@@ -6,7 +6,7 @@
  */
 
 interface ShopData {
-  page: 'product' | 'cart' | 'checkout' | 'order'
+  page: 'product' | 'cart' | 'checkout' | 'order' | 'store'
   store: { slug: string, currency: string, locale: string }
   root: string
   maxLineQuantity: number
@@ -225,11 +225,16 @@ function start (data: ShopData): void {
     const addressFields = $('[data-address-fields]')
     if (form === null || empty === null || summary === null || methods === null) return
     if (quoteError === null || placeError === null || placeButton === null || addressFields === null) return
-    if (readCart().length === 0) {
+    /** An empty cart (none yet, or just ordered) shows only its message: never beside the form's loading texts. */
+    const showEmpty = (): boolean => {
+      if (readCart().length > 0) return false
       form.hidden = true
       empty.hidden = false
-      return
+      return true
     }
+    // Back from the confirmation restores this page as it was (the back/forward cache), cart and all: the order emptied it
+    window.addEventListener('pageshow', (event) => { if (event.persisted) showEmpty() })
+    if (showEmpty()) return
     const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | HTMLTextAreaElement | null
     const deliveryMethod = () => (form.querySelector<HTMLInputElement>('input[name="deliveryMethod"]:checked')?.value ?? 'DELIVERY')
     const value = (name: string) => field(name)?.value.trim() ?? ''
@@ -496,7 +501,8 @@ function start (data: ShopData): void {
   if (data.page === 'product') productPage()
   else if (data.page === 'cart') cartPage()
   else if (data.page === 'checkout') checkoutPage()
-  else orderPage()
+  else if (data.page === 'order') orderPage()
+  // 'store' (the home and content pages): the header's count is all
 }
 
 const data = readData()

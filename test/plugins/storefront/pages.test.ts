@@ -52,13 +52,15 @@ t.test('GET /store/:businessSlug[/:pageSlug]', async (t) => {
       businessId: merchant.businessId, previewOrigin: null,
       blocks: { 'b-faq': {}, 'b-hero': { headline: '</script><script>alert("x")</script>\u2028' } }
     }, 'and still parses to the settings')
-    t.equal(html.match(/<script/g)?.length, 4, 'only the data block, the host script and the two embeds')
+    t.equal(html.match(/<script/g)?.length, 6, 'only the two data blocks, the host and shop scripts and the two embeds')
     t.match(html, '<script src="/store/_assets/host.js"></script>')
+    t.match(html, '<script src="/store/_assets/shop.js" defer></script>', 'shop.js shows the cart count here too')
 
     t.match(html, '<a class="brand" href="/store/' + slug + '">Bakery &lt;b&gt;&quot;Bread&quot;&lt;/b&gt;</a>')
     t.match(html, '<h1>Welcome &amp; &quot;hello&quot;</h1>')
     // home came with the business, before about
     t.match(html, `<a href="/store/${slug}/home" aria-current="page">Welcome &amp; &quot;hello&quot;</a><a href="/store/${slug}/about">About &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a>`, 'nav of published pages in creation order')
+    t.match(html, `<a href="/store/${slug}/cart" class="cart-link">Cart <span class="cart-count" data-cart-count>0</span></a></nav>`, 'the Cart link, with its count, as on the shop pages')
     t.notMatch(html, /draft/i, 'no unpublished page and no hidden products')
     t.notMatch(html, 'Hidden')
     t.match(html, '">&lt;img src=x onerror=alert(1)&gt;</a></h3>', 'the product name, escaped, links to its page')

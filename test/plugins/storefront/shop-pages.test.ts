@@ -1,7 +1,7 @@
 import t from 'tap'
 import { build, registerUser } from '../../helper.ts'
 import { createProduct } from '../commerce/fixtures.ts'
-import { businessSlug } from './fixtures.ts'
+import { businessSlug, createPage } from './fixtures.ts'
 
 t.test('shop pages: product, cart, checkout and confirmation on the storefront', async (t) => {
   const app = await build(t)
@@ -36,6 +36,23 @@ t.test('shop pages: product, cart, checkout and confirmation on the storefront',
     const data = JSON.parse(/<script type="application\/json" id="shop-data">(.*?)<\/script>/.exec(product)?.[1] ?? '{}')
     t.match(data, { page: 'product', root: '../', maxLineQuantity: 20, product: { id: loaf.id, price: 650 } })
     t.match((await get(`/store/${slug}`)).body, `href="/store/${slug}/products/${loaf.slug}"`, 'the home page links each product')
+  })
+
+  t.test('one header on every page: the store\'s name and the Cart link with its count, home and content pages too', async (t) => {
+    await createPage(app, merchant, 'about', 'About us')
+    const header = (html: string) => /<header class="site-header">[\s\S]*?<\/header>/.exec(html)?.[0] ?? ''
+    const cart = (href: string, current = false) => `<a href="${href}" class="cart-link"${current ? ' aria-current="page"' : ''}>Cart <span class="cart-count" data-cart-count>0</span></a></nav>`
+    for (const [path, href] of [['', `/store/${slug}/cart`], ['/about', `/store/${slug}/cart`], [`/products/${loaf.slug}`, '../cart'], ['/checkout', 'cart']]) {
+      const html = (await get(`/store/${slug}${path}`)).body
+      t.match(header(html), cart(href), `${path === '' ? 'home' : path}: the Cart link, with its count`)
+      t.match(header(html), '<nav aria-label="Shop">', 'in the one shop navigation')
+      t.match(html, '<script src="/store/_assets/shop.js" defer></script>', 'shop.js fills in the count')
+    }
+    t.match(header((await get(`/store/${slug}/cart`)).body), cart('cart', true), 'the cart page marks its own link')
+    t.match(header((await get(`/store/${slug}/about`)).body), `<a href="/store/${slug}/about" aria-current="page">About us</a>`, 'content pages keep the store\'s pages beside it')
+    const home = (await get(`/store/${slug}`)).body
+    const data = JSON.parse(/<script type="application\/json" id="shop-data">(.*?)<\/script>/.exec(home)?.[1] ?? '{}')
+    t.match(data, { page: 'store', store: { slug } }, 'the home page tells shop.js which store\'s cart to count')
   })
 
   t.test('what is not for sale, or not there, is the shop\'s 404 page', async (t) => {

@@ -5,7 +5,7 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
 import { describeScope } from '../../lib/types.ts'
 import type { InstalledApp, PendingInstallation } from '../../lib/admin-types.ts'
-import { ErrorMessage } from '../../components/states/index.tsx'
+import { ConfirmStep } from '../../components/confirm-step/index.tsx'
 import { PreviousSetupOffer } from '../../components/previous-setup/index.tsx'
 import styles from './style.module.css'
 
@@ -21,7 +21,6 @@ function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onCh
   const { api } = useSession()
   const action = useAction()
   const uninstall = async () => {
-    if (!window.confirm(`Uninstall ${install.app.name}? Its blocks leave your pages, its embeds and hooks stop, and it will be asked to erase your data in 48 hours.`)) return
     if (await action.run(() => api.delete(`/merchant/installations/${install.installationId}`)) !== null) onChanged(`${install.app.name} was uninstalled`)
   }
   return (
@@ -32,13 +31,19 @@ function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onCh
         <ul class={styles.scopes} aria-label='What it can do'>
           {install.grantedScopes.length === 0 ? <li>Nothing yet</li> : install.grantedScopes.map((s) => <li key={s}>{describeScope(s)}</li>)}
         </ul>
-        <ErrorMessage message={action.error} />
       </div>
       <div class={styles.actions}>
         <OpenLink install={install} />
         <a class='button secondary' href={`/admin/apps/${install.installationId}/embeds`}>Embeds</a>
         {install.hasSettings && <a class='button secondary' href={`/admin/apps/${install.installationId}/settings`}>Settings</a>}
-        <button class='danger' disabled={action.busy} onClick={() => { void uninstall() }}>Uninstall</button>
+        {/* the app's own confirm step (an alertdialog in place, focus managed), not the browser's window.confirm */}
+        <ConfirmStep
+          label='Uninstall' confirmLabel='Uninstall app' busyLabel='Uninstalling…' title={`Uninstall ${install.app.name}`}
+          busy={action.busy} error={action.error} onConfirm={() => { void uninstall() }}
+        >
+          Uninstall <strong>{install.app.name}</strong>? Its blocks leave your pages, its embeds and hooks stop,
+          and it will be asked to erase your data in 48 hours.
+        </ConfirmStep>
       </div>
       {install.needsReConsent && (
         <div class={styles.consent} role='status'>

@@ -2,15 +2,18 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import { AdminShell } from '../../components/admin-shell/index.tsx'
 import { ConfirmStep } from '../../components/confirm-step/index.tsx'
-import { ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
+import { ErrorMessage, FieldError, Loading, Notice } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
+import { allShown, problemsByField } from '../../lib/field-errors.ts'
 import { currencyDigits, parseMoney, toMajorInput } from '../../lib/money.ts'
 import { PRODUCT_STATUSES, PRODUCT_STATUS_LABEL, type MerchantBusiness, type Product, type ProductStatus } from '../../lib/commerce-types.ts'
 import styles from './style.module.css'
 
 const ACCEPT = 'image/png,image/jpeg,image/webp'
+/** The body fields the form shows: a problem of one of them goes under it (lib/field-errors.ts). */
+const FIELDS = ['name', 'description', 'category', 'price', 'stock', 'lowStockThreshold'] as const
 
 interface Draft {
   name: string, description: string, category: string, price: string, stock: string, lowStockThreshold: string, status: ProductStatus, isAvailable: boolean
@@ -33,11 +36,13 @@ function ProductForm ({ product, business, notice }: { product: Product | null, 
   const save = useAction()
   const remove = useAction()
   const [draft, setDraft] = useState<Draft>(() => draftOf(product, business.currency))
-  const [problem, setProblem] = useState<string | null>(null)
+  /** The form's own price check, before anything is sent: said under the price field. */
+  const [priceProblem, setPriceProblem] = useState<string | null>(null)
   const [saved, setSaved] = useState<Product | null>(product)
   const [message, setMessage] = useState<string | null>(notice)
   const file = useRef<HTMLInputElement>(null)
   const status = useRef<HTMLDivElement>(null)
+  const priceInput = useRef<HTMLInputElement>(null)
   useEffect(() => { if (message !== null) status.current?.focus() }, [message])
 
   const field = <K extends keyof Draft>(key: K) => (value: Draft[K]) => setDraft((d) => ({ ...d, [key]: value }))
@@ -49,10 +54,12 @@ function ProductForm ({ product, business, notice }: { product: Product | null, 
     setMessage(null)
     const price = parseMoney(draft.price, business.currency)
     if (price === null) {
-      setProblem(`Price: an amount in ${business.currency}, like ${currencyDigits(business.currency) === 0 ? '1200' : '12.50'}`)
+      save.clear()
+      setPriceProblem(`Enter an amount in ${business.currency}, like ${currencyDigits(business.currency) === 0 ? '1200' : '12.50'}.`)
+      priceInput.current?.focus()
       return
     }
-    setProblem(null)
+    setPriceProblem(null)
     const body = {
       name: draft.name.trim(), description: draft.description, category: draft.category.trim(), price,
       stock: Number(draft.stock), lowStockThreshold: Number(draft.lowStockThreshold), status: draft.status, isAvailable: draft.isAvailable
@@ -87,27 +94,54 @@ function ProductForm ({ product, business, notice }: { product: Product | null, 
   }
 
   const digits = currencyDigits(business.currency)
+  // the server's problems go under their fields too ("Must be <= 1000000."), the form's price check first
+  const byField: Partial<Record<string, string>> = { ...problemsByField(save.problems) }
+  if (priceProblem !== null) byField.price = priceProblem
+  /** aria-invalid and the error's id (after the hint, if any) for a field with a problem. */
+  const invalid = (name: typeof FIELDS[number], hint?: string) => {
+    const describedBy = [hint, byField[name] === undefined ? undefined : `product-${name}-error`].filter((id) => id !== undefined).join(' ')
+    return { 'aria-invalid': byField[name] === undefined ? undefined : true, 'aria-describedby': describedBy === '' ? undefined : describedBy }
+  }
   return (
     <>
       <div ref={status} tabIndex={-1}>{message !== null && <Notice>{message}</Notice>}</div>
       <form class={`panel ${styles.form}`} onSubmit={(e) => { void submit(e) }} noValidate={false}>
-        <label>Name<input value={draft.name} required maxLength={200} onInput={text('name')} /></label>
-        <label>Description<textarea rows={3} value={draft.description} maxLength={5000} onInput={text('description')} /></label>
-        <div class={styles.row}>
-          <label>Price ({business.currency})
-            <input
-              value={draft.price} required inputMode='decimal' aria-describedby='price-hint' onInput={text('price')}
-            />
-            <span id='price-hint' class={styles.hint}>In {business.currency}, for example {digits === 0 ? '1200' : '12.50'}</span>
-          </label>
-          <label>Category<input value={draft.category} maxLength={100} onInput={text('category')} /></label>
+        <div class={styles.field}>
+          <label>Name<input value={draft.name} required maxLength={200} onInput={text('name')} {...invalid('name')} /></label>
+          <FieldError id='product-name-error' message={byField.name} />
+        </div>
+        <div class={styles.field}>
+          <label>Description<textarea rows={3} value={draft.description} maxLength={5000} onInput={text('description')} {...invalid('description')} /></label>
+          <FieldError id='product-description-error' message={byField.description} />
         </div>
         <div class={styles.row}>
-          <label>Stock<input type='number' min={0} max={1000000} step={1} required value={draft.stock} onInput={text('stock')} /></label>
-          <label>Low-stock threshold
-            <input type='number' min={0} max={1000000} step={1} required value={draft.lowStockThreshold} aria-describedby='threshold-hint' onInput={text('lowStockThreshold')} />
-            <span id='threshold-hint' class={styles.hint}>Home lists it, and apps hear about it, at or below this</span>
-          </label>
+          <div class={styles.field}>
+            <label>Price ({business.currency})
+              <input
+                ref={priceInput} value={draft.price} required inputMode='decimal' {...invalid('price', 'price-hint')}
+                onInput={(e) => { text('price')(e); setPriceProblem(null) }}
+              />
+              <span id='price-hint' class={styles.hint}>In {business.currency}, for example {digits === 0 ? '1200' : '12.50'}</span>
+            </label>
+            <FieldError id='product-price-error' message={byField.price} />
+          </div>
+          <div class={styles.field}>
+            <label>Category<input value={draft.category} maxLength={100} onInput={text('category')} {...invalid('category')} /></label>
+            <FieldError id='product-category-error' message={byField.category} />
+          </div>
+        </div>
+        <div class={styles.row}>
+          <div class={styles.field}>
+            <label>Stock<input type='number' min={0} max={1000000} step={1} required value={draft.stock} onInput={text('stock')} {...invalid('stock')} /></label>
+            <FieldError id='product-stock-error' message={byField.stock} />
+          </div>
+          <div class={styles.field}>
+            <label>Low-stock threshold
+              <input type='number' min={0} max={1000000} step={1} required value={draft.lowStockThreshold} onInput={text('lowStockThreshold')} {...invalid('lowStockThreshold', 'threshold-hint')} />
+              <span id='threshold-hint' class={styles.hint}>Home lists it, and apps hear about it, at or below this</span>
+            </label>
+            <FieldError id='product-lowStockThreshold-error' message={byField.lowStockThreshold} />
+          </div>
         </div>
         <div class={styles.row}>
           <label>Status
@@ -127,7 +161,8 @@ function ProductForm ({ product, business, notice }: { product: Product | null, 
             <span id='picture-hint' class={styles.hint}>PNG, JPEG or WebP, at most 1 MB</span>
           </label>
         </div>
-        <ErrorMessage message={problem ?? save.error} problems={save.problems} />
+        {/* a problem a field shows is not repeated here: only what no field of the form can show */}
+        <ErrorMessage message={save.error} problems={save.problems} marked={allShown(save.problems, FIELDS)} />
         <div class={styles.actions}>
           <button type='submit' disabled={save.busy}>{save.busy ? 'Saving…' : saved === null ? 'Create product' : 'Save changes'}</button>
           <a class='button secondary' href='/admin/products'>Back to products</a>

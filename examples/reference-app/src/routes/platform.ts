@@ -124,7 +124,9 @@ export default async function platformRoutes (fastify: FastifyInstance, { contex
             invoiceId, orderId: input.orderId, businessId: installation.businessId, amount: String(minorUnits(input.amount)), currency: input.currency,
             description: input.description, status: 'PENDING', expiresAt
           })
-          return { paymentUrl: `${context.urls.appUrl}/pay/${invoiceId}`, invoiceId, expiresAt }
+          const paymentUrl = `${context.urls.appUrl}/pay/${invoiceId}`
+          // qrCode carries what a phone scans: the same payment page (the storefront draws it as a QR image)
+          return { paymentUrl, qrCode: paymentUrl, invoiceId, expiresAt }
         }
       }
     })
