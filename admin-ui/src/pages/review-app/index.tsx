@@ -159,7 +159,7 @@ function ReviewApp () {
       <div class={styles.head}>
         <AppIcon name={a.name} iconUrl={a.iconUrl} size='large' />
         <div class={styles.titles}><h1>{a.name}</h1><span class='muted'>{a.slug} · version {a.version} · {categoryLabel(a.category)}</span></div>
-        <StatusBadge status={a.status} />
+        <StatusBadge status={a.status} changesRequested={a.changesRequested} isPublished={a.isPublished} />
       </div>
       <div class={styles.layout}>
         <DecisionPanel app={a} run={run} busy={action.busy} error={action.error} onDecide={(decision, notes) => { void decide(decision, notes, a.name) }} />
