@@ -7,8 +7,10 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts'
 /*
  * The demo's reference app (examples/reference-app, DESIGN §16): it runs in the same process on
  * EXAMPLE_APP_PORT, and on the first demo start the platform's own HTTP API (injected, as the
- * users would click it) registers it as the demo developer, approves it as the reviewer and
- * installs it through OAuth as the demo merchant, with its block on the home page and its widget on.
+ * users would click it) registers it as the demo developer, installs it on the developer's sandbox
+ * and submits it (its app checks run against that sandbox installation and pass), approves it as the
+ * reviewer and installs it through OAuth as the demo merchant, with its block on the home page and its
+ * widget on.
  */
 
 export const REFERENCE_APP_BLOCK = 'reviews-highlights'
@@ -58,9 +60,42 @@ export async function syncReferenceAppUrls (platform: FastifyInstance, reference
 }
 
 /**
- * First demo start: register, approve and install the reference app, then place its block on the
- * demo store's home page and turn its widget on. The platform must be listening: the app exchanges
- * the OAuth code and calls the App API over HTTP, as it would anywhere.
+ * Installs the reference app on the business of the account behind `token`, as that account's browser would
+ * go: App URL → consent → callback. A developer's account installs on their sandbox (a test install).
+ */
+async function installThroughAppUrl (platform: FastifyInstance, reference: ReferenceApp, token: string): Promise<{ installationId: string }> {
+  const business = await call(platform, 'GET', '/merchant/business', token)
+  const start = await reference.inject({ method: 'GET', url: `/?businessId=${encodeURIComponent(business.id)}&business=${encodeURIComponent(business.slug)}` })
+  const authorize = new URL(String(start.headers.location))
+  const consent = await call(platform, 'POST', '/oauth/authorize', token, {
+    ...Object.fromEntries(['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)])),
+    decision: 'approve'
+  })
+  const callback = new URL(consent.redirectTo)
+  const installed = await reference.inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie: String(start.headers['set-cookie']).split(';')[0] } })
+  if (installed.statusCode !== 200) throw new Error(`demo: the reference app's OAuth callback answered ${installed.statusCode}: ${installed.body}`)
+  const installation = reference.reference.store.installation(business.id)
+  if (installation === null) throw new Error('demo: the reference app stored no installation')
+  return { installationId: installation.installationId }
+}
+
+/**
+ * The app's admin page as the admin panel shows it to the account behind `token`: a session token for
+ * the installation, then the page's own overview call (the App API reads of read_business and
+ * read_analytics, which the checks' scopes.used counts even where no browser runs the bridge check).
+ */
+async function openAdminPage (platform: FastifyInstance, reference: ReferenceApp, token: string, installationId: string): Promise<void> {
+  const { sessionToken } = await call(platform, 'POST', `/merchant/installations/${installationId}/session-token`, token)
+  const overview = await reference.inject({ method: 'GET', url: '/admin/api/overview', headers: { authorization: `Bearer ${sessionToken as string}` } })
+  if (overview.statusCode !== 200) throw new Error(`demo: the reference app's admin overview answered ${overview.statusCode}: ${overview.body}`)
+}
+
+/**
+ * First demo start: register the reference app, install it on the demo developer's sandbox (as a
+ * developer does before submitting: the submission's check run calls the app as that sandbox store,
+ * and installs nothing itself), submit, approve and install it through OAuth on the demo store, then
+ * place its block on the demo store's home page and turn its widget on. The platform must be
+ * listening: the app exchanges the OAuth codes and calls the App API over HTTP, as it would anywhere.
  */
 export async function installReferenceAppDemo (platform: FastifyInstance, reference: ReferenceApp): Promise<void> {
   const { appDefinition } = await import('@app-platform/reference-app')
@@ -71,24 +106,15 @@ export async function installReferenceAppDemo (platform: FastifyInstance, refere
   const appId = created.app.id as string
   reference.reference.store.setCredentials({ clientId: created.app.clientId, clientSecret: created.clientSecret })
   await call(platform, 'PUT', `/developer/apps/${appId}/manifest`, developer, { manifest: extensions })
+  const sandbox = await installThroughAppUrl(platform, reference, developer)
+  await openAdminPage(platform, reference, developer, sandbox.installationId)
   await call(platform, 'POST', `/developer/apps/${appId}/submit`, developer)
   const reviewer = reviewerLogin(platform)
   await call(platform, 'POST', `/review/apps/${appId}/approve`, await logIn(platform, reviewer.email, reviewer.password), { notes: 'The reference app: approved for the demo.' })
 
   // The merchant's side of the install, as their browser would go: App URL → consent → callback.
   const merchant = await logIn(platform, DEMO_ACCOUNTS.merchant, DEMO_PASSWORD)
-  const business = await call(platform, 'GET', '/merchant/business', merchant)
-  const start = await reference.inject({ method: 'GET', url: `/?businessId=${encodeURIComponent(business.id)}&business=${encodeURIComponent(business.slug)}` })
-  const authorize = new URL(String(start.headers.location))
-  const consent = await call(platform, 'POST', '/oauth/authorize', merchant, {
-    ...Object.fromEntries(['client_id', 'redirect_uri', 'state', 'response_type', 'code_challenge', 'code_challenge_method'].map((key) => [key, authorize.searchParams.get(key)])),
-    decision: 'approve'
-  })
-  const callback = new URL(consent.redirectTo)
-  const installed = await reference.inject({ method: 'GET', url: `${callback.pathname}${callback.search}`, headers: { cookie: String(start.headers['set-cookie']).split(';')[0] } })
-  if (installed.statusCode !== 200) throw new Error(`demo: the reference app's OAuth callback answered ${installed.statusCode}: ${installed.body}`)
-  const installation = reference.reference.store.installation(business.id)
-  if (installation === null) throw new Error('demo: the reference app stored no installation')
+  const installation = await installThroughAppUrl(platform, reference, merchant)
 
   const home = await call(platform, 'GET', '/merchant/pages/home', merchant)
   const blocks = (home.blocks as Json[]).map(({ id, installationId, blockType, settings }) => ({ id, installationId, blockType, settings }))

@@ -118,8 +118,10 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
     installations: Record<string, { installationId: string, businessSlug: string | null }>
     events: Record<string, Array<{ event: string, summary: string }>>
   }
-  const [businessId, installation] = Object.entries(state().installations)[0]
-  t.equal(installation.businessSlug, slug, 'the app stored the new installation')
+  // the app keeps the demo developer's sandbox installation too (the demo installs it there before submitting)
+  const stored = Object.entries(state().installations).find(([, i]) => i.businessSlug === slug)
+  t.ok(stored, 'the app stored the new installation')
+  const [businessId, installation] = stored ?? ['', { installationId: '', businessSlug: null }]
 
   // its widget back on
   await page.goto(`${admin}/admin/apps/${installation.installationId}/embeds`)

@@ -100,6 +100,7 @@ const WEIGHTS: Record<string, number> = {
   'plugins/oauth/device.test.ts': 13,
   'plugins/auth/cli-tokens.test.ts': 6,
   'plugins/relay/relay.test.ts': 6,
+  'plugins/app-checks/demo-seed.test.ts': 30,
   '../examples/reference-app/test/checkout.test.ts': 30,
   '../examples/reference-app/test/webhooks.test.ts': 25,
   '../examples/reference-app/test/pages.test.ts': 20,

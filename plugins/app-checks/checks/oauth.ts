@@ -39,16 +39,30 @@ async function visitAppUrl (context: CheckContext, appUrl: string): Promise<Entr
   })
 }
 
-/** What the authorize URL lacks: client, redirect, state, S256 PKCE. */
-function authorizeProblems (authorize: URL, context: CheckContext): string[] {
+/** One thing wrong with the authorize request, and what to do about that cause. */
+interface AuthorizeProblem { problem: string, fix: string }
+
+/** What the authorize URL gets wrong: response type, client, state, S256 PKCE; each with its own advice. */
+function authorizeProblems (authorize: URL, context: CheckContext): AuthorizeProblem[] {
   const q = authorize.searchParams
-  const problems: string[] = []
-  if (q.get('response_type') !== 'code') problems.push('response_type=code is missing')
-  if (q.get('client_id') !== context.app.clientId) problems.push(`client_id is ${JSON.stringify(q.get('client_id'))}, not the app's ${context.app.clientId}`)
-  if ((q.get('state') ?? '').length < 8) problems.push('no unguessable state (at least 8 characters)')
+  const problems: AuthorizeProblem[] = []
+  if (q.get('response_type') !== 'code') problems.push({ problem: 'response_type=code is missing', fix: 'Send response_type=code: the platform issues authorization codes only.' })
+  const clientId = q.get('client_id')
+  if (clientId !== context.app.clientId) {
+    problems.push({
+      problem: clientId === null ? `there is no client_id (the app's is ${context.app.clientId})` : `client_id is ${JSON.stringify(clientId)}, not the app's ${context.app.clientId}`,
+      fix: `Send this app's client id, ${context.app.clientId}, as client_id (the developer portal shows it under the app's credentials): ` +
+        'a client id of another app, an old one or a placeholder leads the merchant to the wrong app\'s consent screen or to a refusal.'
+    })
+  }
+  if ((q.get('state') ?? '').length < 8) {
+    problems.push({ problem: 'no unguessable state (at least 8 characters)', fix: 'Add a fresh, unguessable state (at least 8 characters) to every authorize request and check it at the callback.' })
+  }
   const challenge = q.get('code_challenge') ?? ''
-  if (!/^[A-Za-z0-9_-]{43,128}$/.test(challenge)) problems.push('no PKCE code_challenge')
-  if (q.get('code_challenge_method') !== 'S256') problems.push('code_challenge_method is not S256')
+  if (!/^[A-Za-z0-9_-]{43,128}$/.test(challenge)) {
+    problems.push({ problem: 'no PKCE code_challenge', fix: 'Add a PKCE code_challenge (the base64url SHA-256 of a fresh code_verifier, 43 to 128 characters) to every authorize request, and send the verifier at the code exchange.' })
+  }
+  if (q.get('code_challenge_method') !== 'S256') problems.push({ problem: 'code_challenge_method is not S256', fix: 'Send code_challenge_method=S256: plain PKCE is refused.' })
   return problems
 }
 
@@ -95,7 +109,9 @@ export function oauthChecks (context: CheckContext): Array<Check<CheckContext>> 
         const shown = entry.hops.map(evidence)
         if (entry.authorize === null) return fail(entry.problem ?? 'No redirect to /oauth/authorize', 'Redirect the App URL to the platform\'s /oauth/authorize with your client_id, redirect_uri, state and an S256 PKCE challenge.', shown)
         const problems = authorizeProblems(entry.authorize, context)
-        if (problems.length > 0) return fail(`The App URL leads to /oauth/authorize, but ${problems.join('; ')}`, 'Add a fresh state and an S256 PKCE challenge to every authorize request.', shown)
+        if (problems.length > 0) {
+          return fail(`The App URL leads to /oauth/authorize, but ${problems.map((p) => p.problem).join('; ')}`, problems.map((p) => p.fix).join(' '), shown)
+        }
         return pass('The App URL leads to /oauth/authorize with the app\'s client id, a state and an S256 PKCE challenge', shown)
       }
     }

@@ -306,6 +306,29 @@ export type Replayed = Static<typeof ReplayedSchema>
 
 export const APP_STATUSES = ['DRAFT', 'PENDING_REVIEW', 'APPROVED'] as const
 
+/**
+ * Where an app stands in review, as its developer reads it: the status, and whether the last review asked for
+ * changes; for a published app (its approved version stays live while an edit that adds scopes waits, DESIGN §8)
+ * the words say so, instead of a bare "Draft" for an app merchants can install.
+ */
+export const APP_REVIEW_STATE_WORDS = {
+  DRAFT: 'Draft',
+  CHANGES_REQUESTED: 'Changes requested',
+  PENDING_REVIEW: 'Pending review',
+  APPROVED: 'Approved',
+  APPROVED_CHANGES_NOT_SUBMITTED: 'Approved · changes not submitted',
+  APPROVED_CHANGES_PENDING_REVIEW: 'Approved · changes pending review',
+  APPROVED_CHANGES_REQUESTED: 'Approved · changes requested'
+} as const
+export type AppReviewState = keyof typeof APP_REVIEW_STATE_WORDS
+
+export function appReviewState (app: { status: typeof APP_STATUSES[number], isPublished: boolean, changesRequested: boolean }): AppReviewState {
+  if (app.status === 'APPROVED') return 'APPROVED'
+  if (app.status === 'PENDING_REVIEW') return app.isPublished ? 'APPROVED_CHANGES_PENDING_REVIEW' : 'PENDING_REVIEW'
+  if (app.isPublished) return app.changesRequested ? 'APPROVED_CHANGES_REQUESTED' : 'APPROVED_CHANGES_NOT_SUBMITTED'
+  return app.changesRequested ? 'CHANGES_REQUESTED' : 'DRAFT'
+}
+
 export const AppSchema = Type.Object({
   id: Type.String(),
   clientId: Type.String(),

@@ -53,6 +53,16 @@ t.test('POST /developer/apps/:appId/checks against a receiver', async (t) => {
   await broken('slowHook', 'hooks.checkout.shipping_rates', 'FAIL', /No answer within the hook's 1000 ms timeout/, /within 1000 ms/)
   await broken('wrongHookShape', 'hooks.checkout.shipping_rates', 'FAIL', /The answer is not valid: answer does not match checkout\.shipping_rates: \/fee/, /JSON in the shape/)
   await broken('scriptAsHtml', 'embeds.widget.script', 'FAIL', /served as text\/html/, /Content-Type: text\/javascript/)
+  await broken('wrongClientId', 'install.app_url', 'FAIL', /client_id is "app_someone_else", not the app's [0-9a-f]{32}$/, /^Send this app's client id, [0-9a-f]{32}, as client_id/)
+  await broken('noPkce', 'install.app_url', 'FAIL', /no PKCE code_challenge; code_challenge_method is not S256$/, /^Add a PKCE code_challenge .* Send code_challenge_method=S256/)
+
+  t.test('install.app_url advises per cause: a wrong client_id is not a PKCE problem', async (t) => {
+    receiver.faults = { wrongClientId: true }
+    t.teardown(() => { receiver.faults = {} })
+    const result = (await runChecks(app, developer, appId)).results.find((r) => r.id === 'install.app_url')
+    t.notMatch(result?.fix, /PKCE|state/, 'no advice about PKCE or state')
+    t.match(result?.fix, created.clientId, 'it names the client id to send')
+  })
 
   t.test('scopes.used warns about a scope the sandbox never exercised, and an App API call counts as a use', async (t) => {
     const other = await receiverApp(t, app, ['read_orders', 'write_shipping', 'read_business'])
@@ -71,7 +81,7 @@ t.test('POST /developer/apps/:appId/checks against a receiver', async (t) => {
     const list = await app.inject({ url: `/developer/apps/${appId}/checks?limit=3`, headers: developer.auth })
     t.equal(list.statusCode, 200)
     const body = list.json()
-    t.equal(body.total, 7)
+    t.equal(body.total, 10)
     t.equal(body.data.length, 3)
     t.notOk('results' in body.data[0], 'summaries only')
     t.match(body.data[0], { appId, version: created.version, trigger: 'developer', status: 'FAILED', progress: { done: 11, total: 11 } })

@@ -15,6 +15,10 @@ export interface Faults {
   slowHook?: boolean
   wrongHookShape?: boolean
   scriptAsHtml?: boolean
+  /** The App URL starts OAuth with another app's client id. */
+  wrongClientId?: boolean
+  /** The App URL starts OAuth without PKCE. */
+  noPkce?: boolean
   /** Holds every webhook until released (a run that stays RUNNING). */
   holdWebhooks?: Promise<void>
 }
@@ -79,8 +83,8 @@ export async function startReceiver (t: Test, adminOrigin: () => string, storefr
       if (path === '/app') {
         const authorize = new URL('/oauth/authorize', adminOrigin())
         for (const [name, value] of Object.entries({
-          response_type: 'code', client_id: clientId(), redirect_uri: `${receiver.url}/callback`, state: 'state-0123456789',
-          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256'
+          response_type: 'code', client_id: f.wrongClientId === true ? 'app_someone_else' : clientId(), redirect_uri: `${receiver.url}/callback`, state: 'state-0123456789',
+          ...(f.noPkce === true ? {} : { code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' })
         })) authorize.searchParams.set(name, value)
         return send(response, 302, 'text/plain', '', { location: authorize.toString() })
       }

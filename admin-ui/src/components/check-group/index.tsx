@@ -2,8 +2,10 @@ import { FieldError } from '../states/index.tsx'
 import styles from './style.module.css'
 
 /** A named set of checkboxes whose value is the list of checked options. */
-export function CheckGroup ({ legend, name, options, value, onChange, highlight = [], error }: {
+export function CheckGroup ({ legend, name, options, value, onChange, highlight = [], error, field }: {
   legend: string
+  /** data-field: a form finds the group by it (to take the keyboard to its first box). */
+  field?: string
   /** A problem of the whole group, shown under it and tied to it for screen readers. */
   error?: string
   name: string
@@ -16,7 +18,7 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
     onChange(checked ? options.filter((o) => o === option || value.includes(o)) : value.filter((o) => o !== option))
   }
   return (
-    <fieldset class={styles.group} aria-describedby={error !== undefined ? `${name}-error` : undefined}>
+    <fieldset class={styles.group} data-field={field} aria-describedby={error !== undefined ? `${name}-error` : undefined}>
       <legend>{legend}</legend>
       <div class={styles.options}>
         {options.map((option) => (

@@ -1,13 +1,19 @@
 import type { AppStatus } from '../../lib/types.ts'
+import { APP_REVIEW_STATE_WORDS, appReviewState } from '../../../../sdk/src/contract/resources.ts'
 import { ORDER_STATUS_LABEL, PRODUCT_STATUS_LABEL, type OrderStatus, type ProductStatus } from '../../lib/commerce-types.ts'
 import styles from './style.module.css'
 
-const LABEL: Record<AppStatus, string> = { DRAFT: 'Draft', PENDING_REVIEW: 'Pending review', APPROVED: 'Approved' }
-
-/** An app's review status; a draft whose last review asked for changes says so. */
-export function StatusBadge ({ status, changesRequested = false }: { status: AppStatus, changesRequested?: boolean }) {
-  if (status === 'DRAFT' && changesRequested) return <span class={`${styles.badge} ${styles.CHANGES_REQUESTED}`} data-status='CHANGES_REQUESTED'>Changes requested</span>
-  return <span class={`${styles.badge} ${styles[status]}`} data-status={status}>{LABEL[status]}</span>
+/**
+ * An app's review state in words (the contract's): a draft whose last review asked for changes says so, and a
+ * published app whose edits wait for review says it is approved, with what its changes wait for.
+ */
+export function StatusBadge ({ status, changesRequested = false, isPublished = false }: {
+  status: AppStatus
+  changesRequested?: boolean
+  isPublished?: boolean
+}) {
+  const state = appReviewState({ status, changesRequested, isPublished })
+  return <span class={`${styles.badge} ${styles[state]}`} data-status={state}>{APP_REVIEW_STATE_WORDS[state]}</span>
 }
 
 export function PublishedBadge ({ published }: { published: boolean }) {

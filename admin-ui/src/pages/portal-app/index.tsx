@@ -62,7 +62,7 @@ function PortalApp () {
           <h1>{app.data.name}</h1>
           <span class='muted'>{app.data.slug} · version {app.data.version}</span>
         </div>
-        <StatusBadge status={app.data.status} changesRequested={app.data.changesRequested} />
+        <StatusBadge status={app.data.status} changesRequested={app.data.changesRequested} isPublished={app.data.isPublished} />
         <PublishedBadge published={app.data.isPublished} />
       </div>
       <ErrorMessage message={app.error} />

@@ -43,7 +43,7 @@ function PortalApps () {
                   {apps.data.data.map((app) => (
                     <tr key={app.id}>
                       <td><a class={styles.app} href={`/portal/apps/${app.id}`}><AppIcon name={app.name} iconUrl={app.iconUrl} size='small' /><span><strong>{app.name}</strong><br /><span class='muted'>{app.slug}</span></span></a></td>
-                      <td data-label='Status'><StatusBadge status={app.status} changesRequested={app.changesRequested} /></td>
+                      <td data-label='Status'><StatusBadge status={app.status} changesRequested={app.changesRequested} isPublished={app.isPublished} /></td>
                       <td data-label='Marketplace'><PublishedBadge published={app.isPublished} /></td>
                       <td data-label='Version'>{app.version}</td>
                       <td data-label='Updated' class='muted'>{formatDate(app.updatedAt)}</td>
