@@ -1,4 +1,4 @@
-import t from 'tap'
+import t, { type Test } from 'tap'
 import type { Locator, Page } from 'playwright-core'
 import { within } from '../helper.ts'
 import { launch, screenshot } from './browser.ts'
@@ -38,14 +38,19 @@ async function startFrom (editor: Locator): Promise<void> {
 const setup = await developerWithApp(t)
 const browser = await launch(t)
 
+/** The developer's manifest editor at `width` px, with the page's console errors and warnings collected. */
+async function editorAt (t: Test, width: number): Promise<{ page: Page, editor: Locator, problems: string[] }> {
+  const context = await developerContext(t, browser, setup, { width, height: 900 })
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()) })
+  return { page, editor: await openManifestEditor(page, setup), problems }
+}
+
 t.test('the manifest editor keeps up with quick typing', async (t) => {
   for (const width of [1280, 390]) {
     await t.test(`at ${width} px`, async (t) => {
-      const context = await developerContext(t, browser, setup, { width, height: 900 })
-      const page = await context.newPage()
-      const problems: string[] = []
-      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()) })
-      const editor = await openManifestEditor(page, setup)
+      const { page, editor, problems } = await editorAt(t, width)
 
       // closeBrackets closes a quote and a bracket as they are opened and steps over the closing one when typed
       await startFrom(editor)
@@ -82,11 +87,7 @@ t.test('the manifest editor keeps up with quick typing', async (t) => {
 t.test('the manifest editor keeps a draft across a reload and logs nothing on half-typed JSON', async (t) => {
   for (const width of [1280, 390]) {
     await t.test(`at ${width} px`, async (t) => {
-      const context = await developerContext(t, browser, setup, { width, height: 900 })
-      const page = await context.newPage()
-      const problems: string[] = []
-      page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text()) })
-      const editor = await openManifestEditor(page, setup)
+      const { page, editor, problems } = await editorAt(t, width)
 
       // a half-typed document (a key begun after a value, before its comma), checked by both lints
       await editor.fill('{"blocks": [{"blockType": "quick"}] "x"}')
