@@ -21,6 +21,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url))
 /** 5 s on a quiet machine (the aim); the README quotes the measured figure. */
 const AIM_SECONDS = 5
 const DEADLINE_MS = 600_000
+/** The embedded database's first start is measured: a PostgreSQL server the caller names (as CI's smoke run does) is left out. */
+const { DATABASE_URL: _server, DATABASE_LISTEN_URL: _listen, ...embedded } = process.env
 /** How often /ready is asked: the figures are this coarse. */
 const POLL_MS = 50
 
@@ -38,7 +40,7 @@ async function timeToReady (dataDir: string): Promise<number> {
   const started = performance.now()
   const child = spawn(process.execPath, ['--conditions=app-platform-source', '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), STOREFRONT_PORT: '0', EXAMPLE_APP_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    env: { ...embedded, PORT: String(port), STOREFRONT_PORT: '0', EXAMPLE_APP_PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit']
   })
   const exited = once(child, 'exit')
