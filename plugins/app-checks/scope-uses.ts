@@ -23,12 +23,19 @@ export function createScopeUses (db: Db, clock: Clock) {
     written.set(key, clock.nowMs())
     pendingUses.set(key, { installationId, scope })
   }
-  async function flush (): Promise<void> {
-    if (pendingUses.size === 0) return
-    const rows = [...pendingUses.values()]
-    pendingUses = new Map()
+  // writes one after another: a flush (the timer's) may still be writing when `exercised` asks, and must be waited for
+  let writing: Promise<void> = Promise.resolve()
+  async function write (rows: Array<{ installationId: string, scope: string }>): Promise<void> {
     await db.insert(checkScopeUses).values(rows.map((row) => ({ ...row, lastUsedAt: databaseNow() })))
       .onConflictDoUpdate({ target: [checkScopeUses.installationId, checkScopeUses.scope], set: { lastUsedAt: sql`excluded.last_used_at` } })
+  }
+  /** Writes what is pending, after every earlier write has ended (an earlier one's failure is its own caller's). */
+  async function flush (): Promise<void> {
+    const rows = [...pendingUses.values()]
+    pendingUses = new Map()
+    const next = writing.catch(() => {}).then(async () => { if (rows.length > 0) await write(rows) })
+    writing = next
+    await next
   }
   async function exercised (installationId: string): Promise<string[]> {
     await flush()
