@@ -15,6 +15,7 @@ import { loadConfig } from '../server/config.ts'
 import { OUTBOX_CHANNEL } from '../server/events.ts'
 import { withScratchDatabase } from './database.ts'
 import { emit, setUp, startReceiver, type Receiver } from './webhook-setup.ts'
+import { portsOf } from '../server/app.ts'
 
 const LONE_EVENTS = Number(process.env.BENCH_LONE_EVENTS ?? 50)
 const BURST_EVENTS = Number(process.env.BENCH_EVENTS ?? 4000)
@@ -42,12 +43,12 @@ function serverCpuSeconds (): number {
 interface Case { name: string, deliveries: number, path: Record<string, number>, writers: Record<string, number>, nodeUs: number, serverUs: number }
 
 async function measure (name: string, deliveries: number, app: App, work: () => Promise<void>): Promise<Case> {
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   counter.take()
   const node = process.cpuUsage()
   const server = serverCpuSeconds()
   await work()
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   const nodeCpu = process.cpuUsage(node)
   const serverUs = (serverCpuSeconds() - server) * 1e6
   const counts = tally(counter.take().filter((s: Statement) => !s.text.includes('pg_notify(') || s.text.includes('outbox_events')))
@@ -62,7 +63,7 @@ async function run (engine: string, databaseUrl: string | null): Promise<Case[]>
   const app = await buildApp({ config })
   await app.ready()
   const receiver: Receiver = await startReceiver()
-  const unlisten = await app.database.listen(OUTBOX_CHANNEL, () => { void app.webhookDelivery.dispatch() })
+  const unlisten = await app.database.listen(OUTBOX_CHANNEL, () => { void portsOf(app).webhooks.delivery.dispatch() })
   try {
     const businessId = await setUp(app, receiver.url, 1)
     // the first attempt to an app also looks for its developer's `listen` session (once): not counted
@@ -72,7 +73,7 @@ async function run (engine: string, databaseUrl: string | null): Promise<Case[]>
       for (let i = 0; i < LONE_EVENTS; i++) {
         await emit(app, businessId, `lone-${i}`)
         await receiver.until([`lone-${i}#0`], performance.now() + 30_000)
-        await app.webhookDelivery.settled()
+        await portsOf(app).webhooks.delivery.settled()
       }
     })
     const burst = await measure(`${engine} burst, ${WRITERS} writers`, BURST_EVENTS, app, async () => {

@@ -8,6 +8,7 @@ import { rows } from '../server/db/rows.ts'
 import { withScratchDatabase } from './database.ts'
 import { deliveriesInsert, ordersInsert, reviewsInsert } from './growth-seed.ts'
 import { aim, describeMachine, figure, percentile, printAims, ROUNDS, writeJson, type Aim } from './stats.ts'
+import { portsOf } from '../server/app.ts'
 
 /**
  * `npm run bench:growth` (#28 item 7): the same requests on a small and a grown data set, so a cost
@@ -166,7 +167,7 @@ async function consoleProbes (app: App, setup: Setup): Promise<Probe[]> {
     { name: 'console hook calls failed', run: async () => await inject(app, 'GET', `${base}/hook-calls?success=false`, token) },
     { name: 'console analytics', run: async () => await inject(app, 'GET', `${base}/analytics`, token) },
     // the service under the console's route: the route itself allows a developer 10 replays a minute
-    { name: 'console replay dry-run', run: async () => await app.webhooks.replayOn(await app.webhooks.getOfApp(setup.appId, setup.webhookId), { since }, { dryRun: true }) }
+    { name: 'console replay dry-run', run: async () => await portsOf(app).webhooks.replayOn(await portsOf(app).webhooks.getOfApp(setup.appId, setup.webhookId), { since }, { dryRun: true }) }
   ]
 }
 
@@ -320,7 +321,7 @@ async function benchEngine (engine: string, databaseUrl: string | null) {
       await app.db.execute(sql`update webhook_deliveries set created_at = created_at - interval '${sql.raw(String(RETENTION_DAYS + 1))} days' where id like 'dlv_old_%'`)
       await app.db.execute(sql`update webhook_attempts set created_at = created_at - interval '${sql.raw(String(RETENTION_DAYS + 1))} days' where delivery_id like 'dlv_old_%'`)
     })
-    const prune = await deliveriesDuring(app, setup, receiver.arrivals, async () => await app.webhookDelivery.prune())
+    const prune = await deliveriesDuring(app, setup, receiver.arrivals, async () => await portsOf(app).webhooks.delivery.prune())
     console.log(`  pruned ${JSON.stringify(prune.result)} in ${figure(prune.pruneMs / 1000, 1)} s; ${prune.events} events meanwhile: ` +
       `delivery p50 ${figure(prune.p50, 1)} ms, worst ${figure(prune.worst, 1)} ms (quiet p50 ${figure(prune.quietP50, 1)} ms), ${prune.lost} not arrived`)
     aims.push(aim('the prune never stalls delivery by more than 1 s', prune.worst < 1000 && prune.lost === 0, `worst delivery ${figure(prune.worst, 1)} ms during a ${figure(prune.pruneMs / 1000, 1)} s prune`))

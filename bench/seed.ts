@@ -1,6 +1,7 @@
 import type { App } from '../server/app.ts'
 import { createBusiness } from '../plugins/commerce/businesses.ts'
 import { seedSampleCommerce } from '../plugins/commerce/sample-data.ts'
+import { portsOf } from '../server/app.ts'
 
 const BATCH = 100
 
@@ -26,12 +27,12 @@ export async function seedInstallations (app: App, count: number): Promise<strin
   const tokens: string[] = []
   for (let start = 0; start < count; start += BATCH) {
     const issued = await app.db.transaction(async (tx) => {
-      const appRow = await app.apps.in(tx).ownedApp(userId, created.id)
+      const appRow = await portsOf(app).apps.in(tx).ownedApp(userId, created.id)
       const batch: string[] = []
       for (let i = start; i < Math.min(start + BATCH, count); i++) {
         const business = await createBusiness(tx, { name: `Bench Shop ${i}`, ownerId: userId, email: `shop-${i}@example.com`, isSandbox: false })
         await seedSampleCommerce(tx, business.id, app.clock.now())
-        const { accessToken } = await app.installations.in(tx).install({ app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
+        const { accessToken } = await portsOf(app).installations.in(tx).install({ app: appRow, businessId: business.id, scopes: ['read_products', 'read_orders'], userId, isTestInstall: false })
         batch.push(accessToken)
       }
       return batch

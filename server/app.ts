@@ -26,23 +26,23 @@ import spaPlugin from './plugins/spa.ts'
 import methodNotAllowed from './plugins/method-not-allowed.ts'
 import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
-import authGuards from '../plugins/auth/guards.ts'
-import commerce from '../plugins/commerce/index.ts'
-import auth from '../plugins/auth/index.ts'
-import apps from '../plugins/apps/index.ts'
-import appAnalytics from '../plugins/app-analytics/index.ts'
-import relay from '../plugins/relay/index.ts'
-import webhooks from '../plugins/webhooks/index.ts'
-import installations from '../plugins/installations/index.ts'
-import oauth from '../plugins/oauth/index.ts'
-import checkoutHooks from '../plugins/checkout-hooks/index.ts'
-import storefront from '../plugins/storefront/index.ts'
-import appChecks from '../plugins/app-checks/index.ts'
-import apiVersions from '../plugins/api-versions/index.ts'
-import appApi from '../plugins/app-api/index.ts'
-import marketplace from '../plugins/marketplace/index.ts'
-import downloads from '../plugins/downloads/index.ts'
-import type { DownloadsOptions } from '../plugins/downloads/index.ts'
+import { mount } from './capability.ts'
+import authGuards, { type Guards } from '../plugins/auth/guards.ts'
+import commercePlugin, { type Commerce } from '../plugins/commerce/index.ts'
+import authPlugin, { type AuthService } from '../plugins/auth/index.ts'
+import appsPlugin, { type Apps } from '../plugins/apps/index.ts'
+import appAnalyticsPlugin, { type AppAnalytics } from '../plugins/app-analytics/index.ts'
+import relayPlugin, { type Relay } from '../plugins/relay/index.ts'
+import webhooksPlugin, { type WebhooksPort } from '../plugins/webhooks/index.ts'
+import installationsPlugin, { type Installations } from '../plugins/installations/index.ts'
+import oauthPlugin, { type OAuth } from '../plugins/oauth/index.ts'
+import checkoutHooksPlugin, { type CheckoutHooks } from '../plugins/checkout-hooks/index.ts'
+import storefrontPlugin from '../plugins/storefront/index.ts'
+import appChecksPlugin, { type AppChecks } from '../plugins/app-checks/index.ts'
+import apiVersionsPlugin, { type ApiVersions } from '../plugins/api-versions/index.ts'
+import appApiPlugin from '../plugins/app-api/index.ts'
+import marketplacePlugin from '../plugins/marketplace/index.ts'
+import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
 
@@ -131,35 +131,62 @@ export async function buildApp (options: BuildOptions) {
   await app.register(swaggerPlugin)
   await app.register(jobsPlugin)
   await app.register(liveEventsPlugin)
-  // per page load: an app installed a moment ago can show its admin page after a reload
-  await app.register(spaPlugin, { frameSources: async () => [...await app.installations.adminPageOrigins(), app.origins.storefrontSource] })
-
   await app.register(healthRoutes)
   // the session guards (requireUser, requireRole, requireMerchant) every actor route uses
-  await app.register(authGuards)
+  const guards = await mount(app, authGuards, {})
 
-  // one plugin per capability (its plugins/<capability>/index.ts): its services, then its routes at their
-  // prefixes (server/api-prefixes.ts); each after the capabilities its services declare in `dependencies`
-  await app.register(commerce)
-  await app.register(auth)
-  // the review record shows authors' names: auth's lookup is handed in here, not called back from apps
-  await app.register(apps, { authorNames: app.auth.namesOf })
-  await app.register(appAnalytics)
-  await app.register(relay)
-  await app.register(webhooks)
-  await app.register(installations)
-  await app.register(oauth)
-  await app.register(checkoutHooks)
-  await app.register(storefront)
-  await app.register(appChecks)
+  // one plugin per capability (its plugins/<capability>/index.ts), each with the ports of the capabilities it
+  // calls (its Needs), handing back its own: its services, then its routes at their prefixes (server/api-prefixes.ts).
+  // The order is the dependency order; docs/architecture.md's "Who calls whom" is drawn from these imports.
+  const commerce = await mount(app, commercePlugin, { guards })
+  const auth = await mount(app, authPlugin, { commerce, guards })
+  const apps = await mount(app, appsPlugin, { auth, guards })
+  const appAnalytics = await mount(app, appAnalyticsPlugin, { apps, guards })
+  const relay = await mount(app, relayPlugin, { apps, guards })
+  const webhooks = await mount(app, webhooksPlugin, { commerce, relay, appAnalytics, apps, guards })
+  const installations = await mount(app, installationsPlugin, { apps, webhooks, commerce, appAnalytics, guards })
+  const oauth = await mount(app, oauthPlugin, { apps, installations, commerce, auth, guards })
+  const checkoutHooks = await mount(app, checkoutHooksPlugin, { commerce, apps, installations, appAnalytics, relay, guards })
+  await mount(app, storefrontPlugin, { commerce, installations, checkoutHooks })
+  const appChecks = await mount(app, appChecksPlugin, { apps, installations, webhooks, checkoutHooks, commerce, guards })
   // the version each app-token call speaks (App-Api-Version, the installation's pin), the changelog, upgrades
-  await app.register(apiVersions)
+  const apiVersions = await mount(app, apiVersionsPlugin, { appAnalytics, commerce, apps, installations, guards })
   // what apps call with their access token (/app-api and /webhooks): one token check and one rate-limit budget
-  await app.register(appApi)
-  await app.register(marketplace)
-  await app.register(downloads, options.downloads ?? {})
+  await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks })
+  await mount(app, marketplacePlugin, { apps, auth, installations })
+  const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 
+  // the admin SPA's frame sources, per page load: an app installed a moment ago can show its admin page after a reload
+  await app.register(spaPlugin, { frameSources: async () => [...await installations.adminPageOrigins(), app.origins.storefrontSource] })
+
+  const ports: Ports = { guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, downloads }
+  portsByApp.set(app, ports)
   return app
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>
+
+/** The capabilities' ports of a built app: for main.ts, the demo seed and tests; no capability reaches them here. */
+export interface Ports {
+  guards: Guards
+  commerce: Commerce
+  auth: AuthService
+  apps: Apps
+  appAnalytics: AppAnalytics
+  relay: Relay
+  webhooks: WebhooksPort
+  installations: Installations
+  oauth: OAuth
+  checkoutHooks: CheckoutHooks
+  appChecks: AppChecks
+  apiVersions: ApiVersions
+  downloads: Downloads
+}
+
+const portsByApp = new WeakMap<object, Ports>()
+
+export function portsOf (app: App): Ports {
+  const ports = portsByApp.get(app)
+  if (ports === undefined) throw new Error('portsOf: not an app built by buildApp')
+  return ports
+}

@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import { loadConfig, ConfigError } from './config.ts'
-import { buildApp } from './app.ts'
+import { buildApp, portsOf } from './app.ts'
 import { ensureUiBuilt } from './build-ui.ts'
 import { listenerTimeouts } from './listener.ts'
 import { loggerOptions } from './logger.ts'
@@ -55,7 +55,7 @@ if (seeded) app.log.info('demo data created')
 await app.listen({ port: config.port, host: config.host })
 storefront.listen(config.storefrontPort, config.host)
 // the SDK and CLI tarballs build in the background from the first start (DESIGN §22): `/downloads` waits for them, nothing else does
-app.downloads.warm()
+portsOf(app).downloads.warm()
 await once(storefront, 'listening')
 app.origins.listening({ api: (app.server.address() as AddressInfo).port, storefront: (storefront.address() as AddressInfo).port })
 const { baseUrl, adminUrl, storefrontUrl } = app.origins

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import { portsOf, type App } from './app.ts'
 
 export const DEMO_PASSWORD = 'demo-password'
 export const DEMO_ACCOUNTS = {
@@ -10,20 +10,21 @@ export const DEMO_ACCOUNTS = {
 export interface DemoLogin { role: string, email: string, password: string }
 
 /** On a database with no users: a reviewer, a developer (with sandbox) and a merchant with a stocked business. */
-export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | null> {
-  if (await app.auth.hasUsers()) return null
+export async function seedDemo (app: App): Promise<DemoLogin[] | null> {
+  const { auth, commerce } = portsOf(app)
+  if (await auth.hasUsers()) return null
   const logins: DemoLogin[] = []
   if (app.config.reviewer === null) {
-    await app.auth.ensureUser({ email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD, name: 'Demo Reviewer', role: 'REVIEWER' })
+    await auth.ensureUser({ email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD, name: 'Demo Reviewer', role: 'REVIEWER' })
     logins.push({ role: 'reviewer', email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD })
   } else {
     logins.push({ role: 'reviewer', email: app.config.reviewer.email, password: '(REVIEWER_PASSWORD)' })
   }
   // the demo's printed logins are the platform's own (DEMO_SEED=false turns them off): the password policy is for people's choices
-  await app.auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' }, { demoLogin: true })
+  await auth.register({ email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD, name: 'Demo Developer', role: 'DEVELOPER' }, { demoLogin: true })
   logins.push({ role: 'developer', email: DEMO_ACCOUNTS.developer, password: DEMO_PASSWORD })
-  const merchant = await app.auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' }, { demoLogin: true })
-  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId as string, app.clock.now()) })
+  const merchant = await auth.register({ email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD, name: 'Demo Merchant', role: 'MERCHANT', businessName: 'Demo Pizzeria' }, { demoLogin: true })
+  await app.db.transaction(async (tx) => { await commerce.in(tx).seedSample(merchant.businessId as string, app.clock.now()) })
   logins.push({ role: 'merchant', email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD })
   return logins
 }
@@ -32,16 +33,17 @@ export async function seedDemo (app: FastifyInstance): Promise<DemoLogin[] | nul
  * The line a production start refuses with while a demo account (published password) exists
  * (DESIGN §20), or null when none does or ALLOW_DEMO_ACCOUNTS=true.
  */
-export async function demoAccountRefusal (app: FastifyInstance): Promise<string | null> {
+export async function demoAccountRefusal (app: App): Promise<string | null> {
+  const { auth } = portsOf(app)
   if (!app.config.production || app.config.allowDemoAccounts) return null
   const present: string[] = []
-  for (const email of Object.values(DEMO_ACCOUNTS)) if (await app.auth.findByEmail(email) !== null) present.push(email)
+  for (const email of Object.values(DEMO_ACCOUNTS)) if (await auth.findByEmail(email) !== null) present.push(email)
   if (present.length === 0) return null
   return `Refusing to start in production: demo account${present.length > 1 ? 's' : ''} ${present.join(', ')} (published password) exist; delete them or set ALLOW_DEMO_ACCOUNTS=true`
 }
 
 /** The demo logins, when they still work (the demo was seeded and nobody changed the passwords). */
-export async function demoLogins (app: FastifyInstance): Promise<{ logins: DemoLogin[], storeUrl: string } | null> {
+export async function demoLogins (app: App): Promise<{ logins: DemoLogin[], storeUrl: string } | null> {
   const login = await app.inject({ method: 'POST', url: '/auth/login', payload: { email: DEMO_ACCOUNTS.merchant, password: DEMO_PASSWORD } })
   if (login.statusCode !== 200) return null
   const business = await app.inject({ method: 'GET', url: '/merchant/business', headers: { authorization: `Bearer ${login.json().token as string}` } })

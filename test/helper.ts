@@ -3,12 +3,13 @@ import { createConnection, type AddressInfo } from 'node:net'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import type { Test } from 'tap'
-import { buildApp, type App, type BuildOptions as AppBuildOptions } from '../server/app.ts'
+import { buildApp, portsOf, type App, type BuildOptions as AppBuildOptions } from '../server/app.ts'
 import type { Database } from '../server/db/client.ts'
 import { listenerTimeouts } from '../server/listener.ts'
 import { testConfig, testDatabaseUrl, testPglite } from './database.ts'
 
 export { SERVER_URL, testConfig, testDatabaseUrl } from './database.ts'
+export { portsOf } from '../server/app.ts'
 export { gate, until, within } from './wait.ts'
 
 export interface BuildOptions {
@@ -112,7 +113,7 @@ export async function publishApp (app: App, developer: Session, appId: string, n
   const submitted = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/submit`, headers: developer.auth })
   if (submitted.statusCode !== 200) throw new Error(`submit failed: ${submitted.statusCode} ${submitted.body}`)
   // the submission started an app check run: let it finish, so that it never races what the test does next
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   const reviewer = await loginReviewer(app)
   const approved = await app.inject({ method: 'POST', url: `/review/apps/${appId}/approve`, headers: reviewer.auth, payload: notes === undefined ? {} : { notes } })
   if (approved.statusCode !== 200) throw new Error(`approve failed: ${approved.statusCode} ${approved.body}`)

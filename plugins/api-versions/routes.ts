@@ -7,19 +7,20 @@ import { versionedDocument } from './openapi.ts'
 import { TREND_DAYS } from '../app-analytics/service.ts'
 import { ApiVersionListSchema, AppApiVersionsSchema, UpgradeBodySchema, UpgradeResultSchema } from './schemas.ts'
 import { badRequest, notFound } from './errors.ts'
+import type { ApiVersions, ApiVersionsNeeds } from './service.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
 
 /** The changelog: every version with its status, sunset and changes (the registry's descriptions). */
-export const changelogRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+export const changelogRoutes: FastifyPluginAsyncTypebox<{ apiVersions: ApiVersions }> = async (fastify, { apiVersions }) => {
   fastify.get('/', {
     schema: {
       tags: ['api-versions'], security: [], operationId: 'listApiVersions', summary: 'The API versions and their changes (the changelog)',
       description: 'Public. Each version with its release date, status, announced sunset and the changes from the previous one.',
       response: { 200: ApiVersionListSchema }
     }
-  }, async () => ({ current: fastify.apiVersions.current, header: API_VERSION_HEADER, versions: fastify.apiVersions.list() }))
+  }, async () => ({ current: apiVersions.current, header: API_VERSION_HEADER, versions: apiVersions.list() }))
 }
 
 /** Each version's OpenAPI document (GET /openapi/2026-12.json); an unknown version is a 404. */
@@ -34,8 +35,9 @@ export const documentRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
 }
 
 /** The console's per-app versions: what its installs are pinned to and used, and the upgrade. The developer's own app only. */
-export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+export const appVersionRoutes: FastifyPluginAsyncTypebox<ApiVersionsNeeds & { apiVersions: ApiVersions }> = async (fastify, options) => {
+  const { apiVersions, apps, installations, appAnalytics, guards } = options
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.get('/:appId/api-versions', {
     schema: {
@@ -44,13 +46,13 @@ export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: AppApiVersionsSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const infos = new Map(fastify.apiVersions.list().map((info) => [info.version as string, info]))
-    const pinned = await fastify.installations.pinnedVersionsOf(app.id)
-    const usage = await fastify.appAnalytics.versionUses(app.id, TREND_DAYS)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const infos = new Map(apiVersions.list().map((info) => [info.version as string, info]))
+    const pinned = await installations.pinnedVersionsOf(app.id)
+    const usage = await appAnalytics.versionUses(app.id, TREND_DAYS)
     return {
       appId: app.id,
-      current: fastify.apiVersions.current,
+      current: apiVersions.current,
       days: TREND_DAYS,
       pinned: pinned.map((row) => ({ version: row.apiVersion, sandbox: row.isTestInstall, installs: row.installs })),
       usage: usage.map((row) => ({ ...row, status: infos.get(row.version)?.status ?? 'unknown', sunset: infos.get(row.version)?.sunset ?? null }))
@@ -64,12 +66,12 @@ export const appVersionRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, body: UpgradeBodySchema, response: { 200: UpgradeResultSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
     const { version, target } = request.body
-    if (!fastify.apiVersions.isSupported(version)) {
-      throw badRequest('api_version_unsupported', `API version ${JSON.stringify(version)} is not supported`, { supportedVersions: fastify.apiVersions.supported() })
+    if (!apiVersions.isSupported(version)) {
+      throw badRequest('api_version_unsupported', `API version ${JSON.stringify(version)} is not supported`, { supportedVersions: apiVersions.supported() })
     }
-    const moved = await fastify.installations.pinApiVersion(app.id, version, target)
+    const moved = await installations.pinApiVersion(app.id, version, target)
     return { version, target, moved }
   })
 }

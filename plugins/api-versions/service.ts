@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { TSchema } from '@sinclair/typebox'
 import {
@@ -8,12 +7,13 @@ import {
 import type { Clock } from '../../server/clock.ts'
 import { bindTo } from '../../server/db/bind.ts'
 import { badRequest } from './errors.ts'
+import type { AppAnalytics } from '../app-analytics/index.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Installations } from '../installations/index.ts'
 
 declare module 'fastify' {
-  interface FastifyInstance {
-    /** The API versions (issue #31): which are supported now, their deprecation headers, the changelog, upgrades. */
-    apiVersions: ApiVersionsService
-  }
   interface FastifyRequest {
     /** The API version an app-token request speaks (set by registerVersioning); null outside that scope or before the token check. */
     apiVersion: ApiVersion | null
@@ -136,27 +136,27 @@ const HEADER = API_VERSION_HEADER.toLowerCase()
  * that serialized itself) from its text. The newest version's answers leave untouched, and the catalogue
  * cache keeps each version's bytes (answerInVersion, reply.versionShaped).
  */
-export function registerVersioning (scope: FastifyInstance): void {
+export function registerVersioning (scope: FastifyInstance, { apiVersions, appAnalytics, commerce }: VersioningDeps): void {
   scope.decorateRequest('apiVersion', null)
   scope.decorateReply('versionShaped', false)
   scope.addHook('preValidation', async (request, reply) => {
     const installation = request.installation
     if (installation === null || installation === undefined) return
     const named = request.headers[HEADER]
-    const version = scope.apiVersions.resolve(Array.isArray(named) ? named[0] : named, installation.apiVersion)
+    const version = apiVersions.resolve(Array.isArray(named) ? named[0] : named, installation.apiVersion)
     request.apiVersion = version
     reply.header(API_VERSION_HEADER, version)
-    for (const [name, value] of Object.entries(scope.apiVersions.deprecationHeaders(version))) reply.header(name, value)
-    scope.appAnalytics.recordVersionUse(installation.appId, installation.id, 'requests', version)
+    for (const [name, value] of Object.entries(apiVersions.deprecationHeaders(version))) reply.header(name, value)
+    appAnalytics.recordVersionUse(installation.appId, installation.id, 'requests', version)
     // a body that names a version for later (a webhook registration's apiVersion) must name one still supported: a sunset one is refused
     const asked = typeof request.body === 'object' && request.body !== null ? (request.body as { apiVersion?: unknown }).apiVersion : undefined
-    if (typeof asked === 'string' && isApiVersion(asked) && !scope.apiVersions.isSupported(asked)) {
-      const supported = scope.apiVersions.supported()
+    if (typeof asked === 'string' && isApiVersion(asked) && !apiVersions.isSupported(asked)) {
+      const supported = apiVersions.supported()
       throw badRequest('api_version_unsupported', `API version ${asked} is past its sunset; name one of ${supported.join(', ')}`, { supportedVersions: supported })
     }
     const body = shapeOfSchema(request.routeOptions.schema?.body)
     if (version !== LATEST_API_VERSION && body !== null && request.body !== undefined && shapeChanges(body.shape, version)) {
-      request.body = upgrade(body.shape, request.body, version, await contextOf(scope, request))
+      request.body = upgrade(body.shape, request.body, version, await contextOf(commerce, request))
     }
   })
   // an answer object (what handlers return) is downgraded before it is serialized, and serialized with
@@ -230,8 +230,8 @@ function changedAnswer (request: FastifyRequest, status: number) {
 }
 
 /** What an upgrade may need: the business's currency. */
-async function contextOf (scope: FastifyInstance, request: FastifyRequest): Promise<TransformContext> {
-  const business = await scope.commerce.getBusinessProfile(request.installation.businessId)
+async function contextOf (commerce: VersioningDeps['commerce'], request: FastifyRequest): Promise<TransformContext> {
+  const business = await commerce.getBusinessProfile(request.installation.businessId)
   return { currency: business.currency }
 }
 
@@ -241,8 +241,27 @@ export function versionHeaders (reply: FastifyReply, version: ApiVersion, servic
   for (const [name, value] of Object.entries(service.deprecationHeaders(version))) reply.header(name, value)
 }
 
-export default fp(async function apiVersionsService (fastify) {
-  fastify.decorate('apiVersions', createApiVersions({
-    clock: fastify.clock, current: fastify.config.apiVersionCurrent, sunsets: fastify.config.apiVersionSunsets
-  }))
-}, { name: 'api-versions', dependencies: ['commerce', 'app-analytics', 'installations', 'apps'] })
+/** What the versioning of the app-token scope asks of the others: the counters, a business's currency (upgrades). */
+export interface VersioningDeps {
+  apiVersions: ApiVersionsService
+  appAnalytics: Pick<AppAnalytics, 'recordVersionUse'>
+  commerce: Pick<Commerce, 'getBusinessProfile'>
+}
+
+/** API versions' port (server/capability.ts): the registry as it stands, and the versioning the App API puts on its scope. */
+export interface ApiVersions extends ApiVersionsService {
+  registerVersioning: (scope: FastifyInstance) => void
+}
+
+/** What API versions needs of the others. */
+export interface ApiVersionsNeeds extends Omit<VersioningDeps, 'apiVersions'> {
+  appAnalytics: VersioningDeps['appAnalytics'] & Pick<AppAnalytics, 'versionUses'>
+  apps: Pick<Apps, 'ownedApp'>
+  installations: Pick<Installations, 'pinnedVersionsOf' | 'pinApiVersion'>
+  guards: Pick<Guards, 'requireRole'>
+}
+
+export function startApiVersions (fastify: FastifyInstance, { appAnalytics, commerce }: ApiVersionsNeeds): ApiVersions {
+  const apiVersions = createApiVersions({ clock: fastify.clock, current: fastify.config.apiVersionCurrent, sunsets: fastify.config.apiVersionSunsets })
+  return { ...apiVersions, registerVersioning: (scope) => registerVersioning(scope, { apiVersions, appAnalytics, commerce }) }
+}

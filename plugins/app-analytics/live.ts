@@ -4,6 +4,7 @@ import { errorResponses } from '../../server/schemas.ts'
 import { tooManyRequests } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { LiveEventSchema } from './schemas.ts'
+import type { Guards } from '../auth/guards.ts'
 
 /** Live tails one developer may hold open at once, over every process's share of them in this one. */
 export const MAX_LIVE_PER_DEVELOPER = 5
@@ -17,6 +18,8 @@ interface Options {
   tags: string[]
   security: Array<Record<string, string[]>>
   owned: (developerId: string, appId: string) => Promise<{ id: string }>
+  /** What a signed-out session's streams end on (the session guards). */
+  onSessionRevoked: Guards['onSessionRevoked']
 }
 
 const DESCRIPTION = 'Server-sent events (read it with fetch and the Authorization header): `event: ready` once subscribed, then one ' +
@@ -83,7 +86,7 @@ export function registerLiveTail (fastify: FastifyInstance, options: Options): v
     let ended = false
     let unsubscribe: (() => void) | null = null
     // signing out ends the session's streams too, wherever the logout happened
-    const stopWatching = fastify.onSessionRevoked((jti) => { if (jti === session) end() })
+    const stopWatching = options.onSessionRevoked((jti) => { if (jti === session) end() })
     const timers: NodeJS.Timeout[] = []
     function end (): void {
       if (ended) return

@@ -3,6 +3,7 @@ import { errorResponses } from '../../server/schemas.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { AnalyticsSchema, AnalyticsQuery } from './schemas.ts'
 import { registerLiveTail } from './live.ts'
+import type { AppAnalytics, AppAnalyticsNeeds } from './service.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -13,8 +14,8 @@ const security = [{ developerJwt: [] }]
  * installs included. The delivery log and the hook call log are their owners' (plugins/webhooks and
  * plugins/checkout-hooks console-routes.ts).
  */
-const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const appAnalyticsRoutes: FastifyPluginAsyncTypebox<AppAnalyticsNeeds & { appAnalytics: AppAnalytics }> = async (fastify, { apps, guards, appAnalytics }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.get('/:appId/analytics', {
     schema: {
@@ -23,15 +24,18 @@ const appAnalyticsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: AnalyticsQuery, response: { 200: AnalyticsSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await appAnalytics.analytics(app.id, { days: request.query.days, environment: request.query.environment })
   })
 }
 
 /** The console's live tail of the app's delivery attempts and hook calls (./live.ts). */
-export const liveTailRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
-  registerLiveTail(fastify, { tags, security, owned: async (developerId, appId) => await fastify.apps.ownedApp(developerId, appId) })
+export const liveTailRoutes: FastifyPluginAsyncTypebox<AppAnalyticsNeeds> = async (fastify, { apps, guards }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
+  registerLiveTail(fastify, {
+    tags, security, owned: async (developerId, appId) => await apps.ownedApp(developerId, appId),
+    onSessionRevoked: guards.onSessionRevoked
+  })
 }
 
 export default appAnalyticsRoutes

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { bindExecutor, bindTo } from '../../server/db/bind.ts'
@@ -8,6 +7,8 @@ import type { AppAnalyticsContext, InstallationFacts } from './context.ts'
 import { COUNTER_FLUSH_MS, createCounterBuffer } from './counters.ts'
 import { recordApiRequest, recordAttempt, recordHookCalls, recordInstall, recordUninstall, recordVersionUse } from './recording.ts'
 import { analytics, prune, versionUses } from './reports.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
 
 export {
   COUNTER_RETENTION_DAYS, TREND_DAYS,
@@ -19,14 +20,6 @@ export { trendDates } from './reports.ts'
 
 export const PRUNE_JOB = 'app-analytics.prune'
 const PRUNE_CRON = '23 3 * * *'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    appAnalytics: AppAnalyticsService
-    /** The interfaces app-analytics asks through, provided by installations at its boot. */
-    appAnalyticsProviders: { installations: Provided<InstallationFacts> }
-  }
-}
 
 /**
  * Analytics of one app for its developer: daily counters (owned here) fed by the installations, the
@@ -53,20 +46,33 @@ export type AppAnalyticsService = ReturnType<typeof createAppAnalyticsService>
  * Counts every answer of the app-token scope (App API and /webhooks) by status class, 429s included,
  * in memory. A request without a valid token has no app to count against.
  */
-export function registerApiCounting (scope: FastifyInstance): void {
+export function registerApiCounting (scope: FastifyInstance, appAnalytics: Pick<AppAnalyticsService, 'recordApiRequest'>): void {
   scope.addHook('onResponse', async (request, reply) => {
     const installation = request.installation
     if (installation === null || installation === undefined) return
-    scope.appAnalytics.recordApiRequest(installation.appId, installation.id, reply.statusCode)
+    appAnalytics.recordApiRequest(installation.appId, installation.id, reply.statusCode)
   })
 }
 
-export default fp(async function appAnalyticsService (fastify) {
+/**
+ * App analytics' port (server/capability.ts): the recording the others report into, the reports, and
+ * the interface it asks installations through (provided at installations' boot).
+ */
+export interface AppAnalytics extends AppAnalyticsService {
+  providers: { installations: Provided<InstallationFacts> }
+}
+
+/** What app analytics' routes need of the others. */
+export interface AppAnalyticsNeeds {
+  apps: Pick<Apps, 'ownedApp'>
+  guards: Pick<Guards, 'requireRole' | 'onSessionRevoked'>
+}
+
+/** The counters (flushed every COUNTER_FLUSH_MS and at close) and the daily prune job. */
+export async function startAppAnalytics (fastify: FastifyInstance): Promise<AppAnalytics> {
   const providers = { installations: provided<InstallationFacts>('app-analytics installation facts (installations)') }
-  fastify.decorate('appAnalyticsProviders', providers)
   requireProvided(fastify, 'app-analytics', providers)
   const service = createAppAnalyticsService(fastify.db, fastify.clock, (error) => fastify.log.warn({ err: error }, 'analytics counters write failed'), providers.installations)
-  fastify.decorate('appAnalytics', service)
   const timer = setInterval(() => { void service.flush() }, COUNTER_FLUSH_MS)
   timer.unref()
   // after the delivery engine and the hook runner finished (they close earlier), before the database closes
@@ -80,4 +86,5 @@ export default fp(async function appAnalyticsService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'app-analytics', dependencies: ['db', 'clock', 'config', 'jobs'] })
+  return { ...service, providers }
+}

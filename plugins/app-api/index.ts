@@ -1,11 +1,16 @@
 import fp from 'fastify-plugin'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { PREFIX } from '../../server/api-prefixes.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
 import { registerApiCounting } from '../app-analytics/service.ts'
-import { registerVersioning } from '../api-versions/index.ts'
+import type { AppAnalytics } from '../app-analytics/index.ts'
+import type { ApiVersions } from '../api-versions/index.ts'
 import { registerScopeUse } from '../app-checks/service.ts'
-import { registerAppRateLimit } from '../installations/index.ts'
-import { webhookAppRoutes } from '../webhooks/index.ts'
+import type { AppChecks } from '../app-checks/index.ts'
+import type { Commerce } from '../commerce/index.ts'
+import { registerAppRateLimit, type Installations } from '../installations/index.ts'
+import { webhookAppRoutes, type WebhooksPort } from '../webhooks/index.ts'
+import type { AppApiRouteOptions } from './routes/common.ts'
 import businessRoutes from './routes/business.ts'
 import orderRoutes from './routes/orders.ts'
 import pageRoutes from './routes/pages.ts'
@@ -21,8 +26,20 @@ declare module 'fastify' {
   }
 }
 
+/** What the App API needs of the others: the data its routes serve, the token check, and what its scope counts and versions. */
+export interface AppApiNeeds {
+  commerce: Commerce
+  checkoutHooks: AppApiRouteOptions['checkoutHooks']
+  installations: Pick<Installations, 'appAuth'>
+  appAnalytics: Pick<AppAnalytics, 'recordApiRequest'>
+  appChecks: Pick<AppChecks, 'recordScopeUse'>
+  apiVersions: Pick<ApiVersions, 'registerVersioning'>
+  webhooks: WebhooksPort
+}
+
 /** The App API: data of the token's business only, each route behind its scope (DESIGN §7). */
-const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const appApiRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const options: AppApiRouteOptions = { commerce, checkoutHooks, appAuth }
   // one business's requests take at most a few of the pool's connections at a time (fairness.ts)
   const fairness = createFairness({
     perBusiness: fastify.config.appApiBusinessConcurrency,
@@ -39,12 +56,12 @@ const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   fastify.addHook('onResponse', giveBack)
   fastify.addHook('onRequestAbort', giveBack)
 
-  await fastify.register(productRoutes)
-  await fastify.register(orderRoutes)
-  await fastify.register(paymentRoutes)
-  await fastify.register(reviewRoutes)
-  await fastify.register(businessRoutes)
-  await fastify.register(pageRoutes)
+  await fastify.register(productRoutes, options)
+  await fastify.register(orderRoutes, options)
+  await fastify.register(paymentRoutes, options)
+  await fastify.register(reviewRoutes, options)
+  await fastify.register(businessRoutes, options)
+  await fastify.register(pageRoutes, options)
 }
 
 /**
@@ -53,15 +70,19 @@ const appApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
  * answer is counted for the app's analytics and each scope used for the app checks. The token is read,
  * the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
  */
-export default fp(async function appApiCapability (fastify) {
+export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCapability (fastify, { expose, ...needs }) {
+  const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks } = needs
+  // nothing of the App API is called by another capability
+  expose(null)
+  const { appAuth } = installations
   await fastify.register(async function appTokenScope (scope) {
-    scope.addHook('onRequest', scope.identifyAppToken)
-    registerApiCounting(scope)
-    registerScopeUse(scope)
-    await registerAppRateLimit(scope, { then: scope.requireAppToken })
+    scope.addHook('onRequest', appAuth.identifyAppToken)
+    registerApiCounting(scope, appAnalytics)
+    registerScopeUse(scope, appChecks)
+    await registerAppRateLimit(scope, { then: appAuth.requireAppToken })
     // after the token check: the version is the App-Api-Version header's or the installation's pin
-    registerVersioning(scope)
-    await scope.register(appApiRoutes, { prefix: PREFIX.appApi })
-    await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks })
+    apiVersions.registerVersioning(scope)
+    await scope.register(appApiRoutes, { prefix: PREFIX.appApi, commerce, checkoutHooks, appAuth })
+    await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks, webhooks })
   })
-}, { name: 'app-api-capability', dependencies: ['app-auth', 'app-analytics', 'app-checks', 'webhooks', 'api-versions'] })
+}, { name: 'app-api' })

@@ -2,7 +2,11 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Dispatcher } from 'undici'
 import type { Db } from '../../server/db/client.ts'
 import { decryptSecret } from '../../server/crypto.ts'
-import type { AppRow } from '../apps/service.ts'
+import type { Apps, AppRow } from '../apps/service.ts'
+import type { CheckoutHooks } from '../checkout-hooks/index.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Installations } from '../installations/index.ts'
+import type { WebhooksPort } from '../webhooks/index.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { CheckContext } from './context.ts'
 import { fail, type Check } from './runner.ts'
@@ -41,7 +45,12 @@ function needsInstallation (check: Check<CheckContext>): Check<CheckContext> {
 export interface AppChecksDeps {
   db: Db
   log: FastifyBaseLogger
-  fastify: Pick<FastifyInstance, 'apps' | 'installations' | 'webhooks' | 'checkoutHooks' | 'commerce' | 'origins' | 'outbound' | 'clock'>
+  fastify: Pick<FastifyInstance, 'origins' | 'outbound' | 'clock'>
+  apps: Pick<Apps, 'activeExtensionsOf'>
+  installations: Pick<Installations, 'activeFor' | 'testInstall' | 'sessionToken'>
+  webhooks: Pick<WebhooksPort, 'registrationsOf'>
+  checkoutHooks: Pick<CheckoutHooks, 'hooksOf' | 'call'>
+  commerce: Pick<Commerce, 'getBusinessProfile'>
   encryptionKey: Buffer
   webhookTimeoutMs: number
   browserPath: string | null
@@ -56,26 +65,23 @@ export interface RunTools { dispatcher: Dispatcher, scopesExercised: (installati
  * The sandbox's installation of the app, installed for a developer's run when there is none (DESIGN §18);
  * a submission's run installs nothing (an approval would turn that install into a live one).
  */
-async function sandboxInstallation ({ db, fastify }: AppChecksDeps, app: AppRow, businessId: string, userId: string, install: boolean) {
-  const existing = await fastify.installations.activeFor(app.id, businessId)
+async function sandboxInstallation ({ installations }: AppChecksDeps, app: AppRow, businessId: string, install: boolean) {
+  const existing = await installations.activeFor(app.id, businessId)
   if (existing !== null || !install) return existing
-  const issued = await db.transaction(async (tx) => {
-    const locked = await fastify.apps.in(tx).ownedApp(app.developerId, app.id, true)
-    return await fastify.installations.in(tx).install({ app: locked, businessId, scopes: locked.scopes, userId, isTestInstall: true })
-  })
-  return issued.installation
+  // the developer's test install, as the portal's "Install on my sandbox" makes it
+  return (await installations.testInstall(app.developerId, app.id, businessId)).installation
 }
 
 export async function contextFor (
   deps: AppChecksDeps, run: RunTools, app: AppRow, businessId: string, userId: string, install: boolean
 ): Promise<CheckContext> {
-  const { fastify } = deps
+  const { fastify, apps, installations, webhooks, checkoutHooks, commerce } = deps
   const { clock } = fastify
-  const installation = await sandboxInstallation(deps, app, businessId, userId, install)
+  const installation = await sandboxInstallation(deps, app, businessId, install)
   const [business, extensions, hooks] = await Promise.all([
-    fastify.commerce.getBusinessProfile(businessId),
-    fastify.apps.activeExtensionsOf([app.id], ['block', 'embed', 'hook', 'admin_page']),
-    fastify.checkoutHooks.hooksOf(businessId)
+    commerce.getBusinessProfile(businessId),
+    apps.activeExtensionsOf([app.id], ['block', 'embed', 'hook', 'admin_page']),
+    checkoutHooks.hooksOf(businessId)
   ])
   const of = <T>(kind: string) => extensions.filter((e) => e.kind === kind).map((e) => e.definition as T)
   const activeHooks = new Map([...hooks.entries()]
@@ -99,10 +105,10 @@ export async function contextFor (
     webhookTimeoutMs: deps.webhookTimeoutMs,
     browserPath: deps.browserPath,
     activeHooks,
-    callHook: async (hook, id, point: HookPoint, data) => await fastify.checkoutHooks.call(hook, id, point, data),
-    sessionToken: async () => (await fastify.installations.sessionToken({ businessId, installationId, userId, issuer: adminOrigin })).sessionToken,
+    callHook: async (hook, id, point: HookPoint, data) => await checkoutHooks.call(hook, id, point, data),
+    sessionToken: async () => (await installations.sessionToken({ businessId, installationId, userId, issuer: adminOrigin })).sessionToken,
     scopesExercised: async () => await run.scopesExercised(installationId),
-    subscribedEvents: async () => (await fastify.webhooks.registrationsOf(installationId)).filter((w) => w.isActive).flatMap((w) => w.events),
+    subscribedEvents: async () => (await webhooks.registrationsOf(installationId)).filter((w) => w.isActive).flatMap((w) => w.events),
     memo: new Map()
   }
 }

@@ -3,6 +3,7 @@ import { Paginated, errorResponses } from '../../server/schemas.ts'
 import { badRequest, notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { CheckRunSchema, CheckRunSummarySchema, RunParams, RunsQuery, StartedRunSchema } from './schemas.ts'
+import type { AppChecks, AppChecksNeeds } from './service.ts'
 
 const CHECKS_DESCRIPTION = 'Runs the app checks (DESIGN §18) against the app\'s installation on your sandbox business, installed for the run when there is none: ' +
   'redirect URL, install entry, webhook signatures, webhook.test, business.data_erasure, each hook, the framing of blocks, embeds and admin pages, ' +
@@ -10,10 +11,10 @@ const CHECKS_DESCRIPTION = 'Runs the app checks (DESIGN §18) against the app\'s
   'Answers at once with the run\'s id; poll GET …/checks/:runId. 409 while another run of the app is RUNNING.'
 
 /** /developer/apps/:appId/checks: the developer runs the checks and reads the runs, per version. */
-export const developerCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+export const developerCheckRoutes: FastifyPluginAsyncTypebox<Pick<AppChecksNeeds, 'apps' | 'guards'> & { appChecks: AppChecks }> = async (fastify, { apps, guards, appChecks }) => {
   const tags = ['portal']
   const security = [{ developerJwt: [] }]
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.post('/:appId/checks', {
     schema: {
@@ -21,9 +22,9 @@ export const developerCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) =
       params: AppIdParams, response: { 202: StartedRunSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
     if (request.user.businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
-    const checkRunId = await fastify.appChecks.start(app, { businessId: request.user.businessId, userId: request.user.sub }, 'developer')
+    const checkRunId = await appChecks.start(app, { businessId: request.user.businessId, userId: request.user.sub }, 'developer')
     request.log.info({ appId: app.id, checkRunId }, 'app checks started')
     return reply.code(202).send({ checkRunId })
   })
@@ -34,8 +35,8 @@ export const developerCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) =
       params: AppIdParams, querystring: RunsQuery, response: { 200: Paginated(CheckRunSummarySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.appChecks.list(app.id, request.query)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await appChecks.list(app.id, request.query)
   })
 
   fastify.get('/:appId/checks/:runId', {
@@ -44,14 +45,14 @@ export const developerCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) =
       params: RunParams, response: { 200: CheckRunSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.appChecks.get(app.id, request.params.runId)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await appChecks.get(app.id, request.params.runId)
   })
 }
 
 /** /review/apps/:appId/checks: what the reviewer sees first. */
-export const reviewCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('REVIEWER'))
+export const reviewCheckRoutes: FastifyPluginAsyncTypebox<Pick<AppChecksNeeds, 'apps' | 'guards'> & { appChecks: AppChecks }> = async (fastify, { apps, guards, appChecks }) => {
+  fastify.addHook('onRequest', guards.requireRole('REVIEWER'))
 
   fastify.get('/apps/:appId/checks', {
     schema: {
@@ -60,9 +61,9 @@ export const reviewCheckRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: CheckRunSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.findById(request.params.appId)
+    const app = await apps.findById(request.params.appId)
     if (app === null) throw notFound('app_not_found', 'App')
-    const run = await fastify.appChecks.latest(app.id, app.version)
+    const run = await appChecks.latest(app.id, app.version)
     if (run === null) throw notFound('check_run_not_found', 'Check run for this version')
     return run
   })

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { and, eq } from 'drizzle-orm'
 import { checkRuns } from '../../server/db/schema/index.ts'
@@ -6,7 +5,8 @@ import { bindTo } from '../../server/db/bind.ts'
 import { newId } from '../../server/db/ids.ts'
 import { conflict } from './errors.ts'
 import { outboundAgent } from '../../server/url-policy.ts'
-import type { AppRow } from '../apps/service.ts'
+import type { Apps, AppRow } from '../apps/service.ts'
+import type { Guards } from '../auth/guards.ts'
 import type { CheckContext } from './context.ts'
 import { budgetOf, runChecks, statusOf, type Check } from './runner.ts'
 import { contextFor, planChecks, type AppChecksDeps } from './plan.ts'
@@ -17,13 +17,6 @@ import { databaseNow } from '../../server/clock.ts'
 
 export { planChecks, type AppChecksDeps } from './plan.ts'
 export type { Trigger } from './run-records.ts'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** App checks (DESIGN §18): runs against the sandbox installation, kept per version. The only writer of its tables. */
-    appChecks: AppChecks
-  }
-}
 
 /** Scope uses are written in batches, like the API counters: no write per App API request. */
 const SCOPE_FLUSH_MS = 1000
@@ -124,30 +117,38 @@ export type AppChecks = ReturnType<typeof createAppChecks>
  * `scopes.used`; every installation counts, since a sandbox install stays after the app's approval.
  * Registered beside the API counting, on the app-token routes.
  */
-export function registerScopeUse (scope: FastifyInstance): void {
+export function registerScopeUse (scope: FastifyInstance, appChecks: Pick<AppChecks, 'recordScopeUse'>): void {
   scope.addHook('onResponse', async (request, reply) => {
     const installation = request.installation
     if (installation === null || installation === undefined || request.scopeUsed === null || reply.statusCode >= 400) return
-    scope.appChecks.recordScopeUse(installation.id, request.scopeUsed)
+    appChecks.recordScopeUse(installation.id, request.scopeUsed)
   })
 }
 
-/** Where the plan of a run can be replaced (tests of the runner's guarantees). */
-export interface AppChecksOptions { plan?: AppChecksDeps['plan'] }
+/** What app checks needs of the others: what a run calls (plan.ts), the submissions it runs on, the guards of its routes. */
+export interface AppChecksNeeds extends Pick<AppChecksDeps, 'installations' | 'webhooks' | 'checkoutHooks' | 'commerce'> {
+  apps: AppChecksDeps['apps'] & Pick<Apps, 'onAppSubmitted' | 'ownedApp' | 'findById'>
+  guards: Pick<Guards, 'requireRole'>
+}
 
-export default fp(async function appChecksService (fastify, opts: AppChecksOptions) {
+/** The checks, their scope-use writer (every SCOPE_FLUSH_MS), a run on every submission. */
+export async function startAppChecks (fastify: FastifyInstance, needs: AppChecksNeeds): Promise<AppChecks> {
+  const { apps, installations, webhooks, checkoutHooks, commerce } = needs
   const service = createAppChecks({
     db: fastify.db,
     log: fastify.log,
     fastify,
+    apps,
+    installations,
+    webhooks,
+    checkoutHooks,
+    commerce,
     encryptionKey: fastify.config.encryptionKey,
     webhookTimeoutMs: fastify.config.webhookTimeoutMs,
-    browserPath: fastify.config.checksBrowserPath,
-    plan: opts.plan
+    browserPath: fastify.config.checksBrowserPath
   })
-  fastify.decorate('appChecks', service)
   // a submission starts a run; a run already going (or any trouble starting one) never blocks the submission
-  fastify.onAppSubmitted.push(async (app, by) => {
+  apps.onAppSubmitted.push(async (app, by) => {
     if (by.businessId === null) return
     await service.start(app, { businessId: by.businessId, userId: by.userId }, 'submission')
       .catch((error: unknown) => { fastify.log.warn({ err: error, appId: app.id }, 'no app check run for the submission') })
@@ -162,4 +163,5 @@ export default fp(async function appChecksService (fastify, opts: AppChecksOptio
     clearInterval(timer)
     await service.close()
   })
-}, { name: 'app-checks', dependencies: ['db', 'clock', 'config', 'outbound', 'origins', 'apps', 'installations', 'webhooks', 'checkout-hooks', 'commerce'] })
+  return service
+}

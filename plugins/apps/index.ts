@@ -1,17 +1,21 @@
 import fp from 'fastify-plugin'
 import { PREFIX } from '../../server/api-prefixes.ts'
-import appsService from './service.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
+import { startApps, type Apps, type AppsNeeds, type AppsRouteOptions } from './service.ts'
 import appsRoutes from './routes.ts'
 import manifestRoutes from './manifest/routes.ts'
 import reviewRoutes from './review-routes.ts'
 import { mediaRoutes } from './media.ts'
-import type { ReviewRoutesOptions } from './review-thread.ts'
+
+export type { Apps, AppsNeeds }
 
 /** Apps: the developer's apps, their manifest, versions and media, and the review. */
-export default fp<ReviewRoutesOptions>(async function appsCapability (fastify, { authorNames }) {
-  await fastify.register(appsService)
-  await fastify.register(appsRoutes, { prefix: PREFIX.developerApps, authorNames })
-  await fastify.register(manifestRoutes, { prefix: PREFIX.developerApps })
-  await fastify.register(mediaRoutes, { prefix: PREFIX.media })
-  await fastify.register(reviewRoutes, { prefix: PREFIX.review, authorNames })
-}, { name: 'apps-capability', dependencies: ['auth-guards'] })
+export default fp<CapabilityOptions<AppsNeeds, Apps>>(async function appsCapability (fastify, { auth, guards, expose }) {
+  const apps = startApps(fastify)
+  expose(apps)
+  const options: AppsRouteOptions = { apps, auth, guards }
+  await fastify.register(appsRoutes, { prefix: PREFIX.developerApps, ...options })
+  await fastify.register(manifestRoutes, { prefix: PREFIX.developerApps, ...options })
+  await fastify.register(mediaRoutes, { prefix: PREFIX.media, apps })
+  await fastify.register(reviewRoutes, { prefix: PREFIX.review, ...options })
+}, { name: 'apps' })

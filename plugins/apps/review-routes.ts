@@ -4,7 +4,8 @@ import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas
 import { notFound } from './errors.ts'
 import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
 import { addedScopes, publicApp, type AppRow } from './service.ts'
-import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot, type ReviewRoutesOptions } from './review-thread.ts'
+import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot } from './review-thread.ts'
+import type { AppsRouteOptions } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']
@@ -16,14 +17,15 @@ const ReviewQueueQuery = Type.Intersect([
 const ReviewedApp = Type.Intersect([AppSchema, Type.Object({ addedScopes: Type.Array(Type.String(), { description: 'Scopes this submission adds to the approved set' }) })])
 
 /** /review/apps: the review queue, for REVIEWERs. Oldest submission first. */
-const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fastify, { authorNames }) => {
-  fastify.addHook('onRequest', fastify.requireRole('REVIEWER'))
+const reviewRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify, { apps, auth, guards }) => {
+  const authorNames = auth.namesOf
+  fastify.addHook('onRequest', guards.requireRole('REVIEWER'))
   const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
 
   fastify.get('/apps', {
     schema: { tags, security, operationId: 'listReviewQueue', summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
   }, async (request) => {
-    const { rows, total, page, limit } = await fastify.apps.reviewQueue(request.query)
+    const { rows, total, page, limit } = await apps.reviewQueue(request.query)
     return { data: rows.map(withAdded), total, page, limit }
   })
 
@@ -32,7 +34,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
   }, async (request) => withAdded(await reviewedApp(request.params.appId)))
 
   async function reviewedApp (appId: string): Promise<AppRow> {
-    const app = await fastify.apps.findById(appId)
+    const app = await apps.findById(appId)
     if (app === null) throw notFound('app_not_found', 'App')
     return app
   }
@@ -45,7 +47,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
     }
   }, async (request) => {
     const app = await reviewedApp(request.params.appId)
-    const baseline = await fastify.apps.reviewThread.approvedBaseline(app.id)
+    const baseline = await apps.reviewThread.approvedBaseline(app.id)
     const approved = baseline?.snapshot == null
       ? null
       : { version: baseline.version, approvedAt: baseline.createdAt.toISOString(), snapshot: baseline.snapshot as AppSnapshot }
@@ -59,7 +61,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
     }
   }, async (request) => {
     const app = await reviewedApp(request.params.appId)
-    const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
+    const { items, total, page, limit } = await apps.reviewThread.history(app.id, request.query)
     return { data: await reviewEvents(items, authorNames), total, page, limit }
   })
 
@@ -70,7 +72,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
     }
   }, async (request, reply) => {
     const app = await reviewedApp(request.params.appId)
-    const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'REVIEWER' }, request.body.body)
+    const row = await apps.reviewThread.reply(app, { id: request.user.sub, role: 'REVIEWER' }, request.body.body)
     const [event] = await reviewEvents([replyEvent(row)], authorNames)
     return reply.code(201).send(event)
   })
@@ -84,7 +86,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const approved = await fastify.apps.approve(request.user.sub, request.params.appId, request.body.notes ?? null, fastify.onAppApproved)
+    const approved = await apps.approve(request.user.sub, request.params.appId, request.body.notes ?? null, apps.onAppApproved)
     request.log.info({ appId: approved.id }, 'app approved')
     return publicApp(approved)
   })
@@ -96,7 +98,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const rejected = await fastify.apps.reject(request.user.sub, request.params.appId, request.body.notes)
+    const rejected = await apps.reject(request.user.sub, request.params.appId, request.body.notes)
     request.log.info({ appId: rejected.id }, 'app rejected')
     return publicApp(rejected)
   })

@@ -78,7 +78,6 @@ const REVIEWER_KINDS = new Set(['APPROVED', 'REJECTED'])
 /** Names of user accounts by id: the auth capability's, passed in by the composition root (no decorator call back into auth). */
 export type AuthorNames = (ids: string[]) => Promise<Map<string, string>>
 /** Options of the route plugins that show a review's record. */
-export interface ReviewRoutesOptions { authorNames: AuthorNames }
 
 /** History rows as the API shows them, with the authors' names. */
 export async function reviewEvents (items: HistoryRow[], namesOf: AuthorNames) {

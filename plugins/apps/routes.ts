@@ -4,19 +4,21 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from './errors.ts'
 import { publicApp } from './service.ts'
-import { replyEvent, reviewEvents, type ReviewRoutesOptions } from './review-thread.ts'
+import { replyEvent, reviewEvents } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
   AppIdParams, AppSchema, CreateAppBodySchema, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponseSchema, MediaUploadBodySchema,
   ReviewEventSchema, ReviewReplyBodySchema, UpdateAppBodySchema, VersionSchema
 } from './schemas.ts'
+import type { AppsRouteOptions } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['portal']
 
 /** /developer/apps: a developer's own apps. Another developer's app is a 404. */
-const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fastify, { authorNames }) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const portalRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify, { apps, auth, guards }) => {
+  const authorNames = auth.namesOf
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
   await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
 
   fastify.post('/', {
@@ -25,18 +27,18 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       body: CreateAppBodySchema, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
     }
   }, async (request, reply) => {
-    const { app, clientSecret } = await fastify.apps.create(request.user.sub, request.body)
+    const { app, clientSecret } = await apps.create(request.user.sub, request.body)
     request.log.info({ appId: app.id }, 'app created')
     return reply.code(201).send({ app: publicApp(app), clientSecret })
   })
 
   fastify.get('/', {
     schema: { tags, security, operationId: 'listApps', summary: 'List my apps', querystring: PaginationQuery(), response: { 200: Paginated(AppSchema), ...errorResponses(400, 401, 403) } }
-  }, async (request) => await fastify.apps.list(request.user.sub, request.query))
+  }, async (request) => await apps.list(request.user.sub, request.query))
 
   fastify.get('/:appId', {
     schema: { tags, security, operationId: 'getApp', summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
-  }, async (request) => publicApp(await fastify.apps.ownedApp(request.user.sub, request.params.appId)))
+  }, async (request) => publicApp(await apps.ownedApp(request.user.sub, request.params.appId)))
 
   fastify.patch('/:appId', {
     schema: {
@@ -44,7 +46,7 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       description: '409 while PENDING_REVIEW; 400 when slug is sent. On a published app, adding scopes moves it to DRAFT (submit it for review) while the listing keeps its approved scopes; other edits apply at once and are recorded in the version history.',
       params: AppIdParams, body: UpdateAppBodySchema, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => publicApp(await fastify.apps.update(request.user.sub, request.params.appId, request.body)))
+  }, async (request) => publicApp(await apps.update(request.user.sub, request.params.appId, request.body)))
 
   fastify.delete('/:appId', {
     schema: {
@@ -53,7 +55,7 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       params: AppIdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const deleted = await fastify.apps.deleteDraft(request.user.sub, request.params.appId, fastify.onAppDeleting)
+    const deleted = await apps.deleteDraft(request.user.sub, request.params.appId, apps.onAppDeleting)
     request.log.info({ appId: deleted.id }, 'draft app deleted')
     return await reply.code(204).send(null)
   })
@@ -64,8 +66,8 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ReviewEventSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const { items, total, page, limit } = await fastify.apps.reviewThread.history(app.id, request.query)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const { items, total, page, limit } = await apps.reviewThread.history(app.id, request.query)
     return { data: await reviewEvents(items, authorNames), total, page, limit }
   })
 
@@ -76,8 +78,8 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       params: AppIdParams, body: ReviewReplyBodySchema, response: { 201: ReviewEventSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const row = await fastify.apps.reviewThread.reply(app, { id: request.user.sub, role: 'DEVELOPER' }, request.body.body)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const row = await apps.reviewThread.reply(app, { id: request.user.sub, role: 'DEVELOPER' }, request.body.body)
     const [event] = await reviewEvents([replyEvent(row)], authorNames)
     return reply.code(201).send(event)
   })
@@ -85,8 +87,8 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
   fastify.post('/:appId/submit', {
     schema: { tags, security, operationId: 'submitApp', summary: 'Submit for review (DRAFT → PENDING_REVIEW)', description: 'Also starts an app check run of the submitted version (GET /review/apps/:appId/checks); its outcome never blocks the submission.', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404, 409) } }
   }, async (request) => {
-    const submitted = await fastify.apps.submit(request.user.sub, request.params.appId)
-    for (const listener of fastify.onAppSubmitted) await listener(submitted, { userId: request.user.sub, businessId: request.user.businessId })
+    const submitted = await apps.submit(request.user.sub, request.params.appId)
+    for (const listener of apps.onAppSubmitted) await listener(submitted, { userId: request.user.sub, businessId: request.user.businessId })
     return publicApp(submitted)
   })
 
@@ -96,14 +98,14 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       params: AppIdParams, response: { 200: Type.Object({ clientSecret: Type.String() }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const clientSecret = await fastify.apps.regenerateSecret(request.user.sub, request.params.appId)
+    const clientSecret = await apps.regenerateSecret(request.user.sub, request.params.appId)
     request.log.info({ appId: request.params.appId }, 'client secret regenerated')
     return { clientSecret }
   })
 
   fastify.get('/:appId/versions', {
     schema: { tags, security, operationId: 'listAppVersions', summary: 'Version history', params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(VersionSchema), ...errorResponses(400, 401, 403, 404) } }
-  }, async (request) => await fastify.apps.versions(request.user.sub, request.params.appId, request.query))
+  }, async (request) => await apps.versions(request.user.sub, request.params.appId, request.query))
 
   fastify.post('/:appId/media', {
     schema: {
@@ -113,8 +115,8 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
       response: { 201: MediaResponseSchema, ...errorResponses(400, 401, 403, 404, 409, 413) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    fastify.apps.assertEditable(app)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    apps.assertEditable(app)
     if (!request.isMultipart()) throw badRequest('upload_not_multipart', 'Send the image as multipart/form-data')
     const file = await request.file()
     if (file === undefined) throw badRequest('upload_file_missing', 'No file in the upload')
@@ -123,7 +125,7 @@ const portalRoutes: FastifyPluginAsyncTypebox<ReviewRoutesOptions> = async (fast
     if (contentType === null) throw badRequest('upload_not_image', 'The file is not a PNG, JPEG or WebP image')
     const kind = request.query.kind
     if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest('screenshot_limit', `An app has at most ${MAX_SCREENSHOTS} screenshots`)
-    const { url, app: updated } = await fastify.apps.addMedia(app, kind, contentType, bytes)
+    const { url, app: updated } = await apps.addMedia(app, kind, contentType, bytes)
     return reply.code(201).send({ url, kind, app: publicApp(updated) })
   })
 }

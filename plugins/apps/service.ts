@@ -1,4 +1,6 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { AuthService } from '../auth/index.ts'
+import type { Guards } from '../auth/guards.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor, bindTo } from '../../server/db/bind.ts'
 import { assertEditable, createApp, deleteDraft, listApps, ownedApp, updateApp, type AppDeletingListener } from './apps.ts'
@@ -13,27 +15,12 @@ import type { UrlRules } from './url-checks.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
-// the image checks of uploads, for other capabilities' uploads (product pictures)
-export { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 export { addedScopes, publicApp, type AppRow } from './app-row.ts'
 export type { AppDeletingListener } from './apps.ts'
 export type { AppApprovedListener } from './review.ts'
 
 /** Told after a submission for review committed (app checks start a run); must not throw. */
 export type AppSubmittedListener = (app: AppRow, by: { userId: string, businessId: string | null }) => Promise<void>
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Apps: ownership, edits, credentials, review, manifest, media. The only writer of the apps' tables. */
-    apps: AppsService
-    /** Run inside the approval transaction (installations: convert test installs, flag re-consent). */
-    onAppApproved: AppApprovedListener[]
-    /** Run after a submission for review (app checks). */
-    onAppSubmitted: AppSubmittedListener[]
-    /** Run inside the deletion of a draft app (installations). */
-    onAppDeleting: AppDeletingListener[]
-  }
-}
 
 /**
  * The apps service over the database, or over a caller's transaction with `apps.in(tx)` (as commerce
@@ -59,10 +46,34 @@ export function createAppsService (executor: Executor, rules: UrlRules) {
 
 export type AppsService = ReturnType<typeof createAppsService>
 
-export default fp(async function appsService (fastify) {
+/**
+ * Apps' port (server/capability.ts): ownership, edits, credentials, review, manifest, media (the only
+ * writer of the apps' tables), and the listeners the others add at their boot.
+ */
+export interface Apps extends AppsService {
+  /** Run inside the approval transaction (installations: convert test installs, flag re-consent). */
+  onAppApproved: AppApprovedListener[]
+  /** Run after a submission for review (app checks). */
+  onAppSubmitted: AppSubmittedListener[]
+  /** Run inside the deletion of a draft app (installations). */
+  onAppDeleting: AppDeletingListener[]
+}
+
+/** What apps need: the authors' names the review record shows (accounts), and the session guards. */
+export interface AppsNeeds {
+  auth: Pick<AuthService, 'namesOf'>
+  guards: Pick<Guards, 'requireRole'>
+}
+
+/** What the apps' route files are registered with. */
+export interface AppsRouteOptions extends AppsNeeds { apps: Apps }
+
+export function startApps (fastify: FastifyInstance): Apps {
   const isPlatformOrigin = (url: string) => fastify.origins.isPlatformOrigin(url)
-  fastify.decorate('apps', createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }))
-  fastify.decorate('onAppApproved', [] as AppApprovedListener[])
-  fastify.decorate('onAppSubmitted', [] as AppSubmittedListener[])
-  fastify.decorate('onAppDeleting', [] as AppDeletingListener[])
-}, { name: 'apps', dependencies: ['db', 'config', 'outbound', 'origins'] })
+  return {
+    ...createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }),
+    onAppApproved: [],
+    onAppSubmitted: [],
+    onAppDeleting: []
+  }
+}

@@ -16,7 +16,8 @@ type UserRow = typeof users.$inferSelect
 export interface AuthContext {
   executor: Db
   clock: Clock
-  commerce: CommerceService
+  /** commerce creates a merchant's business, in the sign-up's transaction */
+  commerce: Pick<CommerceService, 'in' | 'findBusiness'>
   throttle: AccountThrottle
 }
 

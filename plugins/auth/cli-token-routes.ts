@@ -4,13 +4,14 @@ import { errorResponses, Paginated } from '../../server/schemas.ts'
 import { notFound } from './errors.ts'
 import type { CliTokenView } from './cli-tokens.ts'
 import { CliTokenParams, CliTokenSchema, CliWhoamiSchema } from './schemas.ts'
+import type { Guards } from './guards.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
 
 /** /developer/cli-tokens: the developer's CLI tokens (DESIGN §19), listed and revoked in the portal; whoami and logout for the CLI. */
-const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const cliTokenRoutes: FastifyPluginAsyncTypebox<{ guards: Pick<Guards, 'requireRole' | 'cliTokens'> }> = async (fastify, { guards }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.get('/', {
     schema: {
@@ -19,7 +20,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Paginated(CliTokenSchema), ...errorResponses(401, 403) }
     }
   }, async (request) => {
-    const data = await fastify.cliTokens.list(request.user.sub)
+    const data = await guards.cliTokens.list(request.user.sub)
     return { data: data.map(view), total: data.length, page: 1, limit: Math.max(data.length, 1) }
   })
 
@@ -30,7 +31,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const { sub, email, businessId, jti, cli } = request.user
-    const token = cli === true ? (await fastify.cliTokens.list(sub)).find((t) => t.id === jti) ?? null : null
+    const token = cli === true ? (await guards.cliTokens.list(sub)).find((t) => t.id === jti) ?? null : null
     return { user: { id: sub, email, role: 'DEVELOPER' as const, businessId }, token: token === null ? null : view(token) }
   })
 
@@ -41,7 +42,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(401, 403, 404) }
     }
   }, async (request, reply) => {
-    if (request.user.cli !== true || !await fastify.cliTokens.revoke(request.user.sub, request.user.jti)) throw notFound('cli_token_not_found', 'CLI token')
+    if (request.user.cli !== true || !await guards.cliTokens.revoke(request.user.sub, request.user.jti)) throw notFound('cli_token_not_found', 'CLI token')
     return await reply.code(204).send(null)
   })
 
@@ -52,7 +53,7 @@ const cliTokenRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: CliTokenParams, response: { 204: Type.Null({ description: 'Revoked' }), ...errorResponses(401, 403, 404) }
     }
   }, async (request, reply) => {
-    if (!await fastify.cliTokens.revoke(request.user.sub, request.params.tokenId)) throw notFound('cli_token_not_found', 'CLI token')
+    if (!await guards.cliTokens.revoke(request.user.sub, request.params.tokenId)) throw notFound('cli_token_not_found', 'CLI token')
     request.log.info({ tokenId: request.params.tokenId }, 'CLI token revoked')
     return await reply.code(204).send(null)
   })

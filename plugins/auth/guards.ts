@@ -7,6 +7,7 @@ import type { SessionClaims, VerifiedSession } from './session.ts'
 import { forbidden, unauthorized } from './errors.ts'
 import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
 import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokenService, type CliTokenService } from './cli-tokens.ts'
 
 /** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
@@ -21,32 +22,31 @@ declare module '@fastify/jwt' {
   }
 }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** preHandler: a valid session JWT of one of these roles (401 without one, 403 for another role). */
-    requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler
-    /**
-     * preHandler of every /merchant route: a MERCHANT on their business, or a DEVELOPER acting as the
-     * merchant of their sandbox business (DESIGN §16); the session's businessId is the only business either reaches.
-     */
-    requireMerchant: preHandlerAsyncHookHandler
-    /** preHandler: any valid session JWT. */
-    requireUser: preHandlerAsyncHookHandler
-    signSession: (claims: SessionClaims) => string
-    /** Signs the request's session out everywhere (POST /auth/logout). */
-    revokeSession: (session: VerifiedSession) => Promise<void>
-    /**
-     * Calls `listener` with the JWT id of each session signed out, in this process or another (its
-     * NOTIFY): what a session holds open (a live tail) ends with it. Returns how to stop listening.
-     */
-    onSessionRevoked: (listener: (jti: string) => void) => () => void
-    /** The developer CLI's tokens: issued by the device flow, listed and revoked in the portal. */
-    cliTokens: CliTokenService
-  }
+/** The session guards and sessions: what every actor route and the account routes use (a port, server/capability.ts). */
+export interface Guards {
+  /** preHandler: a valid session JWT of one of these roles (401 without one, 403 for another role). */
+  requireRole: (...roles: Role[]) => preHandlerAsyncHookHandler
+  /**
+   * preHandler of every /merchant route: a MERCHANT on their business, or a DEVELOPER acting as the
+   * merchant of their sandbox business (DESIGN §16); the session's businessId is the only business either reaches.
+   */
+  requireMerchant: preHandlerAsyncHookHandler
+  /** preHandler: any valid session JWT. */
+  requireUser: preHandlerAsyncHookHandler
+  signSession: (claims: SessionClaims) => string
+  /** Signs the request's session out everywhere (POST /auth/logout). */
+  revokeSession: (session: VerifiedSession) => Promise<void>
+  /**
+   * Calls `listener` with the JWT id of each session signed out, in this process or another (its
+   * NOTIFY): what a session holds open (a live tail) ends with it. Returns how to stop listening.
+   */
+  onSessionRevoked: (listener: (jti: string) => void) => () => void
+  /** The developer CLI's tokens: issued by the device flow, listed and revoked in the portal. */
+  cliTokens: CliTokenService
 }
 
 /** Session JWTs for people (developers, merchants, reviewers), their revocation, and the guards that check them. */
-export default fp(async function authGuards (fastify) {
+export default fp<CapabilityOptions<object, Guards>>(async function authGuards (fastify, { expose }) {
   await fastify.register(jwt, { secret: fastify.config.jwtSecret, sign: { expiresIn: TOKEN_LIFETIME } })
   // a small factory over its state: the revoked ids in memory, their listeners, whether NOTIFY is live
   const revocations = createRevocations(fastify.db, fastify.clock)
@@ -77,20 +77,22 @@ export default fp(async function authGuards (fastify) {
     if (typeof request.user.jti !== 'string' || await revocations.isRevoked(request.user.jti)) throw unauthorized('session_revoked', 'Session expired or signed out')
   }
 
-  fastify.decorate('signSession', (claims: SessionClaims) => fastify.jwt.sign({ ...claims, jti: randomUUID() }))
-  fastify.decorate('revokeSession', async (session: VerifiedSession) => {
-    await revocations.revoke(session.jti, session.sub, new Date(session.exp * 1000))
-  })
-  fastify.decorate('cliTokens', cliTokens)
-  fastify.decorate('onSessionRevoked', (listener: (jti: string) => void) => revocations.onRevoked(listener))
-  fastify.decorate('requireUser', async function (request: FastifyRequest, _reply: FastifyReply) {
-    await verifySession(request)
-  })
   const requireRole = (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden('role_forbidden', `This endpoint requires the ${roles.join(' or ')} role`)
   }
-  fastify.decorate('requireRole', requireRole)
-  // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
-  fastify.decorate('requireMerchant', requireRole('MERCHANT', 'DEVELOPER'))
+  expose({
+    signSession: (claims: SessionClaims) => fastify.jwt.sign({ ...claims, jti: randomUUID() }),
+    revokeSession: async (session: VerifiedSession) => {
+      await revocations.revoke(session.jti, session.sub, new Date(session.exp * 1000))
+    },
+    cliTokens,
+    onSessionRevoked: (listener: (jti: string) => void) => revocations.onRevoked(listener),
+    requireUser: async function (request: FastifyRequest, _reply: FastifyReply) {
+      await verifySession(request)
+    },
+    requireRole,
+    // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
+    requireMerchant: requireRole('MERCHANT', 'DEVELOPER')
+  })
 }, { name: 'auth-guards', dependencies: ['config', 'db'] })

@@ -5,12 +5,14 @@ import { notFound } from './errors.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
 import { LoginBodySchema, MeSchema, RegisterBodySchema, SessionSchema } from './schemas.ts'
 import type { User } from './schemas.ts'
+import type { Guards } from './guards.ts'
+import type { AuthService } from './service.ts'
 
 /** Opt-in route config: sign-in and sign-up count against the client address's budget. */
 const PER_ADDRESS = { rateLimit: {} }
 
 /** /auth: register, log in, who am I. */
-const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, guards: Pick<Guards, 'requireUser' | 'signSession' | 'revokeSession'> }> = async (fastify, { auth, guards }) => {
   // per client address (DESIGN §16): a guesser spraying accounts from one address is slowed down too
   await registerPerMinuteLimit(fastify, {
     max: fastify.config.authThrottle.perAddressPerMinute,
@@ -20,7 +22,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   })
 
   const session = (user: User) => ({
-    token: fastify.signSession({ sub: user.id, role: user.role, businessId: user.businessId, email: user.email }),
+    token: guards.signSession({ sub: user.id, role: user.role, businessId: user.businessId, email: user.email }),
     user,
     businessId: user.businessId
   })
@@ -35,7 +37,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: SessionSchema, ...errorResponses(400, 409, 429) }
     }
   }, async (request, reply) => {
-    const user = await fastify.auth.register(request.body)
+    const user = await auth.register(request.body)
     request.log.info({ userId: user.id, role: user.role }, 'account registered')
     return reply.code(201).send(session(user))
   })
@@ -48,10 +50,10 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: LoginBodySchema,
       response: { 200: SessionSchema, ...errorResponses(400, 401, 429) }
     }
-  }, async (request) => session(await fastify.auth.login(request.body.email, request.body.password, request.ip)))
+  }, async (request) => session(await auth.login(request.body.email, request.body.password, request.ip)))
 
   fastify.post('/logout', {
-    onRequest: fastify.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       tags: ['auth'],
       operationId: 'logout',
@@ -60,12 +62,12 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Signed out' }), ...errorResponses(401) }
     }
   }, async (request, reply) => {
-    await fastify.revokeSession(request.user)
+    await guards.revokeSession(request.user)
     return await reply.code(204).send(null)
   })
 
   fastify.get('/me', {
-    onRequest: fastify.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       tags: ['auth'],
       operationId: 'getMe', summary: 'The signed-in user and their business',
@@ -73,9 +75,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: MeSchema, ...errorResponses(401, 404) }
     }
   }, async (request) => {
-    const user = await fastify.auth.findById(request.user.sub)
+    const user = await auth.findById(request.user.sub)
     if (user === null) throw notFound('user_not_found', 'User')
-    const business = user.businessId === null ? null : await fastify.auth.findBusiness(user.businessId)
+    const business = user.businessId === null ? null : await auth.findBusiness(user.businessId)
     return {
       user,
       business: business === null ? null : { id: business.id, name: business.name, slug: business.slug, isSandbox: business.isSandbox }

@@ -4,6 +4,7 @@ import { LogPage } from '../../sdk/src/contract/console.ts'
 import { notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
 import { AppHookCallParams, HookCallDetailSchema, HookCallQuery, HookCallSchema } from './schemas.ts'
+import type { CheckoutHooks, CheckoutHooksNeeds } from './service.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -12,8 +13,8 @@ const security = [{ developerJwt: [] }]
  * The developer console's hook call log for one app (DESIGN §16 "Console routes"): the developer's own
  * app only (another developer's app is 404), across all its installations, test installs included.
  */
-const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const hookCallConsoleRoutes: FastifyPluginAsyncTypebox<Pick<CheckoutHooksNeeds, 'apps' | 'commerce' | 'guards'> & { checkoutHooks: CheckoutHooks }> = async (fastify, { apps, commerce, guards, checkoutHooks }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.get('/:appId/hook-calls', {
     schema: {
@@ -21,8 +22,8 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: HookCallQuery, response: { 200: LogPage(HookCallSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.checkoutHooks.callLog(app.id, request.query)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await checkoutHooks.callLog(app.id, request.query)
   })
 
   fastify.get('/:appId/hook-calls/:id', {
@@ -32,10 +33,10 @@ const hookCallConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppHookCallParams, response: { 200: HookCallDetailSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const call = await fastify.checkoutHooks.callOfApp(app.id, request.params.id)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const call = await checkoutHooks.callOfApp(app.id, request.params.id)
     if (call === null) throw notFound('hook_call_not_found', 'Hook call')
-    const names = await fastify.commerce.businessNamesOf([call.businessId])
+    const names = await commerce.businessNamesOf([call.businessId])
     return { ...call, storeName: names.get(call.businessId) ?? null }
   })
 }

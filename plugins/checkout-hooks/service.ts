@@ -1,4 +1,10 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { AppAnalytics } from '../app-analytics/index.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Installations } from '../installations/index.ts'
+import type { Relay } from '../relay/index.ts'
 import { createHookRunner } from './runner.ts'
 import { createCheckout, type CheckoutDeps } from './checkout.ts'
 
@@ -9,16 +15,6 @@ export const PRUNE_JOB = 'checkout-hooks.prune'
 /** Daily, at a quiet minute, beside the webhook log's. */
 const PRUNE_CRON = '19 3 * * *'
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * The hook runner (hooksOf, run, call, flush) and the checkout with the installed apps' hooks
-     * (quote, placeOrder), used by the storefront and POST /app-api/orders.
-     */
-    checkoutHooks: ReturnType<typeof createCheckoutHooks>
-  }
-}
-
 /**
  * The hook runner, a small factory over its state (the HTTP agent, the buffered call log and its
  * timer), and the checkout's plain functions (checkout.ts) bound to it.
@@ -28,7 +24,24 @@ export function createCheckoutHooks (deps: Parameters<typeof createHookRunner>[0
   return { ...runner, ...createCheckout({ ...deps, executor: deps.db, runner }) }
 }
 
-export default fp(async function checkoutHooksService (fastify) {
+/**
+ * Checkout hooks' port (server/capability.ts): the hook runner (hooksOf, run, call, flush) and the
+ * checkout with the installed apps' hooks (quote, placeOrder), used by the storefront and POST /app-api/orders.
+ */
+export type CheckoutHooks = ReturnType<typeof createCheckoutHooks>
+
+/** What checkout hooks needs of the others. */
+export interface CheckoutHooksNeeds {
+  commerce: CheckoutDeps['commerce'] & Pick<Commerce, 'getBusinessProfile' | 'businessNamesOf' | 'schedulePaymentExpiry' | 'providers'>
+  apps: Pick<Apps, 'ownedApp' | 'findByIds'>
+  installations: Pick<Installations, 'getForBusiness'>
+  appAnalytics: Pick<AppAnalytics, 'recordVersionUse' | 'recordHookCalls'>
+  relay: Pick<Relay, 'call'>
+  guards: Pick<Guards, 'requireRole'>
+}
+
+export async function startCheckoutHooks (fastify: FastifyInstance, needs: CheckoutHooksNeeds): Promise<CheckoutHooks> {
+  const { commerce, apps, installations, appAnalytics, relay } = needs
   const checkoutHooks = createCheckoutHooks({
     db: fastify.db,
     clock: fastify.clock,
@@ -36,12 +49,12 @@ export default fp(async function checkoutHooksService (fastify) {
     outbound: fastify.outbound,
     onCalled: (hookPoint, result) => {
       fastify.metrics.hookCall(hookPoint, result.ok, result.durationMs)
-      fastify.appAnalytics.recordVersionUse(result.hook.appId, result.hook.installationId, 'hooks', result.hook.apiVersion)
+      appAnalytics.recordVersionUse(result.hook.appId, result.hook.installationId, 'hooks', result.hook.apiVersion)
     },
-    currencyOf: async (businessId) => (await fastify.commerce.getBusinessProfile(businessId)).currency,
+    currencyOf: async (businessId) => (await commerce.getBusinessProfile(businessId)).currency,
     onLogError: (error) => fastify.log.warn({ err: error }, 'hook call log write failed'),
     onLogged: (calls) => {
-      fastify.appAnalytics.recordHookCalls(calls)
+      appAnalytics.recordHookCalls(calls)
       for (const call of calls) {
         fastify.liveEvents.publish(call.appId, {
           type: 'hookCall', id: call.id, installationId: call.installationId, hookPoint: call.hookPoint, success: call.success,
@@ -50,17 +63,17 @@ export default fp(async function checkoutHooksService (fastify) {
         })
       }
     },
-    relay: async (request) => await fastify.relay.call(request),
-    schedulePaymentExpiry: fastify.schedulePaymentExpiry,
+    relay: async (request) => await relay.call(request),
+    schedulePaymentExpiry: commerce.schedulePaymentExpiry,
     rules: fastify.config.checkoutRules,
-    commerce: fastify.commerce
+    commerce
   })
-  fastify.decorate('checkoutHooks', checkoutHooks)
   // an order's checkout view (GET /merchant/orders/:id/checkout), asked by commerce through the interface commerce defines
-  fastify.commerceProviders.orderHooks.provide({
+  commerce.providers.orderHooks.provide({
     callsOfOrder: checkoutHooks.callsOfOrder,
     appOfInstallation: async (businessId, installationId) =>
-      await fastify.installations.getForBusiness(businessId, installationId).then((row) => row.appId, () => null)
+      await installations.getForBusiness(businessId, installationId).then((row) => row.appId, () => null),
+    appNamesOf: async (appIds) => new Map((await apps.findByIds(appIds)).map((app) => [app.id, app.name]))
   })
   fastify.addHook('onClose', async () => { await checkoutHooks.close() })
   if (fastify.config.processRole !== 'web') {
@@ -69,4 +82,5 @@ export default fp(async function checkoutHooksService (fastify) {
     })
     await fastify.jobs.boss.schedule(PRUNE_JOB, PRUNE_CRON)
   }
-}, { name: 'checkout-hooks', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'commerce', 'payment-expiry', 'live-events', 'app-analytics', 'metrics', 'relay', 'installations'] })
+  return checkoutHooks
+}

@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
 import { txExecutor, type Db, type Tx } from '../../server/db/client.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import type { Jobs } from '../../server/jobs.ts'
@@ -11,16 +11,6 @@ const RETRY_LIMIT = 5
 
 export interface PaymentExpiry { businessId: string, orderId: string, expiresAt: Date }
 interface PaymentExpiryJob { businessId: string, orderId: string, expiresAt: string }
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * Enqueues the expiry of an app payment inside the caller's transaction (call it beside
-     * attachPaymentSession): the job exists if and only if the session commits.
-     */
-    schedulePaymentExpiry: (tx: Tx, input: PaymentExpiry) => Promise<void>
-  }
-}
 
 export async function schedulePaymentExpiry (jobs: Jobs, tx: Tx, input: PaymentExpiry): Promise<void> {
   const data: PaymentExpiryJob = { businessId: input.businessId, orderId: input.orderId, expiresAt: input.expiresAt.toISOString() }
@@ -53,11 +43,11 @@ export async function expireIfDue (db: Db, job: PaymentExpiryJob, now: Date): Pr
 }
 
 /** The worker that expires unpaid payments at their paymentExpiresAt (payment.expired for app methods) and releases their stock. */
-export default fp(async function paymentExpiry (fastify) {
-  fastify.decorate('schedulePaymentExpiry', (tx: Tx, input: PaymentExpiry) => schedulePaymentExpiry(fastify.jobs, tx, input))
+export async function startPaymentExpiry (fastify: FastifyInstance): Promise<(tx: Tx, input: PaymentExpiry) => Promise<void>> {
   // The queue exists before any transaction schedules into it
   await fastify.jobs.work<PaymentExpiryJob>(PAYMENT_EXPIRY_JOB, async (job) => {
     const outcome = await expireIfDue(fastify.db, job.data, fastify.clock.now())
     fastify.log.info({ orderId: job.data.orderId, outcome }, 'payment expiry')
   })
-}, { name: 'payment-expiry', dependencies: ['db', 'clock', 'jobs'] })
+  return async (tx, input) => await schedulePaymentExpiry(fastify.jobs, tx, input)
+}

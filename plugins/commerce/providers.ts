@@ -22,6 +22,8 @@ export interface OrderHookLog {
   callsOfOrder: (businessId: string, orderId: string) => Promise<OrderHookCall[]>
   /** The app of one of the business's active installations (an app payment method's), else null. */
   appOfInstallation: (businessId: string, installationId: string) => Promise<string | null>
+  /** The names of these apps by id (an app since deleted has none). */
+  appNamesOf: (appIds: string[]) => Promise<Map<string, string>>
 }
 
 export function createCommerceProviders () {

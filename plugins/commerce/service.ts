@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
@@ -13,23 +12,18 @@ import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updateP
 import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
-import { createCommerceProviders, type CommerceProviders } from './providers.ts'
-import { requireProvided } from '../../server/providers.ts'
+import type { CommerceProviders } from './providers.ts'
+import type { CatalogCache } from './catalog-cache.ts'
+import type { PaymentExpiry } from './payment-expiry.ts'
+import type { Tx } from '../../server/db/client.ts'
 
 // What other capabilities may use without reaching into commerce's files
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
 export type { BlockPlacement, PlacementOutcome } from './pages-service.ts'
 export type { CommerceProviders, OrderHookCall, OrderHookLog, PageBlockChecker } from './providers.ts'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Businesses, products, orders, payments, checkout, promo codes, pages and reviews: the only writer of their tables. */
-    commerce: CommerceService
-    /** The interfaces commerce's routes ask through, provided by installations and checkout-hooks at their boot. */
-    commerceProviders: CommerceProviders
-  }
-}
+export type { CatalogCache } from './catalog-cache.ts'
+export type { PaymentExpiry } from './payment-expiry.ts'
 
 /**
  * The commerce service over the database, or over a caller's transaction with `commerce.in(tx)`:
@@ -54,9 +48,17 @@ export function createCommerceService (executor: Executor) {
 
 export type CommerceService = ReturnType<typeof createCommerceService>
 
-export default fp(async function commerceService (fastify) {
-  fastify.decorate('commerce', createCommerceService(fastify.db))
-  const providers = createCommerceProviders()
-  fastify.decorate('commerceProviders', providers)
-  requireProvided(fastify, 'commerce', providers)
-}, { name: 'commerce', dependencies: ['db'] })
+/**
+ * Commerce's port (server/capability.ts): businesses, products, orders, payments, checkout, promo codes,
+ * pages and reviews (the only writer of their tables), the interfaces its routes ask through (provided by
+ * installations and checkout-hooks at their boot), the catalogue cache and the payment expiry.
+ */
+export interface Commerce extends CommerceService {
+  providers: CommerceProviders
+  catalogCache: CatalogCache
+  /**
+   * Enqueues the expiry of an app payment inside the caller's transaction (call it beside
+   * attachPaymentSession): the job exists if and only if the session commits.
+   */
+  schedulePaymentExpiry: (tx: Tx, input: PaymentExpiry) => Promise<void>
+}

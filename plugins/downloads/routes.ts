@@ -5,7 +5,7 @@ import { errorResponses } from '../../server/schemas.ts'
 import { PACKAGES, type PackageKey, type Tarball } from './build.ts'
 import { httpError, notFound } from './errors.ts'
 import { DownloadsSchema, TarballParams, TarballSchema, type Download } from './schemas.ts'
-import type { Outcome } from './service.ts'
+import type { Downloads, Outcome } from './service.ts'
 
 const tags = ['downloads']
 
@@ -23,8 +23,7 @@ function built (key: PackageKey, outcome: Outcome): Tarball {
 const originOf = (request: FastifyRequest): string => `${request.protocol}://${request.host}`
 
 /** `GET /downloads` and the tarballs (DESIGN §22): npm installs them by URL, no registry of the platform's own. */
-const downloadsRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { downloads } = fastify
+const downloadsRoutes: FastifyPluginAsyncTypebox<{ downloads: Downloads }> = async (fastify, { downloads }) => {
   const describe = (request: FastifyRequest, tarball: Tarball): Download =>
     ({ name: tarball.name, version: tarball.version, url: `${originOf(request)}/downloads/${tarball.fileName}`, integrity: tarball.integrity })
 

@@ -1,10 +1,9 @@
-import fp from 'fastify-plugin'
-import type { FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify'
 import { sha256 } from '../../server/crypto.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import { insufficientScope, invalidToken, missingToken } from './errors.ts'
-import { toCached } from './service.ts'
-import type { CachedInstallation } from './token-cache.ts'
+import { toCached, type InstallationRow } from './context.ts'
+import type { CachedInstallation, TokenCache } from './token-cache.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,24 +14,26 @@ declare module 'fastify' {
     /** Set by requireScope when the scope check passed: the scope this request exercised (app checks' scopes.used). */
     scopeUsed: string | null
   }
-  interface FastifyInstance {
-    /**
-     * onRequest: reads the access token and sets the installation, keeping a 401 for requireAppToken,
-     * so hooks in between (the rate limit: X-RateLimit-* on a 401 too, DESIGN §21) see every call.
-     */
-    identifyAppToken: onRequestAsyncHookHandler
-    /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
-    requireAppToken: onRequestAsyncHookHandler
-    /** preHandler: the token's granted scopes include this one; 403 naming it otherwise. */
-    requireScope: (scope: string) => preHandlerAsyncHookHandler
-  }
+}
+
+/** The app-token guards: what the App API's scope puts on every route. */
+export interface AppAuth {
+  /**
+   * onRequest: reads the access token and sets the installation, keeping a 401 for requireAppToken,
+   * so hooks in between (the rate limit: X-RateLimit-* on a 401 too, DESIGN §21) see every call.
+   */
+  identifyAppToken: onRequestAsyncHookHandler
+  /** onRequest: a live installation access token (fbat_…); 401 otherwise. */
+  requireAppToken: onRequestAsyncHookHandler
+  /** preHandler: the token's granted scopes include this one; 403 naming it otherwise. */
+  requireScope: (scope: string) => preHandlerAsyncHookHandler
 }
 
 /** The scheme's name is case-insensitive (RFC 6750 §2.1, RFC 9110 §11.1): `bearer`, as /oauth/token's token_type says, works. */
 const TOKEN_PATTERN = /^[Bb][Ee][Aa][Rr][Ee][Rr]\s+(fbat_[A-Za-z0-9_-]{20,200})$/
 
 /** Bearer-token authentication for apps; the database is consulted only on a cache miss. */
-export default fp(async function appAuth (fastify) {
+export function startAppAuth (fastify: FastifyInstance, installations: { findByTokenHash: (tokenHash: string) => Promise<InstallationRow | null> }, tokenCache: TokenCache): AppAuth {
   fastify.decorateRequest('installation', null as unknown as CachedInstallation)
   fastify.decorateRequest('scopeUsed', null)
   fastify.decorateRequest('appTokenRefusal', null)
@@ -44,30 +45,30 @@ export default fp(async function appAuth (fastify) {
     const match = TOKEN_PATTERN.exec(header)
     if (match === null) throw invalidToken('token_malformed', 'Missing or malformed access token: send Authorization: Bearer fbat_…')
     const tokenHash = sha256(match[1])
-    let installation = fastify.tokenCache.get(tokenHash)
+    let installation = tokenCache.get(tokenHash)
     if (installation === undefined) {
-      const row = await fastify.installations.findByTokenHash(tokenHash)
+      const row = await installations.findByTokenHash(tokenHash)
       if (row === null) throw invalidToken('token_invalid', 'Invalid or revoked access token')
       installation = toCached(row)
-      fastify.tokenCache.set(tokenHash, installation)
+      tokenCache.set(tokenHash, installation)
     }
     request.installation = installation
   }
 
-  fastify.decorate('identifyAppToken', async function (request: FastifyRequest) {
+  async function identifyAppToken (request: FastifyRequest): Promise<void> {
     try {
       await authenticate(request)
     } catch (error) {
       if (!(error instanceof HttpError) || error.statusCode !== 401) throw error
       request.appTokenRefusal = error
     }
-  })
-  fastify.decorate('requireAppToken', async function (request: FastifyRequest) {
+  }
+  async function requireAppToken (request: FastifyRequest): Promise<void> {
     if (request.appTokenRefusal !== null) throw request.appTokenRefusal
     if (request.installation === null) await authenticate(request)
-  })
+  }
 
-  fastify.decorate('requireScope', (scope: string) => async function (request: FastifyRequest) {
+  const requireScope = (scope: string) => async function (request: FastifyRequest) {
     const { scopes, pendingScopes } = request.installation
     if (scopes.includes(scope)) {
       request.scopeUsed = scope
@@ -76,5 +77,6 @@ export default fp(async function appAuth (fastify) {
     throw insufficientScope(pendingScopes.includes(scope) ? 'scope_pending' : 'scope_missing', scope, pendingScopes.includes(scope)
       ? `This endpoint requires the ${scope} scope, which the merchant has not approved yet (re-consent pending)`
       : `This endpoint requires the ${scope} scope`)
-  })
-}, { name: 'app-auth', dependencies: ['installations'] })
+  }
+  return { identifyAppToken, requireAppToken, requireScope }
+}

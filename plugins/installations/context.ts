@@ -28,9 +28,11 @@ export interface InstallationsDeps {
   dataErasureDelaySeconds: number
   /** Drop cached tokens of an installation in this process (NOTIFY reaches the others). */
   evict: (installationId: string) => void
-  apps: AppsService
-  webhooks: Webhooks
-  commerce: CommerceService
+  apps: Pick<AppsService, 'in' | 'activeExtensionsOf' | 'adminPagesOf' | 'findByIds' | 'ownedApp' | 'settingsSchemaOf'>
+  /** the app's own registration follows the installation, in the installation's transaction */
+  webhooks: Pick<Webhooks, 'in'>
+  /** a business's slug; the installation's blocks on pages, in its transaction */
+  commerce: Pick<CommerceService, 'in' | 'findBusiness'>
   /** Install and uninstall counters, written in the installation's transaction. */
   analytics: Pick<AppAnalyticsService, 'in'>
 }

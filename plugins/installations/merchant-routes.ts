@@ -4,6 +4,7 @@ import { IdParams, errorResponses } from '../../server/schemas.ts'
 import { InstallationListSchema, InstallationSchema } from '../../sdk/src/contract/index.ts'
 import { publicInstallation } from './service.ts'
 import { AvailableBlocksSchema, EmbedsBodySchema, EmbedsResponseSchema, PreviousSetupSchema } from './schemas.ts'
+import type { Installations, InstallationsNeeds } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']
@@ -13,8 +14,8 @@ const Settings = Type.Record(Type.String(), Type.Unknown())
 const SettingsResponse = Type.Object({ settings: Settings, settingsSchema: Type.Union([Settings, Type.Null()]) })
 
 /** /merchant/installations: the merchant's installed apps, on their own business only. */
-const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireMerchant)
+const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNeeds, 'apps' | 'guards'> & { installations: Installations }> = async (fastify, { apps, guards, installations }) => {
+  fastify.addHook('onRequest', guards.requireMerchant)
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
   fastify.post('/:id/session-token', {
@@ -26,7 +27,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       params: Params,
       response: { 200: Type.Object({ sessionToken: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }), ...errorResponses(401, 403, 404) }
     }
-  }, async (request) => await fastify.installations.sessionToken({
+  }, async (request) => await installations.sessionToken({
     businessId: businessOf(request), installationId: request.params.id, userId: request.user.sub, issuer: new URL(fastify.origins.adminUrl).origin
   }))
 
@@ -38,11 +39,11 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
     }
   }, async (request) => {
     const businessId = businessOf(request)
-    const rows = await fastify.installations.listForBusiness(businessId)
+    const rows = await installations.listForBusiness(businessId)
     const [pagesByApp, unfinished, offered] = await Promise.all([
-      fastify.apps.adminPagesOf(rows.map(({ app }) => app.id)),
-      fastify.installations.unfinishedFor(businessId, rows.map(({ app }) => app.id)),
-      fastify.installations.offeredSetups(businessId, rows.map(({ installation }) => installation))
+      apps.adminPagesOf(rows.map(({ app }) => app.id)),
+      installations.unfinishedFor(businessId, rows.map(({ app }) => app.id)),
+      installations.offeredSetups(businessId, rows.map(({ installation }) => installation))
     ])
     const listedApp = (app: { id: string, name: string, slug: string, iconUrl: string | null, appUrl: string | null }) =>
       ({ id: app.id, name: app.name, slug: app.slug, iconUrl: app.iconUrl, appUrl: app.appUrl })
@@ -76,7 +77,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       description: 'Every active block of your active installations, with name, description, icon and category.',
       response: { 200: AvailableBlocksSchema, ...errorResponses(401, 403) }
     }
-  }, async (request) => ({ data: await fastify.installations.availableBlocks(businessOf(request)) }))
+  }, async (request) => ({ data: await installations.availableBlocks(businessOf(request)) }))
 
   fastify.delete('/:id', {
     schema: {
@@ -85,21 +86,18 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       params: Params, response: { 200: Type.Object({ uninstalled: Type.Literal(true), installationId: Type.String() }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    await fastify.db.transaction(async (tx) => {
-      const installation = await fastify.installations.in(tx).getForBusiness(businessOf(request), request.params.id, true)
-      await fastify.installations.in(tx).uninstall(installation)
-    })
+    await installations.uninstallFromBusiness(businessOf(request), request.params.id)
     request.log.info({ installationId: request.params.id }, 'app uninstalled')
     return { uninstalled: true as const, installationId: request.params.id }
   })
 
   fastify.post('/:id/consent', {
     schema: { tags, security, operationId: 'approveAddedScopes', summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
-  }, async (request) => publicInstallation(await fastify.installations.consent(businessOf(request), request.params.id)))
+  }, async (request) => publicInstallation(await installations.consent(businessOf(request), request.params.id)))
 
   fastify.get('/:id/settings', {
     schema: { tags, security, operationId: 'getInstallationSettings', summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
-  }, async (request) => await fastify.installations.settingsOf(businessOf(request), request.params.id))
+  }, async (request) => await installations.settingsOf(businessOf(request), request.params.id))
 
   fastify.put('/:id/settings', {
     schema: {
@@ -109,7 +107,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
         ...errorResponses(400, 401, 403, 404)
       }
     }
-  }, async (request) => await fastify.installations.putSettings(businessOf(request), request.params.id, request.body.settings))
+  }, async (request) => await installations.putSettings(businessOf(request), request.params.id, request.body.settings))
 
   fastify.get('/:id/embeds', {
     schema: {
@@ -118,7 +116,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       params: IdParams,
       response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.installations.getEmbeds(businessOf(request), request.params.id))
+  }, async (request) => await installations.getEmbeds(businessOf(request), request.params.id))
 
   fastify.put('/:id/embeds', {
     schema: {
@@ -129,7 +127,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       body: EmbedsBodySchema,
       response: { 200: EmbedsResponseSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.installations.putEmbeds(businessOf(request), request.params.id, request.body))
+  }, async (request) => await installations.putEmbeds(businessOf(request), request.params.id, request.body))
 
   fastify.get('/:id/previous-setup', {
     schema: {
@@ -138,7 +136,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
         'While status is OFFERED, items say what a restore brings back and what it skips, and why (the app changed its definitions, a page is gone).',
       params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404) }
     }
-  }, async (request) => await fastify.installations.previousSetupOf(businessOf(request), request.params.id))
+  }, async (request) => await installations.previousSetupOf(businessOf(request), request.params.id))
 
   fastify.post('/:id/restore-setup', {
     schema: {
@@ -148,7 +146,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404, 409) }
     }
   }, async (request) => {
-    const restored = await fastify.installations.restoreSetup(businessOf(request), request.params.id)
+    const restored = await installations.restoreSetup(businessOf(request), request.params.id)
     request.log.info({ installationId: request.params.id, from: restored.previousInstallationId }, 'previous setup restored')
     return restored
   })
@@ -159,7 +157,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox = async (fastify) =>
       description: 'The offer goes away; restoring afterwards is a 409 previous_setup_resolved.',
       params: Params, response: { 200: PreviousSetupSchema, ...errorResponses(401, 403, 404, 409) }
     }
-  }, async (request) => await fastify.installations.dismissPreviousSetup(businessOf(request), request.params.id))
+  }, async (request) => await installations.dismissPreviousSetup(businessOf(request), request.params.id))
 }
 
 export default merchantInstallationRoutes

@@ -125,7 +125,7 @@ async function definitionsOf (context: InstallationsContext, businessId: string,
   return { current, settingsSchema: await context.apps.settingsSchemaOf(installation.appId) }
 }
 
-async function pagesOf (commerce: CommerceService, executor: Executor, businessId: string, setup: PreviousSetup): Promise<Map<string, PageFacts>> {
+async function pagesOf (commerce: Pick<CommerceService, 'in'>, executor: Executor, businessId: string, setup: PreviousSetup): Promise<Map<string, PageFacts>> {
   const pages = new Map<string, PageFacts>()
   for (const pageId of new Set(setup.blocks.map((b) => b.pageId))) {
     const page = await commerce.in(executor).pageById(businessId, pageId)

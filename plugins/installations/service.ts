@@ -1,4 +1,9 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { AppAnalytics } from '../app-analytics/index.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { WebhooksPort } from '../webhooks/index.ts'
 import type { Tx } from '../../server/db/client.ts'
 import { bindExecutor, bindTo } from '../../server/db/bind.ts'
 import { listenForCache } from '../../server/db/listen.ts'
@@ -8,31 +13,26 @@ import { pinApiVersion, pinnedVersionsOf } from './api-version-pins.ts'
 import { INSTALLATION_CHANNEL, type InstallationsContext, type InstallationsDeps, type UnexchangedConsentSource } from './context.ts'
 import { activeExtensions, availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import { factsOf, installCountsOf } from './facts.ts'
-import { consent, DATA_ERASURE_JOB, endForDeletedApp, install, onAppApproved, revokeToken, uninstall, type ErasureJob } from './lifecycle.ts'
+import { consent, DATA_ERASURE_JOB, endForDeletedApp, install, onAppApproved, revokeToken, uninstall, type ErasureJob, type Issued } from './lifecycle.ts'
 import {
   activeFor, addConsentSource, findByTokenHash, getForBusiness, listForBusiness, liveInstallCounts, reinstalledSince, testInstallOf, unfinishedFor
 } from './lookups.ts'
 import { dismissPreviousSetup, offeredSetups, previousSetupOf, restoreSetup } from './previous-setup.ts'
 import { putSettings, settingsOf } from './settings.ts'
-import { createTokenCache } from './token-cache.ts'
+import { createTokenCache, type TokenCache } from './token-cache.ts'
+import { startAppAuth, type AppAuth } from './app-auth.ts'
+import { testInstall, testUninstall, uninstallFromBusiness, type UseCaseDeps } from './use-cases.ts'
 
 // What other capabilities may use without reaching into installations' files
 export { embedState, type ActiveInstallation, type Settings } from './extensions.ts'
-export type { CachedInstallation } from './token-cache.ts'
+export type { CachedInstallation, TokenCache } from './token-cache.ts'
+export type { AppAuth } from './app-auth.ts'
 export {
   INSTALLATION_CHANNEL, publicInstallation, toCached,
   type InstallationRow, type InstallationsDeps, type UnexchangedConsent, type UnexchangedConsentSource
 } from './context.ts'
 export { allowedEvents, DATA_ERASURE_JOB, TOKEN_PREFIX, type ErasureJob, type InstallInput, type Issued } from './lifecycle.ts'
 export { SESSION_TOKEN_SECONDS } from './admin-pages.ts'
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Installations, their tokens, settings and embeds: the only writer of the installations table. */
-    installations: InstallationsService
-    tokenCache: ReturnType<typeof createTokenCache>
-  }
-}
 
 /** What every view offers, over the database or a caller's transaction. */
 function operations (context: InstallationsContext) {
@@ -66,10 +66,34 @@ export function createInstallationsService (deps: InstallationsDeps, consentSour
 
 export type InstallationsService = ReturnType<typeof createInstallationsService>
 
-/** Installations, the token cache every process keeps coherent, and the delayed data-erasure job. */
-export default fp(async function installationsService (fastify) {
+/**
+ * Installations' port (server/capability.ts): installs and their tokens, settings and embeds (the only
+ * writer of the installations table), the token cache, the app-token guards the App API puts on its
+ * routes, and the use cases that span apps and installations in one transaction (./use-cases.ts).
+ */
+export interface Installations extends InstallationsService {
+  tokenCache: TokenCache
+  appAuth: AppAuth
+  testInstall: (developerId: string, appId: string, sandboxId: string) => Promise<Issued>
+  testUninstall: (developerId: string, appId: string, sandboxId: string) => Promise<string>
+  uninstallFromBusiness: (businessId: string, installationId: string) => Promise<void>
+}
+
+/** What installations needs of the others. */
+export interface InstallationsNeeds {
+  apps: Apps
+  webhooks: Pick<WebhooksPort, 'in' | 'registrationsOf' | 'recentDeliveriesOf' | 'providers'>
+  commerce: Pick<Commerce, 'in' | 'findBusiness' | 'providers'>
+  appAnalytics: Pick<AppAnalytics, 'in' | 'providers'>
+  guards: Pick<Guards, 'requireRole' | 'requireMerchant'>
+}
+
+/**
+ * Installations, the token cache every process keeps coherent, and the delayed data-erasure job; what
+ * commerce, webhooks and app-analytics ask of installations is provided here, through the interfaces they define.
+ */
+export async function startInstallations (fastify: FastifyInstance, { apps, webhooks, commerce, appAnalytics }: InstallationsNeeds): Promise<Installations> {
   const tokenCache = createTokenCache({ clock: fastify.clock })
-  fastify.decorate('tokenCache', tokenCache)
   const service = createInstallationsService({
     db: fastify.db,
     clock: fastify.clock,
@@ -77,21 +101,19 @@ export default fp(async function installationsService (fastify) {
     encryptionKey: fastify.config.encryptionKey,
     dataErasureDelaySeconds: fastify.config.dataErasureDelaySeconds,
     evict: (id) => tokenCache.evictInstallation(id),
-    apps: fastify.apps,
-    webhooks: fastify.webhooks,
-    commerce: fastify.commerce,
-    analytics: fastify.appAnalytics
+    apps,
+    webhooks,
+    commerce,
+    analytics: appAnalytics
   })
-  fastify.decorate('installations', service)
-  // what commerce, webhooks and app-analytics ask of installations, through the interfaces they define
-  fastify.commerceProviders.pageBlocks.provide({ checkBlocks: service.checkBlocks })
+  commerce.providers.pageBlocks.provide({ checkBlocks: service.checkBlocks })
   const facts = async (ids: string[]) => await factsOf(fastify.db, ids)
-  fastify.webhookProviders.installations.provide({ factsOf: facts })
-  fastify.appAnalyticsProviders.installations.provide({
+  webhooks.providers.installations.provide({ factsOf: facts })
+  appAnalytics.providers.installations.provide({
     factsOf: facts, installCountsOf: async (appId, sandbox) => await installCountsOf(fastify.db, appId, sandbox)
   })
-  fastify.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
-  fastify.onAppDeleting.push(async (tx, app) => { await service.in(tx).endForDeletedApp(app) })
+  apps.onAppApproved.push(async (tx, app, previouslyApproved) => { await service.in(tx).onAppApproved(app, previouslyApproved) })
+  apps.onAppDeleting.push(async (tx, app) => { await service.in(tx).endForDeletedApp(app) })
 
   // while revocations from other processes cannot arrive, every token is checked in the database
   await listenForCache(fastify, INSTALLATION_CHANNEL, 'token cache', tokenCache, (installationId) => tokenCache.evictInstallation(installationId))
@@ -109,4 +131,14 @@ export default fp(async function installationsService (fastify) {
     })
     fastify.log.info({ installationId }, 'data erasure requested')
   })
-}, { name: 'installations', dependencies: ['db', 'clock', 'config', 'jobs', 'apps', 'webhooks', 'commerce', 'app-analytics'] })
+
+  const useCases: UseCaseDeps = { db: fastify.db, apps, installations: service }
+  return {
+    ...service,
+    tokenCache,
+    appAuth: startAppAuth(fastify, service, tokenCache),
+    testInstall: async (developerId, appId, sandboxId) => await testInstall(useCases, developerId, appId, sandboxId),
+    testUninstall: async (developerId, appId, sandboxId) => await testUninstall(useCases, developerId, appId, sandboxId),
+    uninstallFromBusiness: async (businessId, installationId) => await uninstallFromBusiness(useCases, businessId, installationId)
+  }
+}

@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { ScopeValue } from '../../sdk/src/contract/index.ts'
-import { badRequest, notFound } from './errors.ts'
+import { badRequest } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
+import type { Installations, InstallationsNeeds } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['portal']
@@ -47,8 +48,8 @@ function installEntry (appUrl: string, businessId: string, slug: string): string
  * App URL through it (installUrl, DESIGN §22) so the app receives its credentials; POST test-install
  * (credentials in the answer) stays for apps without one, the CLI and scripts.
  */
-const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const testInstallRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNeeds, 'apps' | 'commerce' | 'webhooks' | 'guards'> & { installations: Installations }> = async (fastify, { apps, commerce, webhooks, guards, installations }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
   const sandboxOf = (businessId: string | null): string => {
     if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     return businessId
@@ -62,12 +63,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request, reply) => {
     const businessId = sandboxOf(request.user.businessId)
-    const issued = await fastify.db.transaction(async (tx) => {
-      const app = await fastify.apps.in(tx).ownedApp(request.user.sub, request.params.appId, true)
-      const earlier = await fastify.installations.in(tx).activeFor(app.id, businessId)
-      if (earlier !== null) await fastify.installations.in(tx).uninstall(earlier)
-      return await fastify.installations.in(tx).install({ app, businessId, scopes: app.scopes, userId: request.user.sub, isTestInstall: true })
-    })
+    const issued = await installations.testInstall(request.user.sub, request.params.appId, businessId)
     request.log.info({ installationId: issued.installation.id }, 'test install')
     return reply.code(201).send({
       installationId: issued.installation.id, accessToken: issued.accessToken, webhookSecret: issued.webhookSecret, businessId, isTestInstall: true as const
@@ -78,9 +74,9 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     schema: { tags, security, operationId: 'getTestStatus', summary: 'The test install on my sandbox, its webhooks and recent deliveries', params: AppIdParams, response: { 200: TestStatusSchema, ...errorResponses(400, 401, 403, 404) } }
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const installation = await fastify.installations.activeFor(app.id, businessId)
-    const installUrl = app.appUrl === null ? null : installEntry(app.appUrl, businessId, (await fastify.commerce.findBusiness(businessId))?.slug ?? '')
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const installation = await installations.activeFor(app.id, businessId)
+    const installUrl = app.appUrl === null ? null : installEntry(app.appUrl, businessId, (await commerce.findBusiness(businessId))?.slug ?? '')
     if (installation === null) {
       return {
         installed: false, installationId: null, businessId, installUrl, isTestInstall: null, needsReConsent: null, grantedScopes: [], installedAt: null,
@@ -88,8 +84,8 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       }
     }
     const [registrations, deliveries] = await Promise.all([
-      fastify.webhooks.registrationsOf(installation.id),
-      fastify.webhooks.recentDeliveriesOf(installation.id, RECENT_DELIVERIES)
+      webhooks.registrationsOf(installation.id),
+      webhooks.recentDeliveriesOf(installation.id, RECENT_DELIVERIES)
     ])
     return {
       installed: true,
@@ -118,13 +114,7 @@ const testInstallRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const businessId = sandboxOf(request.user.businessId)
-    const installationId = await fastify.db.transaction(async (tx) => {
-      const app = await fastify.apps.in(tx).ownedApp(request.user.sub, request.params.appId, true)
-      const installation = await fastify.installations.in(tx).activeFor(app.id, businessId)
-      if (installation === null) throw notFound('installation_not_found', 'Test install')
-      await fastify.installations.in(tx).uninstall(installation)
-      return installation.id
-    })
+    const installationId = await installations.testUninstall(request.user.sub, request.params.appId, businessId)
     return { uninstalled: true as const, installationId }
   })
 }

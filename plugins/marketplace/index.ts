@@ -1,8 +1,12 @@
 import fp from 'fastify-plugin'
 import { PREFIX } from '../../server/api-prefixes.ts'
-import marketplaceRoutes from './routes.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
+import marketplaceRoutes, { type MarketplaceNeeds } from './routes.ts'
 
-/** The public marketplace: published apps only. */
-export default fp(async function marketplaceCapability (fastify) {
-  await fastify.register(marketplaceRoutes, { prefix: PREFIX.marketplace })
-}, { name: 'marketplace-capability', dependencies: ['apps', 'installations', 'auth'] })
+export type { MarketplaceNeeds }
+
+/** The public marketplace: published apps only. Nothing of it is called by another capability. */
+export default fp<CapabilityOptions<MarketplaceNeeds, null>>(async function marketplaceCapability (fastify, { expose, ...needs }) {
+  expose(null)
+  await fastify.register(marketplaceRoutes, { prefix: PREFIX.marketplace, ...needs })
+}, { name: 'marketplace' })

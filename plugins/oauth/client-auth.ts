@@ -3,6 +3,7 @@ import basicAuth from '@fastify/basic-auth'
 import type { AppRow } from '../apps/service.ts'
 import { HttpError } from '../../server/http-errors.ts'
 import { oauthError } from './errors.ts'
+import type { Apps } from '../apps/index.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,16 +29,16 @@ export function formDecode (value: string): string {
  * Registers HTTP Basic client authentication on the (encapsulated) oauth scope and returns the
  * onRequest hook of the endpoints that need it: invalid_client (401) when it fails.
  */
-export async function registerClientAuth (fastify: FastifyInstance) {
+export async function registerClientAuth (fastify: FastifyInstance, apps: Pick<Apps, 'verifyClientCredentials'>) {
   fastify.decorateRequest('oauthClient', null)
   await fastify.register(basicAuth, {
     authenticate: false,
     validate: async (clientId, clientSecret, request) => {
       const decodedId = formDecode(clientId)
       const decodedSecret = formDecode(clientSecret)
-      let app = await fastify.apps.verifyClientCredentials(decodedId, decodedSecret)
+      let app = await apps.verifyClientCredentials(decodedId, decodedSecret)
       // raw values keep working for clients that skip the encoding step
-      if (app === null && (decodedId !== clientId || decodedSecret !== clientSecret)) app = await fastify.apps.verifyClientCredentials(clientId, clientSecret)
+      if (app === null && (decodedId !== clientId || decodedSecret !== clientSecret)) app = await apps.verifyClientCredentials(clientId, clientSecret)
       if (app === null) throw oauthError('invalid_client', 'Client authentication failed')
       request.oauthClient = app
     }

@@ -7,6 +7,8 @@ import { rateLimitRedis } from '../../server/redis.ts'
 import { httpError, oauthError, oauthErrorHandler } from './errors.ts'
 import { CLI_CLIENT_ID } from './device.ts'
 import { DeviceAuthorizationBodySchema, DeviceAuthorizationSchema, DeviceDecisionBodySchema, DeviceInfoQuery, DeviceInfoSchema, OAuthErrorSchema } from './schemas.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { DeviceFlow } from './device.ts'
 
 const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
@@ -29,7 +31,7 @@ const PER_ACCOUNT_AND_ADDRESS = {
 }
 
 /** RFC 8628 for the developer CLI (DESIGN §19): the device asks, the developer approves at /device, the CLI polls /oauth/token. */
-const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const deviceRoutes: FastifyPluginAsyncTypebox<{ deviceFlow: DeviceFlow, guards: Pick<Guards, 'requireRole'> }> = async (fastify, { deviceFlow, guards }) => {
   // public and writing a row per call: limited per client address like sign-in, refused in the RFC 6749 shape
   await fastify.register(rateLimit, {
     global: false,
@@ -60,21 +62,21 @@ const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (clientId === undefined || clientId === '') throw oauthError('invalid_request', 'client_id is required')
     if (clientId !== CLI_CLIENT_ID) throw oauthError('invalid_client', `Device authorization is for the developer CLI (client_id=${CLI_CLIENT_ID})`)
     const name = deviceName?.trim() ?? ''
-    return reply.headers(NO_STORE).send(await fastify.deviceFlow.start(name === '' ? DEFAULT_DEVICE_NAME : name, request.ip))
+    return reply.headers(NO_STORE).send(await deviceFlow.start(name === '' ? DEFAULT_DEVICE_NAME : name, request.ip))
   })
 
   fastify.get('/device', {
-    onRequest: fastify.requireRole('DEVELOPER'),
+    onRequest: guards.requireRole('DEVELOPER'),
     config: PER_ACCOUNT_AND_ADDRESS,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'getDeviceLogin', summary: 'The CLI login waiting under a user code, for the /device screen',
       description: '404 (`user_code_not_found`) when no login waits under the code or it expired; 400 (`user_code_invalid`) for a value that cannot be a code; 429 past 20 lookups a minute per account and address. `clientName` is the name the device chose; `requestedFrom` and `createdAt` are where and when it asked.',
       querystring: DeviceInfoQuery, response: { 200: DeviceInfoSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await fastify.deviceFlow.describe(request.query.user_code))
+  }, async (request) => await deviceFlow.describe(request.query.user_code))
 
   fastify.post('/device', {
-    onRequest: fastify.requireRole('DEVELOPER'),
+    onRequest: guards.requireRole('DEVELOPER'),
     config: PER_ACCOUNT_AND_ADDRESS,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'decideDeviceLogin', summary: 'Approve or deny a CLI login (the /device screen)',
@@ -82,7 +84,7 @@ const deviceRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: DeviceDecisionBodySchema, response: { 204: Type.Null({ description: 'Decided' }), ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
-    await fastify.deviceFlow.decide(request.user.sub, request.body.user_code, request.body.decision)
+    await deviceFlow.decide(request.user.sub, request.body.user_code, request.body.decision)
     request.log.info({ decision: request.body.decision }, 'device login decided')
     return await reply.code(204).send(null)
   })

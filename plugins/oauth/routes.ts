@@ -6,6 +6,10 @@ import { oauthError, oauthErrorHandler } from './errors.ts'
 import { registerClientAuth } from './client-auth.ts'
 import { Type } from '@sinclair/typebox'
 import deviceRoutes from './device-routes.ts'
+import type { OAuth, OAuthNeeds } from './service.ts'
+
+/** What the /oauth routes are registered with: the port itself, the clients' credentials, the guards. */
+type OAuthRouteOptions = OAuth & Pick<OAuthNeeds, 'apps' | 'guards'>
 import { CLI_CLIENT_ID, DEVICE_CODE_GRANT } from './device.ts'
 import { DeviceTokenSchema, AuthorizeBodySchema, AuthorizeInfoQuery, AuthorizeInfoSchema, OAuthErrorSchema, RedirectSchema, RevokeBodySchema, RevokedSchema, TokenBodySchema, TokenSchema } from './schemas.ts'
 
@@ -13,14 +17,13 @@ const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }
 
 /** /oauth: consent (JWT, for the SPA's consent screen), the code exchange and revocation (client credentials). */
-const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const { oauth } = fastify
+const oauthRoutes: FastifyPluginAsyncTypebox<OAuthRouteOptions> = async (fastify, { oauth, deviceFlow, apps, guards }) => {
   // the admin lists an approved install at once, as "finishing install", until the app exchanges the code
   await fastify.register(formBody)
-  const requireClient = await registerClientAuth(fastify)
+  const requireClient = await registerClientAuth(fastify, apps)
 
   fastify.get('/authorize/info', {
-    onRequest: fastify.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'getAuthorizationInfo', summary: 'What the consent screen shows',
       description: '400 (with `code`: invalid_client, invalid_request, unauthorized_client, invalid_scope) for an unknown client, a redirect_uri that does not exactly match, an unpublished app (merchant), or scopes outside the approved set.',
@@ -29,7 +32,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request) => await oauth.info(request.user, request.query))
 
   fastify.post('/authorize', {
-    onRequest: fastify.requireUser,
+    onRequest: guards.requireUser,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'authorize', summary: 'Approve or deny: returns where to send the browser',
       description: 'A MERCHANT installs on their business; a DEVELOPER authorizing their own app installs on their sandbox (test install). The code is valid 10 minutes, once. PKCE S256: send code_challenge here and code_verifier at the exchange.',
@@ -61,7 +64,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }, async (request, reply) => {
     if (request.body.grant_type === DEVICE_CODE_GRANT) {
       if (request.body.device_code === undefined || request.body.device_code === '') throw oauthError('invalid_request', 'device_code is required')
-      const issued = await fastify.deviceFlow.poll(request.body.device_code)
+      const issued = await deviceFlow.poll(request.body.device_code)
       request.log.info('CLI token issued')
       return reply.headers(NO_STORE).send(issued)
     }
@@ -70,7 +73,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     return reply.headers(NO_STORE).send(token)
   })
 
-  await fastify.register(deviceRoutes)
+  await fastify.register(deviceRoutes, { deviceFlow, guards })
 
   fastify.post('/revoke', {
     onRequest: requireClient,

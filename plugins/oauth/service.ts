@@ -1,4 +1,7 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Installations } from '../installations/index.ts'
 import { bindTo } from '../../server/db/bind.ts'
 import { authorize, info, resolve, unexchangedConsents } from './consent.ts'
 import type { OAuthContext } from './context.ts'
@@ -19,31 +22,39 @@ export function createOAuthService (context: OAuthContext) {
 
 export type OAuthService = ReturnType<typeof createOAuthService>
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Consent, the code exchange and revocation: the only writer of oauth_codes. */
-    oauth: OAuthService
-    /** RFC 8628 device authorization of the developer CLI: the only writer of device_authorizations. */
-    deviceFlow: DeviceFlow
-  }
+/** OAuth's port (server/capability.ts): consent, the code exchange and revocation, and the CLI's device flow. */
+export interface OAuth {
+  /** Consent, the code exchange and revocation: the only writer of oauth_codes. */
+  oauth: OAuthService
+  /** RFC 8628 device authorization of the developer CLI: the only writer of device_authorizations. */
+  deviceFlow: DeviceFlow
 }
 
-/** The oauth service as a decorator, like every capability's; it tells installations where unexchanged consents are. */
-export default fp(async function oauthService (fastify) {
+/** What OAuth needs of the others. */
+export interface OAuthNeeds {
+  apps: OAuthContext['apps'] & Pick<Apps, 'verifyClientCredentials'>
+  installations: OAuthContext['installations'] & Pick<Installations, 'addConsentSource'>
+  commerce: OAuthContext['commerce']
+  auth: OAuthContext['auth']
+  guards: Pick<Guards, 'requireUser' | 'requireRole' | 'cliTokens'>
+}
+
+/** The oauth service and the device flow; it tells installations where unexchanged consents are. */
+export function startOAuth (fastify: FastifyInstance, { apps, installations, commerce, auth, guards }: OAuthNeeds): OAuth {
   const oauth = createOAuthService({
-    executor: fastify.db, clock: fastify.clock, apps: fastify.apps, installations: fastify.installations, commerce: fastify.commerce, auth: fastify.auth,
+    executor: fastify.db, clock: fastify.clock, apps, installations, commerce, auth,
     adminUrl: () => fastify.origins.adminUrl
   })
-  fastify.decorate('oauth', oauth)
-  fastify.installations.addConsentSource(oauth.unexchangedConsents)
-  fastify.decorate('deviceFlow', createDeviceFlow({
+  installations.addConsentSource(oauth.unexchangedConsents)
+  const deviceFlow = createDeviceFlow({
     executor: fastify.db,
     clock: fastify.clock,
     intervalSeconds: fastify.config.devicePollIntervalSeconds,
     verificationUri: () => `${fastify.origins.adminUrl}${DEVICE_SCREEN_PATH}`,
     issueToken: async (userId, name) => {
-      const { token, view } = await fastify.cliTokens.issue(userId, name)
+      const { token, view } = await guards.cliTokens.issue(userId, name)
       return { token, expiresAt: view.expiresAt }
     }
-  }))
-}, { name: 'oauth', dependencies: ['db', 'clock', 'apps', 'installations', 'commerce', 'auth', 'auth-guards'] })
+  })
+  return { oauth, deviceFlow }
+}

@@ -1,10 +1,14 @@
 import fp from 'fastify-plugin'
 import { PREFIX } from '../../server/api-prefixes.ts'
-import relayService from './service.ts'
-import relayRoutes from './routes.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
+import { startRelay, type Relay } from './service.ts'
+import relayRoutes, { type RelayNeeds } from './routes.ts'
+
+export type { Relay, RelayNeeds }
 
 /** The local relay (`app-platform listen`): its sessions and calls, and the developer's routes. */
-export default fp(async function relayCapability (fastify) {
-  await fastify.register(relayService)
-  await fastify.register(relayRoutes, { prefix: PREFIX.developerApps })
-}, { name: 'relay-capability', dependencies: ['auth-guards'] })
+export default fp<CapabilityOptions<RelayNeeds, Relay>>(async function relayCapability (fastify, { apps, guards, expose }) {
+  const relay = startRelay(fastify)
+  expose(relay)
+  await fastify.register(relayRoutes, { prefix: PREFIX.developerApps, apps, guards, relay })
+}, { name: 'relay' })

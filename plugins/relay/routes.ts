@@ -7,6 +7,15 @@ import { AppIdParams } from '../apps/schemas.ts'
 import { callEvent, HEARTBEAT_MS, type RelayCallRow, type RelaySession } from './service.ts'
 import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema, TriggerBodySchema, TriggeredSchema } from './schemas.ts'
 import { TRIGGERABLE_EVENTS } from './samples.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Relay } from './service.ts'
+
+/** What the relay's routes need of the others: the developer's own apps and the session guards. */
+export interface RelayNeeds {
+  apps: Pick<Apps, 'ownedApp'>
+  guards: Pick<Guards, 'requireRole' | 'onSessionRevoked'>
+}
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -21,8 +30,8 @@ const STREAM_DESCRIPTION = 'Server-sent events for `app-platform listen` (DESIGN
   'the calls still awaiting an answer. Production installs are never relayed; without a session, calls go to the network.'
 
 /** /developer/apps/:appId/relay: the listen stream, the answers, and the console's list of relayed calls. */
-const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const relayRoutes: FastifyPluginAsyncTypebox<RelayNeeds & { relay: Relay }> = async (fastify, { apps, guards, relay }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
   const streams = new Set<ServerResponse>()
   fastify.addHook('preClose', async () => { for (const stream of streams) stream.end() })
 
@@ -40,7 +49,7 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
     const businessId = request.user.businessId
     if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     const raw = reply.raw
@@ -49,11 +58,11 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const send = (row: RelayCallRow) => write(`event: call\nid: ${row.id}\ndata: ${JSON.stringify(callEvent(row))}\n\n`)
     let session: RelaySession | null = null
     // one session per app: a newer listen, in any process, ends this stream
-    session = await fastify.relay.connect(app.id, businessId, send, () => { write('event: replaced\ndata: {}\n\n'); end() })
+    session = await relay.connect(app.id, businessId, send, () => { write('event: replaced\ndata: {}\n\n'); end() })
     const connected = session
     const sessionJti = request.user.jti
     const timers: NodeJS.Timeout[] = []
-    const stopWatching = fastify.onSessionRevoked((jti) => { if (jti === sessionJti) end() })
+    const stopWatching = guards.onSessionRevoked((jti) => { if (jti === sessionJti) end() })
     function end (): void {
       if (ended) return
       ended = true
@@ -90,8 +99,8 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: RelayCallParams, body: RelayAnswerBodySchema, response: { 204: Type.Null({ description: 'Handed to the waiting call' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    if (!await fastify.relay.answer(app.id, request.params.callId, request.body)) throw notFound('relayed_call_not_found', 'Waiting relayed call')
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    if (!await relay.answer(app.id, request.params.callId, request.body)) throw notFound('relayed_call_not_found', 'Waiting relayed call')
     return await reply.code(204).send(null)
   })
 
@@ -102,12 +111,12 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, body: TriggerBodySchema, response: { 202: TriggeredSchema, ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await fastify.apps.ownedApp(request.user.sub, request.params.appId)
+    await apps.ownedApp(request.user.sub, request.params.appId)
     const businessId = request.user.businessId
     if (businessId === null) throw badRequest('sandbox_missing', 'Your account has no sandbox business')
     const event = TRIGGERABLE_EVENTS.find((name) => name === request.body.event)
     if (event === undefined) throw badRequest('event_unknown', `Unknown event ${request.body.event}: one of ${TRIGGERABLE_EVENTS.join(', ')}`)
-    return await reply.code(202).send(await fastify.relay.trigger(businessId, event))
+    return await reply.code(202).send(await relay.trigger(businessId, event))
   })
 
   fastify.get('/:appId/relay-calls', {
@@ -116,8 +125,8 @@ const relayRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: Type.Object({ data: Type.Array(RelayedCallSchema) }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const rows = await fastify.relay.recent(app.id, LISTED_CALLS)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const rows = await relay.recent(app.id, LISTED_CALLS)
     return {
       data: rows.map((row) => ({
         id: row.id, kind: row.kind, name: row.name, path: row.path, status: row.answer?.status ?? null,

@@ -1,4 +1,4 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
 import { and, desc, eq, gt, isNull, lt } from 'drizzle-orm'
 import { relayCalls, relaySessions, type RelayAnswerRecord } from '../../server/db/schema/index.ts'
 import type { Db } from '../../server/db/client.ts'
@@ -211,14 +211,8 @@ export function createRelay (deps: {
 
 export type Relay = ReturnType<typeof createRelay>
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The local relay of `app-platform listen`: the only writer of relay_sessions and relay_calls. */
-    relay: Relay
-  }
-}
-
-export default fp(async function relayService (fastify) {
+/** The relay over this process's database and its notifications, closed with the app. */
+export function startRelay (fastify: FastifyInstance): Relay {
   const relay = createRelay({
     db: fastify.db,
     notify: fastify.database.notify,
@@ -226,6 +220,6 @@ export default fp(async function relayService (fastify) {
     onError: (error) => fastify.log.warn({ err: error }, 'relay hand-over failed'),
     clock: fastify.clock
   })
-  fastify.decorate('relay', relay)
   fastify.addHook('onClose', async () => { await relay.close() })
-}, { name: 'relay', dependencies: ['db', 'clock'] })
+  return relay
+}

@@ -5,14 +5,15 @@ import { ReviewCreateBodySchema, ReviewSchema } from '../commerce/schemas.ts'
 import { StoreParams, StoreProductQuerySchema, StoreProductSchema } from './schemas.ts'
 import { storeProductPage } from './service.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
+import type { StorefrontNeeds } from './view.ts'
 
 const tags = ['storefront']
 const security: Array<Record<string, string[]>> = []
 
 /** The public customer API of a storefront: no credentials, one business per slug. */
-const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const storefrontApiRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
   const business = async (slug: string) => {
-    const row = await fastify.commerce.businessBySlug(slug)
+    const row = await commerce.businessBySlug(slug)
     if (row === null) throw notFound('store_not_found', 'Store')
     return row
   }
@@ -27,7 +28,7 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const store = await business(request.params.businessSlug)
-    return storeProductPage(await fastify.commerce.listVisibleProducts(store.id, request.query), store.currency)
+    return storeProductPage(await commerce.listVisibleProducts(store.id, request.query), store.currency)
   })
 
   fastify.post('/:businessSlug/api/reviews', {
@@ -39,7 +40,7 @@ const storefrontApiRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ReviewCreateBodySchema,
       response: { 201: ReviewSchema, ...errorResponses(400, 404, 429) }
     }
-  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createStoreReview((await business(request.params.businessSlug)).id, request.body)))
+  }, async (request, reply) => reply.code(201).send(await commerce.createStoreReview((await business(request.params.businessSlug)).id, request.body)))
 }
 
 export default storefrontApiRoutes

@@ -6,6 +6,7 @@ import { GuestOrderBodySchema, OrderSchema } from '../commerce/schemas.ts'
 import { CreatePaymentAnswerSchema, PaymentMethodSchema } from '../checkout-hooks/schemas.ts'
 import { STOREFRONT_WRITE_LIMIT } from './rate-limit.ts'
 import { qrImage } from './qr.ts'
+import type { StorefrontNeeds } from './view.ts'
 
 const tags = ['storefront']
 const Params = Type.Object({ businessSlug: Type.String({ minLength: 1, maxLength: 64 }) })
@@ -38,9 +39,9 @@ const PlacedSchema = Type.Object({
 }, { title: 'PlacedOrder' })
 
 /** Customer checkout on a merchant's storefront: quote, then place the order. Public. */
-const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const checkoutRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
   async function businessIdOf (slug: string): Promise<string> {
-    const business = await fastify.commerce.businessBySlug(slug)
+    const business = await commerce.businessBySlug(slug)
     if (business === null) throw notFound('store_not_found', 'Store')
     return business.id
   }
@@ -52,7 +53,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       description: 'DELIVERY needs no address here (a shopper asks for a delivery price before typing one); `locality` is passed to the shipping-rate hooks. The order requires the address. A `promoCode` that is unknown, inactive, expired or below its minimum subtotal is a 422 with `field: "promoCode"`.',
       params: Params, body: QuoteBody, response: { 200: QuoteSchema, ...errorResponses(400, 404, 422, 429) }
     }
-  }, async (request) => await fastify.checkoutHooks.quote(await businessIdOf(request.params.businessSlug), request.body))
+  }, async (request) => await checkoutHooks.quote(await businessIdOf(request.params.businessSlug), request.body))
 
   fastify.post('/:businessSlug/api/orders', {
     config: STOREFRONT_WRITE_LIMIT,
@@ -62,7 +63,7 @@ const checkoutRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: Params, body: GuestOrderBodySchema, response: { 201: PlacedSchema, ...errorResponses(400, 404, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
-    const placed = await fastify.checkoutHooks.placeOrder(await businessIdOf(request.params.businessSlug), request.body, { holdStock: true })
+    const placed = await checkoutHooks.placeOrder(await businessIdOf(request.params.businessSlug), request.body, { holdStock: true })
     request.log.info({ orderId: placed.order.id }, 'storefront order placed')
     const payment = placed.payment === undefined ? undefined : { ...placed.payment, qrImage: await qrImage(placed.payment.qrCode) }
     return reply.code(201).send({ order: placed.order, paymentExpiresAt: placed.paymentExpiresAt, payment })

@@ -8,6 +8,7 @@ import { HOME_SLUG, storeProductPage } from './service.ts'
 import { storefrontView } from './view.ts'
 import type { PageRow } from '../commerce/service.ts'
 import { verifyPreviewToken, type PreviewBlock } from '../../server/preview-token.ts'
+import type { StorefrontNeeds } from './view.ts'
 
 /** Slugs are lowercase words and dashes; anything else cannot name a business or a page. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
@@ -19,7 +20,7 @@ const PageParams = Type.Object({ businessSlug: Type.String(), pageSlug: Type.Opt
 const PreviewQuery = Type.Object({ preview: Type.Optional(Type.Unknown({ description: '1, or an editor preview token: accepts SERVICE_BLOCK_UPDATE from the admin' })) })
 
 /** Server-rendered storefront pages and the files they load (host script, stylesheet). */
-const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const storefrontHtmlRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
   const assets = await loadAssets()
   // read per request: with PORT=0 the admin's port is known once the process listens
   const adminOrigin = () => new URL(fastify.origins.adminUrl).origin
@@ -43,15 +44,15 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (typeof preview !== 'string' || preview === '1') return null
     const claims = verifyPreviewToken(fastify.config.jwtSecret, preview, fastify.clock.now())
     if (claims === null || claims.businessId !== businessId) return null
-    const page = await fastify.commerce.pageById(businessId, claims.pageId)
+    const page = await commerce.pageById(businessId, claims.pageId)
     return page === null ? null : { page, blocks: claims.blocks }
   }
 
   async function page (params: { businessSlug: string, pageSlug?: string }, previewParam: unknown, reply: FastifyReply) {
     if (!isSlug(params.businessSlug) || (params.pageSlug !== undefined && !isSlug(params.pageSlug))) return await notFound(reply, null)
-    const business = await fastify.commerce.businessBySlug(params.businessSlug)
+    const business = await commerce.businessBySlug(params.businessSlug)
     if (business === null) return await notFound(reply, null)
-    const pages = await fastify.commerce.publishedPages(business.id)
+    const pages = await commerce.publishedPages(business.id)
     const draft = await draftOf(previewParam, business.id)
     const preview = previewParam === '1' || (draft !== null && draft.page.slug === params.pageSlug)
     let current = params.pageSlug === undefined
@@ -59,11 +60,11 @@ const storefrontHtmlRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       : pages.find((p) => p.slug === params.pageSlug) ?? null
     if (draft !== null && draft.page.slug === params.pageSlug) current = { ...draft.page, blocks: draft.blocks }
     if (params.pageSlug !== undefined && current === null) return await notFound(reply, business)
-    const [products, installations] = await Promise.all([
-      fastify.commerce.listVisibleProducts(business.id).then((page) => storeProductPage(page, business.currency)),
-      fastify.installations.activeExtensions(business.id)
+    const [products, active] = await Promise.all([
+      commerce.listVisibleProducts(business.id).then((page) => storeProductPage(page, business.currency)),
+      installations.activeExtensions(business.id)
     ])
-    const view = storefrontView({ business, page: current, pages, products, installations, previewOrigin: preview ? adminOrigin() : null })
+    const view = storefrontView({ business, page: current, pages, products, installations: active, previewOrigin: preview ? adminOrigin() : null })
     return await reply.headers(securityHeaders(contentSecurityPolicy(view, [adminOrigin()]))).send(renderStorefront(view))
   }
 

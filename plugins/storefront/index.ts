@@ -6,17 +6,24 @@ import storefrontHtmlRoutes from './html-routes.ts'
 import storefrontApiRoutes from './api-routes.ts'
 import checkoutRoutes from './checkout-routes.ts'
 import shopRoutes from './shop-routes.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
+import type { StorefrontNeeds } from './view.ts'
+
+export type { StorefrontNeeds }
 
 /** /store: server-rendered storefront pages, their assets, and the public customer API (catalogue, reviews, checkout). */
-const storefrontRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  await fastify.register(storefrontHtmlRoutes)
-  await fastify.register(storefrontApiRoutes)
-  await fastify.register(checkoutRoutes)
-  await fastify.register(shopRoutes)
+const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
+  const needs: StorefrontNeeds = { commerce, installations, checkoutHooks }
+  await fastify.register(storefrontHtmlRoutes, needs)
+  await fastify.register(storefrontApiRoutes, needs)
+  await fastify.register(checkoutRoutes, needs)
+  await fastify.register(shopRoutes, needs)
 }
 
 /** The storefront: its per-customer rate limit and its routes. */
-export default fp(async function storefrontCapability (fastify) {
+export default fp<CapabilityOptions<StorefrontNeeds, null>>(async function storefrontCapability (fastify, { expose, ...needs }) {
+  // nothing of the storefront is called by another capability
+  expose(null)
   await fastify.register(storefrontRateLimit)
-  await fastify.register(storefrontRoutes, { prefix: PREFIX.store })
-}, { name: 'storefront-capability' })
+  await fastify.register(storefrontRoutes, { prefix: PREFIX.store, ...needs })
+}, { name: 'storefront' })

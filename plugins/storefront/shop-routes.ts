@@ -5,6 +5,7 @@ import { HttpError } from '../../server/http-errors.ts'
 import { contentSecurityPolicy, securityHeaders } from './csp.ts'
 import { renderCartPage, renderCheckoutPage, renderOrderPage, renderProductPage, renderShopNotFound, type ShopStore } from './shop-render.ts'
 import type { BusinessRow } from '../commerce/service.ts'
+import type { StorefrontNeeds } from './view.ts'
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 const isSlug = (value: string) => value.length <= 100 && SLUG.test(value)
@@ -23,7 +24,7 @@ const storeOf = (business: BusinessRow): ShopStore => ({ name: business.name, sl
  * order's confirmation. Server-rendered, with shop.js for the cart (this origin's localStorage) and the
  * live quote. The pages use no inline script or style, so the storefront's CSP applies unchanged.
  */
-const shopRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const shopRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
   const adminOrigin = () => new URL(fastify.origins.adminUrl).origin
   const maxLineQuantity = fastify.config.checkoutRules.maxLineQuantity
 
@@ -32,7 +33,7 @@ const shopRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
   }
 
   async function businessOf (slug: string): Promise<BusinessRow | null> {
-    return isSlug(slug) ? await fastify.commerce.businessBySlug(slug) : null
+    return isSlug(slug) ? await commerce.businessBySlug(slug) : null
   }
 
   fastify.get('/:businessSlug/products/:productSlug', { schema: { hide: true, params: ProductParams } }, async (request, reply) => {
@@ -40,7 +41,7 @@ const shopRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     if (business === null) return await send(reply, renderShopNotFound(null, 'Store', 2), 404)
     const store = storeOf(business)
     const product = isSlug(request.params.productSlug)
-      ? await fastify.commerce.getProductBySlug(business.id, request.params.productSlug).catch(notFoundAsNull)
+      ? await commerce.getProductBySlug(business.id, request.params.productSlug).catch(notFoundAsNull)
       : null
     if (product === null || !product.isAvailable || product.status !== 'ACTIVE') return await send(reply, renderShopNotFound(store, 'Product', 2), 404)
     const { id, name, slug, description, price, category, imageUrl } = product
@@ -63,7 +64,7 @@ const shopRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const business = await businessOf(request.params.businessSlug)
     if (business === null) return await send(reply, renderShopNotFound(null, 'Store', 2), 404)
     const store = storeOf(business)
-    const order = isOrderId(request.params.orderId) ? await fastify.commerce.getOrder(business.id, request.params.orderId).catch(notFoundAsNull) : null
+    const order = isOrderId(request.params.orderId) ? await commerce.getOrder(business.id, request.params.orderId).catch(notFoundAsNull) : null
     // only guest orders have a public confirmation; no customer details are shown on it
     if (order === null || !order.isGuest) return await send(reply, renderShopNotFound(store, 'Order', 2), 404)
     return await send(reply, renderOrderPage(store, order, maxLineQuantity))

@@ -2,6 +2,9 @@ import type { BusinessRow, PageRow } from '../commerce/service.ts'
 import { embedState, type ActiveInstallation, type Settings } from '../installations/service.ts'
 import { httpUrl } from './html.ts'
 import type { StoreProduct } from './schemas.ts'
+import type { CheckoutHooks } from '../checkout-hooks/index.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Installations } from '../installations/index.ts'
 
 export interface BlockView { id: string, name: string, src: string, origin: string, settings: Settings }
 export interface ScriptView { embedType: string, src: string, origin: string, position: 'head' | 'body_end', settings: Settings }
@@ -73,4 +76,11 @@ export function storefrontView (input: ViewInput): StorefrontView {
     widgets,
     previewOrigin: input.previewOrigin
   }
+}
+
+/** What the storefront needs of the others: the stores' catalogue and pages, the installed apps' blocks and embeds, the checkout with its hooks. */
+export interface StorefrontNeeds {
+  commerce: Pick<Commerce, 'businessBySlug' | 'listVisibleProducts' | 'createStoreReview' | 'pageById' | 'publishedPages' | 'getProductBySlug' | 'getOrder'>
+  installations: Pick<Installations, 'activeExtensions'>
+  checkoutHooks: Pick<CheckoutHooks, 'quote' | 'placeOrder'>
 }

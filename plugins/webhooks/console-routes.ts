@@ -7,6 +7,10 @@ import {
   AppDeliveryParams, AppDeliveryQuery, AppWebhookParams, ConsoleWebhookQuery, ConsoleWebhookSchema, DeliveryDetailSchema, DeliverySchema, ReEnableWebhookSchema,
   RedeliveredSchema, ReplayPreviewQuery, ReplaySchema, ReplayedSchema, TestResultSchema, WebhookSchema
 } from './schemas.ts'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Webhooks } from './service.ts'
 
 const tags = ['portal']
 const security = [{ developerJwt: [] }]
@@ -25,8 +29,8 @@ const PER_DEVELOPER = { rateLimit: {} }
  * across the app's installations, the delivery log, and the actions on them. The developer's own app
  * only (another developer's app is 404), the sandbox's test installs included.
  */
-const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const webhookConsoleRoutes: FastifyPluginAsyncTypebox<{ apps: Pick<Apps, 'ownedApp'>, commerce: Pick<Commerce, 'businessNamesOf'>, guards: Pick<Guards, 'requireRole'>, webhooks: Webhooks }> = async (fastify, { apps, commerce, guards, webhooks }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
   // counted after requireRole (route hooks run after this scope's hooks): the key is the signed-in developer
   await registerPerMinuteLimit(fastify, {
     max: CONSOLE_WEBHOOK_SENDS_PER_MINUTE,
@@ -42,9 +46,9 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: ConsoleWebhookQuery, response: { 200: Paginated(ConsoleWebhookSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const list = await fastify.webhooks.listOfApp(app.id, request.query)
-    const names = await fastify.commerce.businessNamesOf(list.data.map((row) => row.businessId))
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const list = await webhooks.listOfApp(app.id, request.query)
+    const names = await commerce.businessNamesOf(list.data.map((row) => row.businessId))
     return { ...list, data: list.data.map((row) => ({ ...row, storeName: names.get(row.businessId) ?? null })) }
   })
 
@@ -55,8 +59,8 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, body: ReEnableWebhookSchema, response: { 200: WebhookSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.webhooks.reEnableOfApp(app.id, request.params.id)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await webhooks.reEnableOfApp(app.id, request.params.id)
   })
 
   fastify.post('/:appId/webhooks/:id/test', {
@@ -67,8 +71,8 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppWebhookParams, response: { 200: TestResultSchema, ...errorResponses(401, 403, 404, 409, 429) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.webhooks.testOn(await fastify.webhooks.getOfApp(app.id, request.params.id))
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await webhooks.testOn(await webhooks.getOfApp(app.id, request.params.id))
   })
 
   fastify.post('/:appId/webhooks/:id/replay', {
@@ -80,10 +84,10 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ReplayedSchema, 202: ReplayedSchema, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const webhook = await fastify.webhooks.getOfApp(app.id, request.params.id)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const webhook = await webhooks.getOfApp(app.id, request.params.id)
     const dryRun = request.query.dryRun === true
-    const result = await fastify.webhooks.replayOn(webhook, request.body, { dryRun })
+    const result = await webhooks.replayOn(webhook, request.body, { dryRun })
     return reply.code(dryRun ? 200 : 202).send(result)
   })
 
@@ -94,8 +98,8 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, querystring: AppDeliveryQuery, response: { 200: LogPage(DeliverySchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return await fastify.webhooks.deliveriesOfApp(app.id, request.query)
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return await webhooks.deliveriesOfApp(app.id, request.query)
   })
 
   fastify.get('/:appId/deliveries/:id', {
@@ -105,9 +109,9 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 200: DeliveryDetailSchema, ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    const delivery = await fastify.webhooks.deliveryOfApp(app.id, request.params.id)
-    const names = await fastify.commerce.businessNamesOf([delivery.businessId])
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    const delivery = await webhooks.deliveryOfApp(app.id, request.params.id)
+    const names = await commerce.businessNamesOf([delivery.businessId])
     return { ...delivery, storeName: names.get(delivery.businessId) ?? null }
   })
 
@@ -118,8 +122,8 @@ const webhookConsoleRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppDeliveryParams, response: { 202: RedeliveredSchema, ...errorResponses(401, 403, 404, 409) }
     }
   }, async (request, reply) => {
-    const app = await fastify.apps.ownedApp(request.user.sub, request.params.appId)
-    return reply.code(202).send(await fastify.webhooks.redeliverOfApp(app.id, request.params.id))
+    const app = await apps.ownedApp(request.user.sub, request.params.appId)
+    return reply.code(202).send(await webhooks.redeliverOfApp(app.id, request.params.id))
   })
 }
 

@@ -3,7 +3,7 @@ import type { Db, Executor } from '../../server/db/client.ts'
 import type { Provided } from '../../server/providers.ts'
 import type { OutboundPolicy } from '../../server/url-policy.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
-import type { WebhookDelivery } from './delivery-plugin.ts'
+import type { WebhookDelivery } from './delivery-start.ts'
 
 export type WebhookRow = typeof webhooks.$inferSelect
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect

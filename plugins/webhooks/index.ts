@@ -1,8 +1,10 @@
 import fp from 'fastify-plugin'
 import { PREFIX } from '../../server/api-prefixes.ts'
-import webhookDelivery from './delivery-plugin.ts'
-import webhooksService from './service.ts'
+import type { CapabilityOptions } from '../../server/capability.ts'
+import { startWebhooks, type WebhooksNeeds, type WebhooksPort } from './service.ts'
 import webhookConsoleRoutes from './console-routes.ts'
+
+export type { WebhooksNeeds, WebhooksPort }
 
 /**
  * The app-facing /webhooks routes: mounted by the App API inside its app-token scope, so that one
@@ -11,8 +13,8 @@ import webhookConsoleRoutes from './console-routes.ts'
 export { default as webhookAppRoutes } from './routes.ts'
 
 /** Webhooks: the delivery engine, registrations and their log, and the developer console's webhook pages. */
-export default fp(async function webhooksCapability (fastify) {
-  await fastify.register(webhookDelivery)
-  await fastify.register(webhooksService)
-  await fastify.register(webhookConsoleRoutes, { prefix: PREFIX.developerApps })
-}, { name: 'webhooks-capability', dependencies: ['auth-guards'] })
+export default fp<CapabilityOptions<WebhooksNeeds, WebhooksPort>>(async function webhooksCapability (fastify, { expose, ...needs }) {
+  const webhooks = await startWebhooks(fastify, needs)
+  expose(webhooks)
+  await fastify.register(webhookConsoleRoutes, { prefix: PREFIX.developerApps, apps: needs.apps, commerce: needs.commerce, guards: needs.guards, webhooks })
+}, { name: 'webhooks' })

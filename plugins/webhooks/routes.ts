@@ -5,6 +5,7 @@ import {
   DeliveryParams, DeliveryQuery, DeliveryWithAttemptsSchema, RedeliveredSchema, ReplaySchema, ReplayedSchema, TestResultSchema,
   WebhookCreateSchema, WebhookCreatedSchema, WebhookParams, WebhookPatchSchema, WebhookSchema, WebhookUpdatedSchema
 } from './schemas.ts'
+import type { Webhooks } from './service.ts'
 
 const tags = ['webhooks']
 const security = [{ appToken: [] }]
@@ -13,9 +14,7 @@ const security = [{ appToken: [] }]
  * /webhooks: registrations of the token's installation. Registered inside the app scope, so the
  * token check and the per-installation rate limit are the App API's.
  */
-const webhookRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const service = fastify.webhooks
-
+const webhookRoutes: FastifyPluginAsyncTypebox<{ webhooks: Webhooks }> = async (fastify, { webhooks: service }) => {
   fastify.post('/', {
     schema: {
       tags, security, operationId: 'createWebhook', summary: 'Register a webhook',

@@ -1,4 +1,8 @@
-import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { Apps } from '../apps/index.ts'
+import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
+import { startWebhookDelivery, type WebhookDelivery, type WebhookDeliveryNeeds } from './delivery-start.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor, bindTo } from '../../server/db/bind.ts'
 import { provided, requireProvided, type Provided } from '../../server/providers.ts'
@@ -18,15 +22,6 @@ export { deliveryPage, publicDelivery, publicWebhook, type DeliveryFilter } from
 /** What installations ask of webhooks: the app's own registration follows the installation. */
 const installationFunctions = { createForInstallation, setAppWebhookEvents, deactivateFor, registrationsOf, recentDeliveriesOf }
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** Webhook registrations and their delivery log: the only writer of webhooks, deliveries and attempts. */
-    webhooks: Webhooks
-    /** The interfaces webhooks asks through, provided by capabilities that boot after it (installations). */
-    webhookProviders: { installations: Provided<InstallationFacts> }
-  }
-}
-
 /**
  * The app-facing service (the calling installation's registrations and log; another installation's → 404),
  * the developer console's (the app's registrations across its installations), plus what installations ask
@@ -44,16 +39,36 @@ export function createWebhooks (deps: WebhookServiceDeps) {
 
 export type Webhooks = ReturnType<typeof createWebhooks>
 
-export default fp(async function webhooksService (fastify) {
+/**
+ * Webhooks' port (server/capability.ts): registrations and their delivery log (the only writer of
+ * webhooks, deliveries and attempts), the delivery engine, and the interface it asks installations
+ * through (provided at installations' boot).
+ */
+export interface WebhooksPort extends Webhooks {
+  delivery: WebhookDelivery
+  providers: { installations: Provided<InstallationFacts> }
+}
+
+/** What webhooks needs of the others. */
+export interface WebhooksNeeds extends WebhookDeliveryNeeds {
+  /** a business's currency (the delivery engine) and the stores' names (the console) */
+  commerce: Pick<Commerce, 'getBusinessProfile' | 'businessNamesOf'>
+  apps: Pick<Apps, 'findById' | 'ownedApp'>
+  guards: Pick<Guards, 'requireRole'>
+}
+
+/** The delivery engine, then the service over it. */
+export async function startWebhooks (fastify: FastifyInstance, needs: WebhooksNeeds): Promise<WebhooksPort> {
   const providers = { installations: provided<InstallationFacts>('webhooks installation facts (installations)') }
-  fastify.decorate('webhookProviders', providers)
   requireProvided(fastify, 'webhooks', providers)
-  fastify.decorate('webhooks', createWebhooks({
+  const delivery = await startWebhookDelivery(fastify, needs)
+  const service = createWebhooks({
     db: fastify.db,
     encryptionKey: fastify.config.encryptionKey,
     outbound: fastify.outbound,
-    delivery: fastify.webhookDelivery,
-    appSignatureScheme: async (appId) => (await fastify.apps.findById(appId))?.webhookSignatureScheme,
+    delivery,
+    appSignatureScheme: async (appId) => (await needs.apps.findById(appId))?.webhookSignatureScheme,
     installations: providers.installations
-  }))
-}, { name: 'webhooks', dependencies: ['db', 'config', 'outbound', 'webhook-delivery', 'apps'] })
+  })
+  return { ...service, delivery, providers }
+}

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
-import { checkBoundaries, checkExampleImports, readExampleSources, readFixtureTree, readSources, type SourceFile } from './boundaries.ts'
+import { readFileSync } from 'node:fs'
+import { capabilityDependencies, checkBoundaries, checkExampleImports, readExampleSources, readFixtureTree, readSources, renderDependencies, type SourceFile } from './boundaries.ts'
 
 // The rules are written at the top of ./boundaries.ts; docs/architecture.md explains them.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -10,6 +11,13 @@ t.test('the source tree keeps every boundary', async (t) => {
   const files = readSources(ROOT)
   t.ok(files.length > 50, 'reads plugins/ and server/')
   t.same(checkBoundaries(files).map((v) => `${v.kind} ${v.file}: ${v.detail}`), [])
+})
+
+t.test('docs/architecture.md\'s "Who calls whom" is the graph of the imports (npm run docs:graph rewrites it)', async (t) => {
+  const doc = readFileSync(`${ROOT}docs/architecture.md`, 'utf8')
+  const block = /<!-- who-calls-whom:start -->\n```\n([\s\S]*?)\n```\n<!-- who-calls-whom:end -->/.exec(doc)
+  t.ok(block !== null, 'the generated block is there')
+  t.equal(block?.[1], renderDependencies(capabilityDependencies(readSources(ROOT))))
 })
 
 t.test('the reference apps use only the SDK and fastify', async (t) => {
@@ -105,41 +113,43 @@ t.test('the checker', async (t) => {
 })
 
 t.test('planted trees fail the check (test/architecture/fixtures/boundaries)', async (t) => {
-  t.test('a cycle that only decorator calls make: shop calls fastify.hooks, hooks call fastify.shop', async (t) => {
-    const found = checkBoundaries(readFixtureTree(`${FIXTURES}decorator-cycle`))
-    t.match(found.filter((v) => v.kind === 'cycle'), [{ detail: /capability cycle through decorator calls: hooks → shop → hooks \(shop in plugins\/hooks\/service\.ts; hooks in plugins\/shop\/service\.ts\)/ }])
-    t.match(found.filter((v) => v.kind === 'dependency'), [{ file: 'plugins/shop/service.ts', detail: 'shop uses hooks (plugin hooks) without declaring it in its dependencies' }])
-    t.equal(found.length, 2, 'nothing else: no import shows either call')
-  })
-
   t.test('a raw SQL read of another capability\'s table', async (t) => {
     const found = checkBoundaries(readFixtureTree(`${FIXTURES}sql-read`))
     t.same(found.map((v) => `${v.kind} ${v.file}: ${v.detail}`), ['read plugins/hooks/report.ts: raw SQL reads orders, owned by shop: ask its service'])
   })
 })
 
-t.test('decorator calls and raw SQL reads, in small trees', async (t) => {
-  const service = (name: string, deps: string[], body: string): string =>
-    `import fp from 'fastify-plugin'\nexport default fp(async function (fastify) {\n  fastify.decorate('${name}', ${body})\n}, { name: '${name}', dependencies: [${deps.map((d) => `'${d}'`).join(', ')}] })\n`
-
-  t.test('an interface the caller defines, provided by the other at its boot, makes no cycle', async (t) => {
-    t.same(check([
-      { path: 'plugins/shop/service.ts', text: service('shop', ['db'], '{ discounts: null, provideDiscounts: (d) => {} }') },
-      { path: 'plugins/hooks/service.ts', text: service('hooks', ['db', 'shop'], '{}') + 'export const wire = (fastify) => fastify.shop.provideDiscounts({ of: () => 0 })\n' }
-    ], ['plugins/shop/service.ts', 'plugins/hooks/service.ts']), [])
+t.test('ports instead of decorators, and raw SQL reads, in small trees', async (t) => {
+  t.test('a capability that decorates the instance is refused; per-request state is not', async (t) => {
+    const found = check([
+      { path: 'plugins/shop/service.ts', text: "export default async (fastify) => { fastify.decorate('shop', {}); fastify.decorateRequest('cart', null) }\n" }
+    ], ['plugins/shop/service.ts'])
+    t.same(found.map((v) => `${v.kind} ${v.file}: ${v.detail}`), [
+      "decorator plugins/shop/service.ts: decorates the instance with shop: hand it over as the capability's port (server/capability.ts)"
+    ])
   })
 
-  t.test('request.server.x and app.x count as calls; the session guards are a unit of their own', async (t) => {
+  t.test('a capability importing the composition root is refused', async (t) => {
+    const found = check([{ path: 'plugins/hooks/peek.ts', text: "import { portsOf } from '../../server/app.ts'\nexport const peek = portsOf\n" }])
+    t.match(found, [{ kind: 'import', file: 'plugins/hooks/peek.ts', detail: /composition root/ }])
+  })
+
+  t.test('two capabilities needing each other\'s ports form a cycle, even through type-only imports', async (t) => {
     const found = check([
-      { path: 'plugins/shop/service.ts', text: service('shop', ['db'], '{ total: (request) => request.server.hooks.log() }') },
-      { path: 'plugins/hooks/service.ts', text: service('hooks', ['db', 'shop'], '{ log: (app) => app.shop.total() }') }
-    ], ['plugins/shop/service.ts', 'plugins/hooks/service.ts'])
-    t.ok(found.some((v) => v.kind === 'cycle' && v.detail.includes('hooks → shop → hooks')))
-    t.same(check([
-      { path: 'plugins/auth/guards.ts', text: service('requireUser', ['db'], '() => {}') },
-      { path: 'plugins/auth/service.ts', text: service('auth', ['db', 'shop'], '{ signUp: (fastify) => fastify.shop }') },
-      { path: 'plugins/shop/routes.ts', text: 'export default async (fastify) => { fastify.get(\'/\', { onRequest: fastify.requireUser }, async () => 1) }\n' }
-    ]).filter((v) => v.kind === 'cycle'), [], 'shop → auth-guards, auth → shop: no cycle')
+      { path: 'plugins/shop/needs.ts', text: "import type { Hooks } from '../hooks/service.ts'\nexport interface ShopNeeds { hooks: Hooks }\n" },
+      { path: 'plugins/hooks/needs.ts', text: "import type { OrderSchema } from '../shop/schemas.ts'\nexport type HooksNeeds = typeof OrderSchema\n" }
+    ])
+    t.match(found, [{ kind: 'cycle', detail: /capability port cycle: hooks → shop → hooks/ }])
+  })
+
+  t.test('the graph: what each capability imports of the others, the session guards a unit of their own', async (t) => {
+    const graph = capabilityDependencies([
+      { path: 'plugins/auth/guards.ts', text: "import { verify } from './session.ts'\nexport const guards = verify\n" },
+      { path: 'plugins/auth/service.ts', text: "import type { Shop } from '../shop/service.ts'\nexport type Auth = Shop\n" },
+      { path: 'plugins/shop/index.ts', text: "import type { Guards } from '../auth/guards.ts'\nexport type Needs = Guards\n" },
+      { path: 'plugins/shop/service.ts', text: 'export type Shop = 1\n' }
+    ])
+    t.equal(renderDependencies(graph), ['auth        ──▶ shop', 'auth-guards ──▶ (none)', 'shop        ──▶ auth-guards'].join('\n'))
   })
 
   t.test('a read of one\'s own tables, and a documented READ_JOINS read, pass', async (t) => {

@@ -20,12 +20,12 @@ import ts from 'typescript'
  * (c) Writers. Only the owner runs `.insert(t)`, `.update(t)`, `.delete(t)` on a table, or raw SQL
  *     `insert into t` / `update t` / `delete from t`.
  * (d) No cycle, neither between files (runtime imports) nor between capabilities.
- * (e) Decorators. A capability that calls another's decorator (`fastify.x`, `app.x`, `scope.x`,
- *     `request.server.x`) depends on it at run time, which no import shows: those calls join the
- *     capability graph of (d), and no cycle may form through them (ask through an interface the
- *     caller defines and the other provides, as commerce's providers.ts). The session guards
- *     (plugins/auth/guards.ts) are their own unit, `auth-guards`, below every actor route. A service
- *     plugin (fp with `dependencies`) declares the plugin of every other capability's decorator it uses.
+ * (e) Ports, not decorators (server/capability.ts). A capability decorates nothing on the fastify instance
+ *     (`decorateRequest`/`decorateReply`, per-request state, excepted): what it offers is its port, handed
+ *     to the capabilities that need it at registration, so every dependency between two capabilities is an
+ *     import of the other's port type. Nothing under plugins/ imports server/app.ts (the composition root
+ *     and its `portsOf`). The capability graph over all imports, type-only included (capabilityGraph), is
+ *     what docs/architecture.md's "Who calls whom" shows, and it has no cycle either.
  * (f) Raw SQL reads. A `sql\`...\`` template reads (`from t`, `join t`) only its own capability's
  *     tables, plus the READ_JOINS of its file: what drizzle imports show for (b), raw SQL shows here.
  * The API contract (`sdk/src/contract/`: scopes, events, categories, shared schemas) is free of server
@@ -33,7 +33,7 @@ import ts from 'typescript'
  */
 
 export interface SourceFile { path: string, text: string }
-export interface Violation { kind: 'import' | 'route-table' | 'table-import' | 'write' | 'read' | 'cycle' | 'dependency', file: string, detail: string }
+export interface Violation { kind: 'import' | 'route-table' | 'table-import' | 'write' | 'read' | 'cycle' | 'decorator', file: string, detail: string }
 
 /**
  * Table owners by schema file; the outbox belongs to the event module of the server, the aggregates
@@ -59,11 +59,14 @@ export const READ_JOINS: Record<string, string[]> = {
   'plugins/webhooks/success-writer.ts': ['outboxEvents'],
   'plugins/webhooks/failures.ts': ['outboxEvents'],
   // idle(): nothing undispatched in the outbox (tests and benches wait for it)
-  'plugins/webhooks/delivery-plugin.ts': ['outboxEvents']
+  'plugins/webhooks/delivery-start.ts': ['outboxEvents']
 }
 
-/** The unit a decorator belongs to: its capability, the session guards apart (rule (e)). */
-const decoratorUnitOf = (path: string): string | null => path === 'plugins/auth/guards.ts' ? 'auth-guards' : capabilityOf(path)
+/**
+ * The unit of the ports' graph: its capability, but the session guards (plugins/auth/guards.ts) are a unit
+ * of their own, below every actor route, which accounts (auth) needs no more than the others do.
+ */
+const unitOf = (path: string): string | null => path === 'plugins/auth/guards.ts' ? 'auth-guards' : capabilityOf(path)
 
 const capabilityOf = (path: string): string | null => {
   const match = /^plugins\/([^/]+)\//.exec(path)
@@ -127,47 +130,6 @@ function tableOwners (files: SourceFile[]) {
 const RAW_WRITE = /\b(?:insert\s+into|update|delete\s+from)\s+"?(\w+)"?/gi
 const RAW_READ = /\b(?:from|join)\s+"?(\w+)"?/gi
 
-/** Names a file calls decorators by: a fastify instance, or the one behind a request. */
-const INSTANCE_NAMES = new Set(['fastify', 'app', 'scope', 'instance', 'server'])
-
-interface Decorators {
-  /** decorator name → the unit (capability) that decorates it, and the fp plugin name of that file */
-  owners: Map<string, { unit: string, plugin: string | null, file: string }>
-}
-
-/** The fp plugin names and their declared dependencies in a file: `fp(..., { name: 'x', dependencies: [...] })`. */
-function pluginsOf (text: string): Array<{ name: string, dependencies: string[] }> {
-  return [...text.matchAll(/\{\s*name:\s*'([\w-]+)'(?:,\s*dependencies:\s*\[([^\]]*)\])?\s*\}\s*\)/g)]
-    .map((match) => ({ name: match[1], dependencies: [...(match[2] ?? '').matchAll(/'([\w-]+)'/g)].map((d) => d[1]) }))
-}
-
-function decoratorsOf (files: SourceFile[]): Decorators {
-  const owners: Decorators['owners'] = new Map()
-  for (const file of files) {
-    const unit = decoratorUnitOf(file.path)
-    if (unit === null || file.path.startsWith('server/db/schema/')) continue
-    const plugin = pluginsOf(file.text)[0]?.name ?? null
-    for (const match of file.text.matchAll(/\.decorate(?:Request|Reply)?\(\s*'(\w+)'/g)) owners.set(match[1], { unit, plugin, file: file.path })
-  }
-  return { owners }
-}
-
-/** `fastify.x`, `app.x`, `request.server.x`, …: every decorator-shaped property read, with its name. */
-function instanceMembers (file: SourceFile): string[] {
-  const source = ts.createSourceFile(file.path, file.text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS)
-  const names: string[] = []
-  const visit = (node: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(node)) {
-      const target = node.expression
-      const onInstance = (ts.isIdentifier(target) && INSTANCE_NAMES.has(target.text)) ||
-        (ts.isPropertyAccessExpression(target) && target.name.text === 'server')
-      if (onInstance) names.push(node.name.text)
-    }
-    ts.forEachChild(node, visit)
-  }
-  visit(source)
-  return names
-}
 const SQL_TEMPLATE = /\bsql(?:<[^`>]*(?:<[^`>]*>)?[^`>]*>)?`([^`]*)`/g
 
 function findCycles (graph: Map<string, Set<string>>): string[][] {
@@ -191,12 +153,8 @@ function findCycles (graph: Map<string, Set<string>>): string[][] {
 export function checkBoundaries (files: SourceFile[]): Violation[] {
   const violations: Violation[] = []
   const { byVariable, bySqlName, variableOf } = tableOwners(files)
-  const { owners: decoratorOwners } = decoratorsOf(files)
   const fileGraph = new Map<string, Set<string>>()
   const capabilityGraph = new Map<string, Set<string>>()
-  /** capability → capability through decorator calls, with one call that shows each edge */
-  const decoratorGraph = new Map<string, Set<string>>()
-  const decoratorCalls = new Map<string, string>()
   const addEdge = (graph: Map<string, Set<string>>, from: string, to: string): void => {
     if (!graph.has(from)) graph.set(from, new Set())
     graph.get(from)?.add(to)
@@ -264,34 +222,51 @@ export function checkBoundaries (files: SourceFile[]): Violation[] {
       }
     }
 
-    // (e) decorator calls of another capability (server/ is infrastructure: it calls none but at composition)
+    // (e) no capability decorates the instance, and none reaches the composition root
     if (own === 'server') continue
-    const declared = pluginsOf(file.text).filter((plugin) => plugin.dependencies.length > 0)
-    for (const name of new Set(instanceMembers(file))) {
-      const owner = decoratorOwners.get(name)
-      if (owner === undefined || owner.unit === own || owner.unit === 'server') continue
-      addEdge(decoratorGraph, own, owner.unit)
-      if (!decoratorCalls.has(`${own}→${owner.unit}`)) decoratorCalls.set(`${own}→${owner.unit}`, `${name} in ${file.path}`)
-      for (const plugin of declared) {
-        if (owner.plugin !== null && owner.plugin !== plugin.name && !plugin.dependencies.includes(owner.plugin)) {
-          violations.push({ kind: 'dependency', file: file.path, detail: `${plugin.name} uses ${name} (plugin ${owner.plugin}) without declaring it in its dependencies` })
-        }
-      }
+    for (const match of file.text.matchAll(/\.decorate\(\s*'(\w+)'/g)) {
+      violations.push({ kind: 'decorator', file: file.path, detail: `decorates the instance with ${match[1]}: hand it over as the capability's port (server/capability.ts)` })
+    }
+    for (const { target } of imported) {
+      if (target === 'server/app.ts') violations.push({ kind: 'import', file: file.path, detail: 'imports the composition root (server/app.ts): a capability receives the ports it needs' })
     }
   }
-
   // (d) cycles
   for (const cycle of findCycles(fileGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `file import cycle: ${cycle.join(' → ')}` })
   for (const cycle of findCycles(capabilityGraph)) violations.push({ kind: 'cycle', file: cycle[0], detail: `capability import cycle: ${cycle.join(' → ')}` })
-  // (e) cycles that decorator calls close, over the import edges and the call edges together
-  const runtimeGraph = new Map<string, Set<string>>()
-  for (const graph of [capabilityGraph, decoratorGraph]) for (const [from, tos] of graph) for (const to of tos) addEdge(runtimeGraph, from, to)
-  for (const cycle of findCycles(runtimeGraph)) {
-    const calls = cycle.slice(1).map((to, i) => decoratorCalls.get(`${cycle[i]}→${to}`)).filter((call) => call !== undefined)
-    if (calls.length === 0) continue
-    violations.push({ kind: 'cycle', file: cycle[0], detail: `capability cycle through decorator calls: ${cycle.join(' → ')} (${calls.join('; ')})` })
-  }
+  // (e) the ports' graph, type-only imports included
+  for (const cycle of findCycles(capabilityDependencies(files))) violations.push({ kind: 'cycle', file: cycle[0], detail: `capability port cycle: ${cycle.join(' → ')}` })
   return violations
+}
+
+/**
+ * capability → the capabilities it depends on: every import of another capability's module, type-only
+ * included (a port is a type), from plugins/ only. What docs/architecture.md's "Who calls whom" shows.
+ */
+export function capabilityDependencies (files: SourceFile[]): Map<string, Set<string>> {
+  const graph = new Map<string, Set<string>>()
+  for (const file of files) {
+    const own = unitOf(file.path)
+    if (own === null || own === 'server') continue
+    if (!graph.has(own)) graph.set(own, new Set())
+    for (const { target } of importsOf(file)) {
+      const other = unitOf(target)
+      // the session guards' own files (sessions, revocations, CLI tokens) are theirs
+      const sameFolder = capabilityOf(target) === capabilityOf(file.path)
+      if (other !== null && other !== own && other !== 'server' && !sameFolder) graph.get(own)?.add(other)
+    }
+  }
+  return graph
+}
+
+/** The graph as docs/architecture.md prints it: a line per capability, in name order, what it needs. */
+export function renderDependencies (graph: Map<string, Set<string>>): string {
+  const names = [...graph.keys()].sort()
+  const width = Math.max(...names.map((name) => name.length))
+  return names.map((name) => {
+    const needs = [...graph.get(name) ?? []].sort()
+    return `${name.padEnd(width)} ──▶ ${needs.length === 0 ? '(none)' : needs.join(', ')}`
+  }).join('\n')
 }
 
 /** Every .ts file under the given folders of the repository, with paths relative to `root`. */

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build, createApp, listen, publishApp, registerUser, REVIEWER_ENV } from '../helper.ts'
+import { build, createApp, listen, publishApp, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { cliHome, cliLogin, REFERENCE_SCOPES, runCli, useReferenceManifest } from './helper.ts'
 
@@ -144,7 +144,7 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     const submitted = await cli(['app', 'submit', '--json'], dir)
     t.equal(submitted.code, 0, submitted.stderr)
     t.match(JSON.parse(submitted.stdout), { appId, status: 'PENDING_REVIEW' })
-    await app.appChecks.idle()
+    await portsOf(app).appChecks.idle()
   })
 
   t.test('app push of an added scope on an approved app: the app goes to review, as in the portal', async (t) => {

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { ServerResponse } from 'node:http'
 import { verifyWebhook } from '@app-platform/sdk'
-import { gate, until, within } from '../helper.ts'
+import { gate, until, within, portsOf } from '../helper.ts'
 import { localApp, relaySession, runCli, startCli, type CliProcess } from './helper.ts'
 
 /** DESIGN §22: SIGINT and SIGTERM end `listen` within a second, whatever it is relaying. */
@@ -61,7 +61,7 @@ t.test('listen relays to the paths production would use and stops on a signal', 
   })
 
   t.test('logs --since prints the recent deliveries and hook calls before tailing', async (t) => {
-    await app.checkoutHooks.flush()
+    await portsOf(app).checkoutHooks.flush()
     const refused = await runCli(['logs', '--app', appId, '--since', 'yesterday', '--server', base], { home })
     t.equal(refused.code, 2)
     t.match(refused.stderr, /--since takes a duration like 30s, 15m/)

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { verifyWebhook } from '@app-platform/sdk'
-import { registerUser } from '../helper.ts'
+import { registerUser, portsOf } from '../helper.ts'
 import { localApp, relaySession, runCli, startCli } from './helper.ts'
 
 /** The fee the local app answers checkout.shipping_rates with: the quote must show it. */
@@ -35,7 +35,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
     t.ok(hook, 'the hook went to the local URL plus the hook\'s path')
     t.match(hook?.headers['x-webhook-signature'], /\S/, 'signed as usual')
     await relay.line((line) => line.includes('checkout.shipping_rates'))
-    await app.checkoutHooks.flush()
+    await portsOf(app).checkoutHooks.flush()
     const calls = (await app.inject({ url: `/developer/apps/${appId}/hook-calls?hookPoint=checkout.shipping_rates`, headers: developer.auth })).json().data
     t.match(calls[0], { success: true, relayed: true, statusCode: 200 }, 'the console marks the call relayed')
   })
@@ -76,7 +76,7 @@ t.test('listen relays the sandbox\'s webhooks and hook calls to a local app', as
   })
 
   t.test('another business\'s calls are never relayed; another developer cannot listen or answer', async (t) => {
-    const elsewhere = await app.relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', url: 'https://app.example/x', headers: {}, body: '{}', timeoutMs: 1000 })
+    const elsewhere = await portsOf(app).relay.call({ appId, businessId: 'biz_production', kind: 'hook', name: 'checkout.shipping_rates', url: 'https://app.example/x', headers: {}, body: '{}', timeoutMs: 1000 })
     t.equal(elsewhere, null)
     const other = await registerUser(app, 'DEVELOPER')
     t.equal((await app.inject({ url: `/developer/apps/${appId}/relay-calls`, headers: other.auth })).statusCode, 404)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, listen, REVIEWER_ENV } from '../helper.ts'
+import { build, listen, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { receiverApp } from '../plugins/app-checks/fixtures.ts'
 import { launch, logIn, screenshot } from './browser.ts'
 
@@ -43,7 +43,7 @@ t.test('app checks in Chromium: the developer runs them from the portal, the rev
     await dev.getByRole('tab', { name: 'Review' }).click()
     await dev.getByRole('button', { name: 'Submit for review' }).click()
     await dev.getByText(/Submitted: a reviewer will/).waitFor()
-    await app.appChecks.idle()
+    await portsOf(app).appChecks.idle()
 
     const reviewer = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     await reviewer.goto(`${base}/login?next=${encodeURIComponent(`/reviewer/apps/${appId}`)}`)
@@ -71,7 +71,7 @@ t.test('app checks in Chromium: the developer runs them from the portal, the rev
     t.teardown(() => { receiver.faults = {} })
     const started = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })
     t.equal(started.statusCode, 202)
-    await app.appChecks.idle()
+    await portsOf(app).appChecks.idle()
 
     const reviewer = await browser.newPage({ viewport: { width: 1280, height: 900 } })
     t.teardown(() => reviewer.close())

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
-import { build, listen, registerUser } from '../helper.ts'
+import { build, listen, registerUser, portsOf } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { cliHome, runCli, startCli } from '../cli/helper.ts'
 import { launch, logIn, screenshot } from './browser.ts'
@@ -65,7 +65,7 @@ t.test('the CLI end to end: device login approved in Chromium, init, push, liste
     method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: { items: [{ productId: products[0]?.id, quantity: 1 }], deliveryMethod: 'DELIVERY', address: '1 Main St' }
   })).json()
   t.equal(quoted.deliveryFee, LOCAL_FEE, 'the local answer set the fee')
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
 
   await page.goto(`${base}/portal/apps/${appId}/hook-calls`)
   const call = page.getByTestId('hook-call').filter({ hasText: 'checkout.shipping_rates' }).first()

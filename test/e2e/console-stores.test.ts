@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV } from '../helper.ts'
+import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { receiver } from '../plugins/webhooks/helpers.ts'
 import { fitsWidth, launch, logIn, screenshot, seriousAxeViolations } from './browser.ts'
 
@@ -25,7 +25,7 @@ t.test('the console groups registrations by store, by name, with uninstalled one
   t.equal((await app.inject({ method: 'DELETE', url: `/merchant/installations/${firstInstall.installationId}`, headers: bakery.auth })).statusCode, 200)
   await oauthInstall(app, bakery, client)
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).statusCode, 201)
-  const sandboxName = (await app.commerce.findBusiness(developer.businessId))?.name as string
+  const sandboxName = (await portsOf(app).commerce.findBusiness(developer.businessId))?.name as string
 
   const browser = await launch(t)
   for (const width of [1280, 390]) {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Page } from 'playwright-core'
-import { build, createApp, listen, registerUser, until } from '../helper.ts'
+import { build, createApp, listen, registerUser, until, portsOf } from '../helper.ts'
 import { placeOrder, receiver } from '../plugins/webhooks/helpers.ts'
 import { launch, logIn, screenshot } from './browser.ts'
 
@@ -59,7 +59,7 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
     payload: { items: [{ productId: await firstProduct(app, businessId), quantity: 1 }], deliveryMethod: 'DELIVERY', locality: 'Downtown' }
   })
   t.equal(quote.statusCode, 200, 'the quote goes through without the refused hook')
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
   const consolePath = `/developer/apps/${created.id}`
   await until(async () => (await app.inject({ url: `${consolePath}/deliveries`, headers: developer.auth })).json().data[0]?.status, (s) => s === 'SUCCEEDED')
 

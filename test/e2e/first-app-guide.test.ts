@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { build, listen, uniqueEmail, until, within } from '../helper.ts'
+import { build, listen, uniqueEmail, until, within, portsOf } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { launch, screenshot } from './browser.ts'
 
@@ -212,7 +212,7 @@ t.test('the guide, block by block, in a folder outside the repository, against a
   t.match(relay.output, /Stopped\./)
 
   // logs --since in a third terminal, then Ctrl-C
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
   const tail = new Terminal(t, outside, env, scratch, next('sh', '3').text)
   await tail.until((output) => output.includes('Tailing'), 'logs to print the history and tail')
   t.match(tail.output, /webhook order\.created\s+200/, 'the deliveries of the last ten minutes')

@@ -2,7 +2,7 @@ import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from 'playwright-core'
-import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, until, type Session } from '../helper.ts'
+import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, until, type Session, portsOf } from '../helper.ts'
 import { placeOrder, receiver } from '../plugins/webhooks/helpers.ts'
 import { axeViolations, launch, screenshot, type AxeViolation } from './browser.ts'
 import { startStudioApp, studioManifest } from './studio-app.ts'
@@ -68,7 +68,7 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   }
   t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${pending.id}/manifest`, headers: developer.auth, payload: { manifest: longManifest } })).statusCode, 200)
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${pending.id}/submit`, headers: developer.auth })).statusCode, 200)
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
 
   // a merchant with the app installed: a block on the home page, the widget on, products and an order
   const merchant = await registerUser(app, 'MERCHANT', { name: 'Lena', businessName: 'Lena\'s Garden' })

@@ -8,7 +8,7 @@ import { backup, restore } from '../../server/backup.ts'
 import { openDatabase, type Database } from '../../server/db/client.ts'
 import { DataDirInUseError } from '../../server/db/data-dir-lock.ts'
 import { loadConfig } from '../../server/config.ts'
-import { listen, registerUser, REVIEWER_ENV } from '../helper.ts'
+import { listen, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { cart, customer, installHookApp, shop, startAppServer } from '../plugins/checkout-hooks/fixtures.ts'
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
@@ -33,7 +33,7 @@ async function fill (t: Test, app: App): Promise<void> {
   const developer = await registerUser(app, 'DEVELOPER')
   const { merchant, slug, pizza, soda } = await shop(app)
   // the demo's sample catalogue, orders, reviews and pages
-  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId, app.clock.now()) })
+  await app.db.transaction(async (tx) => { await portsOf(app).commerce.in(tx).seedSample(merchant.businessId, app.clock.now()) })
   const appServer = await startAppServer(t, {
     '/base/methods': () => ({ json: { methods: [{ id: 'qr', name: 'QR pay' }] } }),
     '/base/pay': ({ body }) => ({ json: { paymentUrl: `https://pay.example.com/${String(body.data.orderId)}` } }),
@@ -50,8 +50,8 @@ async function fill (t: Test, app: App): Promise<void> {
   t.equal((await app.inject({ url: '/app-api/business', headers: installed.auth })).statusCode, 200)
   const placed = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: `${installed.installationId}:qr` } })
   t.equal(placed.statusCode, 201, placed.body)
-  await app.webhookDelivery.idle()
-  await app.checkoutHooks.flush()
+  await portsOf(app).webhooks.delivery.idle()
+  await portsOf(app).checkoutHooks.flush()
   t.equal((await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload: { code: 'SPRING10', percentOff: 10 } })).statusCode, 201)
   const picture = new FormData()
   picture.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'pizza.png')
@@ -63,8 +63,8 @@ async function fill (t: Test, app: App): Promise<void> {
   t.equal((await app.inject({ method: 'POST', url: '/oauth/device', headers: developer.auth, payload: { user_code: device.user_code, decision: 'approve' } })).statusCode, 204)
   const cliToken = await app.inject({ method: 'POST', url: '/oauth/token', payload: { grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: device.device_code, client_id: 'app-platform-cli' } })
   t.equal(cliToken.statusCode, 200)
-  await app.relay.connect(appId, developer.businessId, (row) => { void app.relay.answer(appId, row.id, { status: 200, headers: {}, body: '{}' }) })
-  t.match(await app.relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', url: 'https://app.example/webhooks', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
+  await portsOf(app).relay.connect(appId, developer.businessId, (row) => { void portsOf(app).relay.answer(appId, row.id, { status: 200, headers: {}, body: '{}' }) })
+  t.match(await portsOf(app).relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', url: 'https://app.example/webhooks', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
 }
 

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import pg from 'pg'
 import { sql } from 'drizzle-orm'
-import { build, registerUser, until, SERVER_URL } from '../helper.ts'
+import { build, registerUser, until, SERVER_URL, portsOf } from '../helper.ts'
 import { call, installApp } from '../plugins/app-api/fixtures.ts'
 import { deliveriesInsert, ordersInsert, reviewsInsert } from '../../bench/growth-seed.ts'
 import { LOG_TOTAL_CAP, deleteInBatches, rows } from '../../server/db/rows.ts'
@@ -220,7 +220,7 @@ t.test('the retention prune deletes in batches exactly the rows past the retenti
 
   t.equal(await deleteInBatches(app.db, 'webhook_attempts', 'id', sql`created_at < now() - interval '30 days'`, 7), before.attempts,
     'batches of 7: every old attempt, counted across the batches')
-  const pruned = await app.webhookDelivery.prune()
+  const pruned = await portsOf(app).webhooks.delivery.prune()
   t.equal(pruned.deliveries, before.old, 'the prune took every finished delivery past the retention')
   const after = await counted()
   t.same(after, { old: 0, oldPending: before.oldPending, young: before.young, attempts: 0, orphans: 0 },

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser, REVIEWER_ENV } from '../helper.ts'
+import { build, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from '../plugins/webhooks/helpers.ts'
 import { cart, installHookApp, shop, startAppServer } from '../plugins/checkout-hooks/fixtures.ts'
 
@@ -57,7 +57,7 @@ t.test('GET /metrics: requests by route pattern, deliveries, hook calls, queues,
   await app.inject({ url: '/auth/no-such-route-4711' })
   await placeOrder(app, installed.businessId)
   await target.waitFor(1)
-  await app.webhookDelivery.idle()
+  await portsOf(app).webhooks.delivery.idle()
 
   // a checkout hook called through a storefront quote
   const developer = await registerUser(app, 'DEVELOPER')

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import pg from 'pg'
-import { build, testDatabaseUrl, until, SERVER_URL } from '../helper.ts'
+import { build, testDatabaseUrl, until, SERVER_URL, portsOf } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { installApp as installWebhookApp, receiver, registerWebhook } from '../plugins/webhooks/helpers.ts'
 
@@ -116,7 +116,7 @@ t.test('behind PgBouncer in transaction mode: App API reads, revocations and web
     }
     const arrived = await target.waitFor(5)
     t.equal(arrived.filter((r) => JSON.parse(r.body).event === 'order.created').length, 5, 'five order.created deliveries')
-    await worker.webhookDelivery.idle()
+    await portsOf(worker).webhooks.delivery.idle()
   })
 
   t.test('LISTEN over DATABASE_LISTEN_URL: a revocation on one process reaches the other', async (t) => {

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t from 'tap'
-import { build, listen, until } from '../helper.ts'
+import { build, listen, until, portsOf } from '../helper.ts'
 import { freePort } from '../process.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from '../plugins/webhooks/helpers.ts'
 
@@ -67,7 +67,7 @@ t.test('a real Prometheus scrapes GET /metrics and answers queries about deliver
   for (let i = 0; i < 5; i++) await fetch(new URL('/app-api/products', base), { headers: installed.auth })
   for (let i = 0; i < 3; i++) await placeOrder(app, installed.businessId)
   await target.waitFor(3)
-  await app.webhookDelivery.idle()
+  await portsOf(app).webhooks.delivery.idle()
 
   const deliveries = await until(async () => await query('sum(webhook_delivery_attempts_total{outcome="succeeded"})'), (result) => value(result) >= 3, WAIT_MS)
   t.equal(value(deliveries), 3, 'the three deliveries, by outcome')

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import { build, listen, publishApp, registerUser, REVIEWER_ENV, type Session } from '../../../test/helper.ts'
 import { appDefinition, buildReferenceApp, type Installation, type ReferenceApp } from '../src/index.ts'
+import { portsOf } from '../../../server/app.ts'
 
 /*
  * A real platform (test/helper.ts build + listen: real HTTP on 127.0.0.1) and the reference app on
@@ -57,7 +58,7 @@ export async function stage (t: Test, env: Record<string, string> = {}): Promise
   await publishApp(platform, developer, app.id)
 
   const merchant = await registerUser(platform, 'MERCHANT')
-  await platform.db.transaction(async (tx) => { await platform.commerce.in(tx).seedSample(merchant.businessId, platform.clock.now()) })
+  await platform.db.transaction(async (tx) => { await portsOf(platform).commerce.in(tx).seedSample(merchant.businessId, platform.clock.now()) })
   const business = (await platform.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   return { platform, baseUrl, reference, appUrl, dataDir, developer, merchant: { ...merchant, slug: business.slug }, appId: app.id, clientId: app.clientId }
 }

@@ -2,6 +2,7 @@ import t from 'tap'
 import { signedHeaders } from '@app-platform/sdk'
 import { until } from '../../../test/helper.ts'
 import { install, stage } from './fixture.ts'
+import { portsOf } from '../../../server/app.ts'
 
 t.test('POST /webhooks', async (t) => {
   const s = await stage(t, { DATA_ERASURE_DELAY_SECONDS: '0' })
@@ -15,7 +16,7 @@ t.test('POST /webhooks', async (t) => {
       payload: { items: [{ productId: products[0].id, quantity: 1 }], customer: { name: 'Hungry' }, deliveryMethod: 'PICKUP', paymentMethod: 'CASH' }
     })
     t.equal(placed.statusCode, 201)
-    await s.platform.webhookDelivery.idle()
+    await portsOf(s.platform).webhooks.delivery.idle()
     const events = await until(async () => store.events(installation.businessId), (list) => list.some((e) => e.event === 'order.created'))
     const created = events.find((e) => e.event === 'order.created')
     t.match(created, { eventId: String, summary: new RegExp(`Order #${placed.json().order.orderNumber as string}`) })
@@ -51,7 +52,7 @@ t.test('POST /webhooks', async (t) => {
     t.ok(store.holdsBusiness(installation.businessId))
     const uninstalled = await s.platform.inject({ method: 'DELETE', url: `/merchant/installations/${installation.installationId}`, headers: s.merchant.auth })
     t.equal(uninstalled.statusCode, 200)
-    const held = async () => { await s.platform.webhookDelivery.idle(); return store.holdsBusiness(installation.businessId) }
+    const held = async () => { await portsOf(s.platform).webhooks.delivery.idle(); return store.holdsBusiness(installation.businessId) }
     const erased = await until(held, (still) => !still)
     t.equal(erased, false, 'installation, events and payments of the business are gone')
     const deliveries = (await s.platform.inject({ url: `/developer/apps/${s.appId}/deliveries?event=business.data_erasure`, headers: s.developer.auth })).json().data

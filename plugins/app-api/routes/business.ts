@@ -1,21 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
 import { BusinessSchema, DashboardQuerySchema, DashboardSchema } from '../../commerce/schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type AppApiRouteOptions } from './common.ts'
 
-const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const businessRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
   fastify.get('/business', {
-    preValidation: fastify.requireScope('read_business'),
+    preValidation: appAuth.requireScope('read_business'),
     schema: {
       tags: TAGS,
       operationId: 'getBusiness', summary: 'Business information (read_business)', description: 'The business the token was issued for: name, slug, contact, address, currency, locale and time zone.',
       security: SECURITY,
       response: { 200: BusinessSchema, ...errorResponses(401, 403, 404, 429) }
     }
-  }, async (request) => await fastify.commerce.getBusinessProfile(businessOf(request)))
+  }, async (request) => await commerce.getBusinessProfile(businessOf(request)))
 
   fastify.get('/analytics/dashboard', {
-    preValidation: fastify.requireScope('read_analytics'),
+    preValidation: appAuth.requireScope('read_analytics'),
     schema: {
       tags: TAGS,
       operationId: 'getAnalyticsDashboard', summary: 'Revenue, orders and top products for a period, default the last 30 days (read_analytics)',
@@ -24,7 +24,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: DashboardQuerySchema,
       response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await fastify.commerce.dashboard(businessOf(request), request.query))
+  }, async (request) => await commerce.dashboard(businessOf(request), request.query))
 }
 
 export default businessRoutes

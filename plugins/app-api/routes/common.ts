@@ -1,7 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyRequest } from 'fastify'
 import { Paginated } from '../../../server/schemas.ts'
 import { CURRENT_SCHEMAS, present } from '../../../sdk/src/contract/api-versions.ts'
 import type { Order, Product } from '../../commerce/schemas.ts'
+import type { CheckoutHooks } from '../../checkout-hooks/index.ts'
+import type { Commerce } from '../../commerce/index.ts'
+import type { AppAuth } from '../../installations/service.ts'
 
 export const TAGS = ['app-api']
 export const SECURITY = [{ appToken: [] }]
@@ -28,10 +31,17 @@ export function presentOrders<T extends { data: Order[] }> (page: T): Omit<T, 'd
 }
 
 /** Products in the newest shape: priced in their business's currency. */
-export async function presentProducts<T> (fastify: FastifyInstance, businessId: string, value: T): Promise<unknown> {
-  const context = { currency: (await fastify.commerce.getBusinessProfile(businessId)).currency }
+export async function presentProducts<T> (commerce: Pick<Commerce, 'getBusinessProfile'>, businessId: string, value: T): Promise<unknown> {
+  const context = { currency: (await commerce.getBusinessProfile(businessId)).currency }
   const page = value as { data?: Product[] }
   return Array.isArray(page.data)
     ? { ...page, data: page.data.map((product) => present('Product', product, context)) }
     : present('Product', value, context)
+}
+
+/** What each App API route file is registered with: the ports its handlers call, and the scope guard. */
+export interface AppApiRouteOptions {
+  commerce: Commerce
+  checkoutHooks: Pick<CheckoutHooks, 'placeOrder'>
+  appAuth: Pick<AppAuth, 'requireScope'>
 }

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { GuestOrderBodySchema, OrderListQuerySchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
-import { OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders } from './common.ts'
+import { OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders, type AppApiRouteOptions } from './common.ts'
 
-const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const canRead = fastify.requireScope('read_orders')
-  const canWrite = fastify.requireScope('write_orders')
+const orderRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const canRead = appAuth.requireScope('read_orders')
+  const canWrite = appAuth.requireScope('write_orders')
 
   fastify.get('/orders', {
     preValidation: canRead,
@@ -16,7 +16,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: OrderListQuerySchema,
       response: { 200: OrderPage, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => presentOrders(await fastify.commerce.listOrders(businessOf(request), request.query)))
+  }, async (request) => presentOrders(await commerce.listOrders(businessOf(request), request.query)))
 
   fastify.get('/orders/:id', {
     preValidation: canRead,
@@ -27,7 +27,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: OrderAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => presentOrder(await fastify.commerce.getOrder(businessOf(request), request.params.id)))
+  }, async (request) => presentOrder(await commerce.getOrder(businessOf(request), request.params.id)))
 
   fastify.patch('/orders/:id/status', {
     preValidation: canWrite,
@@ -40,7 +40,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: OrderStatusBodySchema,
       response: { 200: OrderAnswer, ...errorResponses(400, 401, 403, 404, 409, 429) }
     }
-  }, async (request) => presentOrder(await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status)))
+  }, async (request) => presentOrder(await commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status)))
 
   fastify.post('/orders', {
     preValidation: canWrite,
@@ -53,7 +53,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 201: OrderAnswer, ...errorResponses(400, 401, 403, 409, 422, 429, 502) }
     }
   }, async (request, reply) => {
-    const { order } = await fastify.checkoutHooks.placeOrder(businessOf(request), request.body)
+    const { order } = await checkoutHooks.placeOrder(businessOf(request), request.body)
     return reply.code(201).send(presentOrder(order))
   })
 }

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
 import { PageListQuerySchema, PageSchema, SlugParams } from '../../commerce/schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type AppApiRouteOptions } from './common.ts'
 
-const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const preValidation = fastify.requireScope('read_pages')
+const pageRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const preValidation = appAuth.requireScope('read_pages')
 
   fastify.get('/pages', {
     preValidation,
@@ -15,7 +15,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await fastify.commerce.listPages(businessOf(request), request.query))
+  }, async (request) => await commerce.listPages(businessOf(request), request.query))
 
   fastify.get('/pages/:slug', {
     preValidation,
@@ -26,7 +26,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 429) }
     }
-  }, async (request) => await fastify.commerce.getPage(businessOf(request), request.params.slug))
+  }, async (request) => await commerce.getPage(businessOf(request), request.params.slug))
 }
 
 export default pageRoutes

@@ -4,7 +4,7 @@ import { LATEST_API_VERSION } from '../../../sdk/src/contract/api-versions.ts'
 import { answerInVersion } from '../../api-versions/index.ts'
 import { IdParams, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, SlugParams } from '../../commerce/schemas.ts'
-import { ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts } from './common.ts'
+import { ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts, type AppApiRouteOptions } from './common.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -15,15 +15,15 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * are; an older version's answer is downgraded from them once (plugins/api-versions answerInVersion)
  * and kept beside them under its own key, so a cached read costs no parse in any version.
  */
-const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const preValidation = fastify.requireScope('read_products')
+const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const preValidation = appAuth.requireScope('read_products')
   const cached = async (request: FastifyRequest, reply: FastifyReply, businessId: string, key: string, load: () => Promise<unknown>) => {
-    const newest = async () => await fastify.catalogCache.read(businessId, key,
-      async () => String(reply.serialize(await presentProducts(fastify, businessId, await load()))))
+    const newest = async () => await commerce.catalogCache.read(businessId, key,
+      async () => String(reply.serialize(await presentProducts(commerce, businessId, await load()))))
     const version = request.apiVersion ?? LATEST_API_VERSION
     const body = version === LATEST_API_VERSION
       ? await newest()
-      : await fastify.catalogCache.read(businessId, `${key}@${version}`, async () => answerInVersion(request, await newest()))
+      : await commerce.catalogCache.read(businessId, `${key}@${version}`, async () => answerInVersion(request, await newest()))
     reply.versionShaped = true
     return await reply.type(JSON_TYPE).send(body)
   }
@@ -41,7 +41,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
     return await cached(request, reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,
-      async () => await fastify.commerce.listProducts(businessOf(request), { page, limit, category }))
+      async () => await commerce.listProducts(businessOf(request), { page, limit, category }))
   })
 
   fastify.get('/products/:id', {
@@ -54,7 +54,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ProductAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => await cached(request, reply, businessOf(request), `id:${request.params.id}`,
-    async () => await fastify.commerce.getProduct(businessOf(request), request.params.id)))
+    async () => await commerce.getProduct(businessOf(request), request.params.id)))
 
   fastify.get('/products/slug/:slug', {
     preValidation,
@@ -66,7 +66,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: ProductAnswer, ...errorResponses(400, 401, 403, 404, 429) }
     }
   }, async (request, reply) => await cached(request, reply, businessOf(request), `slug:${request.params.slug}`,
-    async () => await fastify.commerce.getProductBySlug(businessOf(request), request.params.slug)))
+    async () => await commerce.getProductBySlug(businessOf(request), request.params.slug)))
 }
 
 export default productRoutes

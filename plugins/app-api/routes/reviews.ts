@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
 import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../commerce/schemas.ts'
 import { ReviewStatsQuerySchema } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type AppApiRouteOptions } from './common.ts'
 
-const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const preValidation = fastify.requireScope('read_reviews')
+const reviewRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const preValidation = appAuth.requireScope('read_reviews')
 
   fastify.get('/reviews', {
     preValidation,
@@ -16,7 +16,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ReviewListQuerySchema,
       response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await fastify.commerce.listReviews(businessOf(request), request.query))
+  }, async (request) => await commerce.listReviews(businessOf(request), request.query))
 
   fastify.get('/reviews/stats', {
     preValidation,
@@ -27,7 +27,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ReviewStatsQuerySchema,
       response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await fastify.commerce.reviewStats(businessOf(request), request.query.productId))
+  }, async (request) => await commerce.reviewStats(businessOf(request), request.query.productId))
 }
 
 export default reviewRoutes

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../../server/schemas.ts'
 import { AppIdParams } from '../schemas.ts'
 import { ManifestResponseSchema, PutManifestBodySchema } from './schemas.ts'
+import type { AppsRouteOptions } from '../service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['manifest']
@@ -17,8 +18,8 @@ const ExtensionSchema = Type.Object({
 })
 
 /** PUT /developer/apps/:appId/manifest — validate everything, then sync extensions in the same transaction. */
-const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  fastify.addHook('onRequest', fastify.requireRole('DEVELOPER'))
+const manifestRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify, { apps, guards }) => {
+  fastify.addHook('onRequest', guards.requireRole('DEVELOPER'))
 
   fastify.put('/:appId/manifest', {
     schema: {
@@ -31,7 +32,7 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const dryRun = request.query.dryRun === true
-    const { appId, manifest, sync } = await fastify.apps.saveManifest(request.user.sub, request.params.appId, request.body.manifest, dryRun)
+    const { appId, manifest, sync } = await apps.saveManifest(request.user.sub, request.params.appId, request.body.manifest, dryRun)
     if (!dryRun) request.log.info({ appId, sync }, 'manifest synced')
     return { manifest, sync, dryRun }
   })
@@ -42,7 +43,7 @@ const manifestRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: AppIdParams, response: { 200: Type.Object({ data: Type.Array(ExtensionSchema) }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => {
-    const rows = await fastify.apps.extensionsOf(request.user.sub, request.params.appId)
+    const rows = await apps.extensionsOf(request.user.sub, request.params.appId)
     return {
       data: rows.map((r) => ({
         id: r.id, kind: r.kind, key: r.key, isActive: r.isActive, definition: r.definition,

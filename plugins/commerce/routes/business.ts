@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../../server/schemas.ts'
 import { BusinessPatchBodySchema, DashboardQuerySchema, DashboardSchema, MerchantBusinessSchema, type Business } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 
-const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const businessRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
   const withStorefront = (business: Business) => ({ ...business, storefrontUrl: fastify.origins.storeUrl(business.slug) })
 
   fastify.get('/business', {
@@ -15,7 +15,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       security: SECURITY,
       response: { 200: MerchantBusinessSchema, ...errorResponses(401, 403, 404) }
     }
-  }, async (request) => withStorefront(await fastify.commerce.getBusinessProfile(businessOf(request))))
+  }, async (request) => withStorefront(await commerce.getBusinessProfile(businessOf(request))))
 
   fastify.patch('/business', {
     onRequest,
@@ -26,7 +26,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: BusinessPatchBodySchema,
       response: { 200: MerchantBusinessSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => withStorefront(await fastify.commerce.updateBusinessProfile(businessOf(request), request.body)))
+  }, async (request) => withStorefront(await commerce.updateBusinessProfile(businessOf(request), request.body)))
 
   fastify.get('/analytics/dashboard', {
     onRequest,
@@ -37,7 +37,7 @@ const businessRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: DashboardQuerySchema,
       response: { 200: DashboardSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.dashboard(businessOf(request), request.query))
+  }, async (request) => await commerce.dashboard(businessOf(request), request.query))
 }
 
 export default businessRoutes

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
-import type { FastifyInstance } from 'fastify'
+import type { Commerce } from '../service.ts'
 import { MerchantOrderListQuerySchema, OrderCheckoutSchema, OrderSchema, OrderStatusBodySchema, type OrderCheckout } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 
-const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const orderRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
 
   fastify.get('/orders', {
     onRequest,
@@ -16,7 +16,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: MerchantOrderListQuerySchema,
       response: { 200: Paginated(OrderSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.listOrders(businessOf(request), request.query))
+  }, async (request) => await commerce.listOrders(businessOf(request), request.query))
 
   fastify.get('/orders/:id', {
     onRequest,
@@ -27,7 +27,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.getOrder(businessOf(request), request.params.id))
+  }, async (request) => await commerce.getOrder(businessOf(request), request.params.id))
 
   fastify.get('/orders/:id/checkout', {
     onRequest,
@@ -39,7 +39,7 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: OrderCheckoutSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await orderCheckout(fastify, businessOf(request), request.params.id))
+  }, async (request) => await orderCheckout(commerce, businessOf(request), request.params.id))
 
   fastify.patch('/orders/:id/status', {
     onRequest,
@@ -52,15 +52,15 @@ const orderRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: OrderStatusBodySchema,
       response: { 200: OrderSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await fastify.commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status))
+  }, async (request) => await commerce.updateOrderStatus(businessOf(request), request.params.id, request.body.status))
 }
 
 export default orderRoutes
 
 /** The order's checkout as the hook call log recorded it, with the apps' names (an app since deleted has none). */
-async function orderCheckout (fastify: FastifyInstance, businessId: string, orderId: string): Promise<OrderCheckout> {
-  const order = await fastify.commerce.getOrder(businessId, orderId)
-  const hookLog = fastify.commerceProviders.orderHooks.value
+async function orderCheckout (commerce: Commerce, businessId: string, orderId: string): Promise<OrderCheckout> {
+  const order = await commerce.getOrder(businessId, orderId)
+  const hookLog = commerce.providers.orderHooks.value
   const calls = await hookLog.callsOfOrder(businessId, order.id)
   const separator = order.paymentMethod.indexOf(':')
   const methodInstallation = separator > 0 ? order.paymentMethod.slice(0, separator) : null
@@ -69,7 +69,7 @@ async function orderCheckout (fastify: FastifyInstance, businessId: string, orde
     methodAppId = await hookLog.appOfInstallation(businessId, methodInstallation)
   }
   const appIds = [...new Set([...calls.map((call) => call.appId), ...(methodAppId === null ? [] : [methodAppId])])]
-  const names = new Map((await fastify.apps.findByIds(appIds)).map((app) => [app.id, app.name]))
+  const names = await hookLog.appNamesOf(appIds)
   const nameOf = (appId: string | null) => appId === null ? null : names.get(appId) ?? null
   return {
     paymentMethod: {

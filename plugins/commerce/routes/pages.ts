@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, errorResponses } from '../../../server/schemas.ts'
 import { PageBlocksBodySchema, PageCreateBodySchema, PageListQuerySchema, PagePatchBodySchema, PageSchema, SlugParams } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 import { badRequest } from '../errors.ts'
 import { MAX_PREVIEW_TOKEN_LENGTH, signPreviewToken } from '../../../server/preview-token.ts'
 
@@ -11,8 +11,8 @@ const PreviewSchema = Type.Object({
   expiresAt: Type.String({ format: 'date-time' })
 }, { title: 'PagePreview' })
 
-const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
 
   fastify.get('/pages', {
     onRequest,
@@ -23,7 +23,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: PageListQuerySchema,
       response: { 200: Paginated(PageSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.listPages(businessOf(request), request.query))
+  }, async (request) => await commerce.listPages(businessOf(request), request.query))
 
   fastify.post('/pages', {
     onRequest,
@@ -34,7 +34,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PageCreateBodySchema,
       response: { 201: PageSchema, ...errorResponses(400, 401, 403, 409) }
     }
-  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createPage(businessOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await commerce.createPage(businessOf(request), request.body)))
 
   fastify.get('/pages/:slug', {
     onRequest,
@@ -45,7 +45,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: SlugParams,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.getPage(businessOf(request), request.params.slug))
+  }, async (request) => await commerce.getPage(businessOf(request), request.params.slug))
 
   fastify.patch('/pages/:slug', {
     onRequest,
@@ -57,7 +57,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PagePatchBodySchema,
       response: { 200: PageSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await fastify.commerce.updatePage(businessOf(request), request.params.slug, request.body))
+  }, async (request) => await commerce.updatePage(businessOf(request), request.params.slug, request.body))
 
   fastify.delete('/pages/:slug', {
     onRequest,
@@ -69,7 +69,7 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await fastify.commerce.deletePage(businessOf(request), request.params.slug)
+    await commerce.deletePage(businessOf(request), request.params.slug)
     return reply.code(204).send(null)
   })
 
@@ -86,9 +86,9 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const businessId = businessOf(request)
-    const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
-    return await fastify.commerce.setPageBlocks(businessId, request.params.slug, blocks)
+    const page = await commerce.getPage(businessId, request.params.slug)
+    const blocks = await commerce.providers.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
+    return await commerce.setPageBlocks(businessId, request.params.slug, blocks)
   })
 
   fastify.post('/pages/:slug/preview', {
@@ -104,11 +104,11 @@ const pageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     }
   }, async (request) => {
     const businessId = businessOf(request)
-    const page = await fastify.commerce.getPage(businessId, request.params.slug)
-    const blocks = await fastify.commerceProviders.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
+    const page = await commerce.getPage(businessId, request.params.slug)
+    const blocks = await commerce.providers.pageBlocks.value.checkBlocks(businessId, request.body, page.blocks)
     const { token, expiresAt } = signPreviewToken(fastify.config.jwtSecret, { businessId, pageId: page.id, blocks }, fastify.clock.now())
     if (token.length > MAX_PREVIEW_TOKEN_LENGTH) throw badRequest('page_preview_too_large', 'This draft is too large to preview: save it to see it on the storefront')
-    const business = await fastify.commerce.getBusinessProfile(businessId)
+    const business = await commerce.getBusinessProfile(businessId)
     return { previewUrl: `${fastify.origins.storeUrl(business.slug)}/${encodeURIComponent(page.slug)}?preview=${token}`, expiresAt: expiresAt.toISOString() }
   })
 }

@@ -2,9 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../../server/schemas.ts'
 import { notFound } from '../errors.ts'
+import type { Commerce } from '../service.ts'
 
 /** GET /media/products/:id — a product's uploaded picture; public and immutable (a new upload gets a new id). */
-const productImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
+const productImageRoutes: FastifyPluginAsyncTypebox<{ commerce: Commerce }> = async (fastify, { commerce }) => {
   fastify.get('/:id', {
     schema: {
       tags: ['storefront'],
@@ -14,7 +15,7 @@ const productImageRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 200: Type.Unknown({ description: 'The image' }), ...errorResponses(404) }
     }
   }, async (request, reply) => {
-    const image = await fastify.commerce.productImageById(request.params.id)
+    const image = await commerce.productImageById(request.params.id)
     if (image === null) throw notFound('image_not_found', 'Image')
     return reply
       .header('content-type', image.contentType)

@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
 import multipart from '@fastify/multipart'
 import { MerchantProductListQuerySchema, ProductCreateBodySchema, ProductImageUploadBodySchema, ProductPatchBodySchema, ProductSchema } from '../schemas.ts'
-import { MAX_MEDIA_BYTES, sniffImage } from '../../apps/service.ts'
+import { MAX_MEDIA_BYTES, sniffImage } from '../../../server/images.ts'
 import { badRequest } from '../errors.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 
-const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
   await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
 
   fastify.get('/products', {
@@ -20,7 +20,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: MerchantProductListQuerySchema,
       response: { 200: Paginated(ProductSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.searchProducts(businessOf(request), request.query))
+  }, async (request) => await commerce.searchProducts(businessOf(request), request.query))
 
   fastify.post('/products', {
     onRequest,
@@ -31,7 +31,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ProductCreateBodySchema,
       response: { 201: ProductSchema, ...errorResponses(400, 401, 403, 409) }
     }
-  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createProduct(businessOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await commerce.createProduct(businessOf(request), request.body)))
 
   fastify.get('/products/:id', {
     onRequest,
@@ -42,7 +42,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.getProduct(businessOf(request), request.params.id))
+  }, async (request) => await commerce.getProduct(businessOf(request), request.params.id))
 
   fastify.patch('/products/:id', {
     onRequest,
@@ -54,7 +54,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: ProductPatchBodySchema,
       response: { 200: ProductSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await fastify.commerce.updateProduct(businessOf(request), request.params.id, request.body))
+  }, async (request) => await commerce.updateProduct(businessOf(request), request.params.id, request.body))
 
   fastify.post('/products/:id/image', {
     onRequest,
@@ -76,7 +76,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
     const bytes = await file.toBuffer()
     const contentType = sniffImage(bytes)
     if (contentType === null) throw badRequest('upload_not_image', 'The file is not a PNG, JPEG or WebP image')
-    return await fastify.commerce.setProductImage(businessId, request.params.id, contentType, bytes)
+    return await commerce.setProductImage(businessId, request.params.id, contentType, bytes)
   })
 
   fastify.delete('/products/:id', {
@@ -89,7 +89,7 @@ const productRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await fastify.commerce.deleteProduct(businessOf(request), request.params.id)
+    await commerce.deleteProduct(businessOf(request), request.params.id)
     return reply.code(204).send(null)
   })
 }

@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
 import { PromoCodeCreateBodySchema, PromoCodeListQuerySchema, PromoCodePatchBodySchema, PromoCodeSchema } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 
 /** The merchant's promo codes, applied by the storefront's quote and order (`promoCode`). */
-const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
 
   fastify.get('/promo-codes', {
     onRequest,
@@ -17,7 +17,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: PromoCodeListQuerySchema,
       response: { 200: Paginated(PromoCodeSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.listPromoCodes(businessOf(request), request.query))
+  }, async (request) => await commerce.listPromoCodes(businessOf(request), request.query))
 
   fastify.post('/promo-codes', {
     onRequest,
@@ -29,7 +29,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PromoCodeCreateBodySchema,
       response: { 201: PromoCodeSchema, ...errorResponses(400, 401, 403, 409) }
     }
-  }, async (request, reply) => reply.code(201).send(await fastify.commerce.createPromoCode(businessOf(request), request.body)))
+  }, async (request, reply) => reply.code(201).send(await commerce.createPromoCode(businessOf(request), request.body)))
 
   fastify.get('/promo-codes/:id', {
     onRequest,
@@ -40,7 +40,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       params: IdParams,
       response: { 200: PromoCodeSchema, ...errorResponses(400, 401, 403, 404) }
     }
-  }, async (request) => await fastify.commerce.getPromoCode(businessOf(request), request.params.id))
+  }, async (request) => await commerce.getPromoCode(businessOf(request), request.params.id))
 
   fastify.patch('/promo-codes/:id', {
     onRequest,
@@ -52,7 +52,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       body: PromoCodePatchBodySchema,
       response: { 200: PromoCodeSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => await fastify.commerce.updatePromoCode(businessOf(request), request.params.id, request.body))
+  }, async (request) => await commerce.updatePromoCode(businessOf(request), request.params.id, request.body))
 
   fastify.delete('/promo-codes/:id', {
     onRequest,
@@ -64,7 +64,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await fastify.commerce.deletePromoCode(businessOf(request), request.params.id)
+    await commerce.deletePromoCode(businessOf(request), request.params.id)
     return reply.code(204).send(null)
   })
 }

@@ -2,10 +2,10 @@ import { Type } from '@sinclair/typebox'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, Paginated, errorResponses } from '../../../server/schemas.ts'
 import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf } from './common.ts'
+import { SECURITY, TAGS, businessOf, type MerchantRouteOptions } from './common.ts'
 
-const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
-  const onRequest = fastify.requireMerchant
+const reviewRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fastify, { commerce, guards }) => {
+  const onRequest = guards.requireMerchant
 
   fastify.get('/reviews', {
     onRequest,
@@ -16,7 +16,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: ReviewListQuerySchema,
       response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.listReviews(businessOf(request), request.query))
+  }, async (request) => await commerce.listReviews(businessOf(request), request.query))
 
   fastify.get('/reviews/stats', {
     onRequest,
@@ -27,7 +27,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       querystring: Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) }, { additionalProperties: false }),
       response: { 200: ReviewStatsSchema, ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => await fastify.commerce.reviewStats(businessOf(request), request.query.productId))
+  }, async (request) => await commerce.reviewStats(businessOf(request), request.query.productId))
 
   fastify.delete('/reviews/:id', {
     onRequest,
@@ -39,7 +39,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox = async (fastify) => {
       response: { 204: Type.Null({ description: 'Deleted' }), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request, reply) => {
-    await fastify.commerce.deleteReview(businessOf(request), request.params.id)
+    await commerce.deleteReview(businessOf(request), request.params.id)
     return reply.code(204).send(null)
   })
 }

@@ -6,7 +6,7 @@ import {
 import { emitEvent } from '../../../server/events.ts'
 import { updateProduct } from '../../../plugins/commerce/products-service.ts'
 import { installations } from '../../../server/db/schema/index.ts'
-import { build, registerUser, REVIEWER_ENV, until } from '../../helper.ts'
+import { build, registerUser, REVIEWER_ENV, until, portsOf } from '../../helper.ts'
 import { NO_RATE_LIMIT, call, firstOf, installApp } from '../app-api/fixtures.ts'
 import { cart, customer, installHookApp, shop, startAppServer } from '../checkout-hooks/fixtures.ts'
 
@@ -50,17 +50,17 @@ t.test('App API handlers answer in the newest shape: the catalogue cache holds 2
   t.equal(answer.headers['app-api-version'], '2026-11')
   t.type(answer.json().price, 'number', '2026-11 reads a number')
   const currency = (await call(app, installed, 'GET', '/app-api/business')).json().currency
-  const cached = await app.catalogCache.read(installed.businessId, `id:${product.id as string}`, async () => { throw new Error('not cached') })
+  const cached = await portsOf(app).commerce.catalogCache.read(installed.businessId, `id:${product.id as string}`, async () => { throw new Error('not cached') })
   t.same(JSON.parse(cached).price, { amount: product.price, currency }, 'what the handler answered: the newest shape, downgraded on the way out')
   const newest = await app.inject({ method: 'GET', url: `/app-api/products/${product.id as string}`, headers: { ...installed.auth, 'app-api-version': '2026-12' } })
   t.equal(newest.body, cached, 'the newest version is sent the cached bytes untouched')
 
   // the 2026-11 answer is downgraded once and kept beside the newest bytes: a repeated read is one hit and sends them as kept
-  const older = await app.catalogCache.read(installed.businessId, `id:${product.id as string}@2026-11`, async () => { throw new Error('not cached') })
+  const older = await portsOf(app).commerce.catalogCache.read(installed.businessId, `id:${product.id as string}@2026-11`, async () => { throw new Error('not cached') })
   t.equal(older, answer.body, 'the 2026-11 answer is kept under its own key, as it was sent')
-  const before = app.catalogCache.stats()
+  const before = portsOf(app).commerce.catalogCache.stats()
   const again = await call(app, installed, 'GET', `/app-api/products/${product.id as string}`)
-  const after = app.catalogCache.stats()
+  const after = portsOf(app).commerce.catalogCache.stats()
   t.same({ hits: after.hits - before.hits, misses: after.misses - before.misses }, { hits: 1, misses: 0 }, 'a repeated 2026-11 read: one hit, nothing loaded or downgraded')
   t.equal(again.body, answer.body)
   t.equal(again.headers['app-api-version'], '2026-11')

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createProduct, deleteProduct, updateProduct } from '../../../plugins/commerce/products-service.ts'
 import { buildApp } from '../../../server/app.ts'
-import { build, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
+import { build, testConfig, SERVER_URL, dropListenConnections, until, portsOf } from '../../helper.ts'
 import { CATALOG_CHANNEL } from '../../../plugins/commerce/catalog-cache.ts'
 import { NO_RATE_LIMIT, call, installApp, type Installed } from './fixtures.ts'
 import type { App } from '../../../server/app.ts'
@@ -28,9 +28,9 @@ t.test('App API product reads come from the cache and are never stale after a wr
 
   t.test('a repeated read is a hit, with the same body and headers', async (t) => {
     const first = await call(app, installed, 'GET', `/app-api/products/${pizza.id}`)
-    const before = app.catalogCache.stats()
+    const before = portsOf(app).commerce.catalogCache.stats()
     const second = await call(app, installed, 'GET', `/app-api/products/${pizza.id}`)
-    t.equal(app.catalogCache.stats().hits, before.hits + 1, 'answered from the cache')
+    t.equal(portsOf(app).commerce.catalogCache.stats().hits, before.hits + 1, 'answered from the cache')
     t.equal(second.body, first.body)
     t.equal(second.headers['content-type'], 'application/json; charset=utf-8')
     t.ok(second.headers['x-ratelimit-remaining'] !== undefined, 'the rate limit still counts cached reads')
@@ -93,7 +93,7 @@ t.test('a change made through another instance reaches this one at once (LISTEN/
   const installed = await installApp(one, ['read_products'])
   const pizza = await byName(two, installed, 'Margherita Pizza')
   await byName(two, installed, 'Margherita Pizza')
-  t.ok(two.catalogCache.stats().hits > 0, 'instance two serves the list from its cache')
+  t.ok(portsOf(two).commerce.catalogCache.stats().hits > 0, 'instance two serves the list from its cache')
 
   await updateProduct(one.db, installed.businessId, pizza.id, { price: 4321 })
   const started = performance.now()
@@ -106,20 +106,20 @@ t.test('APP_API_CACHE_MB=0 turns the cache off', async (t) => {
   const installed = await installApp(app, ['read_products'])
   await list(app, installed)
   await list(app, installed)
-  t.match(app.catalogCache.stats(), { enabled: false, entries: 0, hits: 0 })
+  t.match(portsOf(app).commerce.catalogCache.stats(), { enabled: false, entries: 0, hits: 0 })
 })
 
 t.test('while the LISTEN connection is down the cache is off', { skip: SERVER_URL === null ? 'needs DATABASE_URL' : false }, async (t) => {
   const app = await build(t, NO_RATE_LIMIT)
   const installed = await installApp(app, ['read_products'])
   await list(app, installed)
-  t.ok(app.catalogCache.stats().entries > 0)
+  t.ok(portsOf(app).commerce.catalogCache.stats().entries > 0)
   await dropListenConnections(app.database, app.config.databaseUrl as string, CATALOG_CHANNEL)
-  const stats = async () => app.catalogCache.stats()
+  const stats = async () => portsOf(app).commerce.catalogCache.stats()
   t.match(await until(stats, ({ enabled }) => !enabled), { enabled: false, entries: 0 }, 'off and emptied when the connection drops')
   t.equal((await until(stats, ({ enabled }) => enabled)).enabled, true, 'on again once listening again')
   await list(app, installed)
-  t.ok(app.catalogCache.stats().entries > 0, 'and caching')
+  t.ok(portsOf(app).commerce.catalogCache.stats().entries > 0, 'and caching')
 })
 
 t.test('a product read from the cache sends no statement: the token, the installation, the rate limit and the counters are answered in memory', async (t) => {

@@ -3,7 +3,7 @@ import { createOrder } from '../../../plugins/commerce/checkout-service.ts'
 import { attachPaymentSession } from '../../../plugins/commerce/payments-service.ts'
 import { PAYMENT_EXPIRY_JOB, expireIfDue } from '../../../plugins/commerce/payment-expiry.ts'
 import type { App } from '../../../server/app.ts'
-import { build, releaseDelayedJobs, until } from '../../helper.ts'
+import { build, releaseDelayedJobs, until, portsOf } from '../../helper.ts'
 import { TestClock } from '../../clock.ts'
 import { NO_RATE_LIMIT, call, eventsOf, installApp, type Installed } from './fixtures.ts'
 
@@ -81,7 +81,7 @@ t.test('App API payments', async (t) => {
     await app.db.transaction(async (tx) => {
       const expiresAt = new Date(clock.nowMs() + 15 * 60_000)
       await attachPaymentSession(tx, installed.businessId, order.id, { invoiceId: 'inv_exp', expiresAt })
-      await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
+      await portsOf(app).commerce.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
     })
     t.equal((await call(app, installed, 'GET', `/app-api/orders/${order.id}`)).json().paymentStatus, 'PENDING', 'not before its time')
     t.same(await expiryJobs(app, order.id), ['created'], 'its job waits for the deadline')
@@ -100,7 +100,7 @@ t.test('App API payments', async (t) => {
     await app.db.transaction(async (tx) => {
       const expiresAt = new Date(clock.nowMs() + 15 * 60_000)
       await attachPaymentSession(tx, installed.businessId, order.id, { expiresAt })
-      await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
+      await portsOf(app).commerce.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
     })
     t.equal((await pay(order.id, 'COMPLETED')).statusCode, 200)
     clock.advance(15 * 60_000)
@@ -115,7 +115,7 @@ t.test('App API payments', async (t) => {
     await t.rejects(app.db.transaction(async (tx) => {
       const expiresAt = new Date(clock.nowMs() + 500)
       await attachPaymentSession(tx, installed.businessId, order.id, { expiresAt })
-      await app.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
+      await portsOf(app).commerce.schedulePaymentExpiry(tx, { businessId: installed.businessId, orderId: order.id, expiresAt })
       throw new Error('the checkout failed after the session')
     }), { message: 'the checkout failed after the session' })
     t.same(await expiryJobs(app, order.id), [])

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, listen } from '../../helper.ts'
+import { build, listen, portsOf } from '../../helper.ts'
 import { referenceAppDataDir } from '../../../examples/reference-app/test/fixture.ts'
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../../server/seed.ts'
 import { installReferenceAppDemo, startReferenceApp } from '../../../server/demo-app.ts'
@@ -14,7 +14,7 @@ t.test('after the demo seed, the reference app passes its own checks', async (t)
   const reference = await startReferenceApp(platform, { port: 0, host: '127.0.0.1', dataDir })
   t.teardown(() => reference.close())
   await installReferenceAppDemo(platform, reference)
-  await platform.appChecks.idle()
+  await portsOf(platform).appChecks.idle()
 
   const login = await platform.inject({ method: 'POST', url: '/auth/login', payload: { email: DEMO_ACCOUNTS.reviewer, password: DEMO_PASSWORD } })
   const auth = { authorization: `Bearer ${login.json().token as string}` }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import type { Test } from 'tap'
 import { Webhook } from 'standardwebhooks'
 import type { App } from '../../../server/app.ts'
-import { createApp, registerUser, type Session } from '../../helper.ts'
+import { createApp, registerUser, type Session, portsOf } from '../../helper.ts'
 
 /** How the receiver misbehaves: each flag breaks one check one way. */
 export interface Faults {
@@ -162,7 +162,7 @@ export interface RunView {
 export async function runChecks (app: App, developer: Session, appId: string) {
   const started = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })
   if (started.statusCode !== 202) throw new Error(`start: ${started.statusCode} ${started.body}`)
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   const run = await app.inject({ url: `/developer/apps/${appId}/checks/${started.json().checkRunId as string}`, headers: developer.auth })
   return run.json() as RunView
 }

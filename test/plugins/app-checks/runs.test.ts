@@ -7,7 +7,7 @@ import { checkRuns } from '../../../server/db/schema/index.ts'
 import { createAppChecks } from '../../../plugins/app-checks/service.ts'
 import { fail, pass, INTERNAL_ERROR, RUN_GRACE_MS, type Check } from '../../../plugins/app-checks/runner.ts'
 import type { CheckContext } from '../../../plugins/app-checks/context.ts'
-import { build, createApp, gate, loginReviewer, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { build, createApp, gate, loginReviewer, registerUser, REVIEWER_ENV, portsOf } from '../../helper.ts'
 import { receiverApp, runChecks } from './fixtures.ts'
 
 t.test('an app whose URLs now resolve to an internal address fails with the policy\'s reason, and nothing is connected to', async (t) => {
@@ -59,9 +59,9 @@ t.test('at most one run per app: 409 while one is RUNNING', async (t) => {
   t.equal(second.statusCode, 409)
   t.match(second.json(), { statusCode: 409, error: 'Conflict', message: /already running/ })
   held.open()
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${appId}/checks`, headers: developer.auth })).statusCode, 202, 'a new run once it finished')
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
 })
 
 t.test('a check that crashes is FAIL "internal error", one that hangs is cut, and the run finishes within its budget', async (t) => {
@@ -71,11 +71,11 @@ t.test('a check that crashes is FAIL "internal error", one that hangs is cut, an
   const hanging: Check<CheckContext> = { id: 'hangs', title: 'Hangs', timeoutMs: 200, run: async () => await new Promise(() => {}) }
   const fine: Check<CheckContext> = { id: 'fine', title: 'Fine', timeoutMs: 1000, run: async () => pass('ok') }
   const service = createAppChecks({
-    db: app.db, log: app.log, fastify: app, encryptionKey: app.config.encryptionKey, webhookTimeoutMs: 1000, browserPath: null,
+    db: app.db, log: app.log, fastify: app, ...portsOf(app), encryptionKey: app.config.encryptionKey, webhookTimeoutMs: 1000, browserPath: null,
     plan: () => [crashing, hanging, fine]
   })
   t.teardown(() => service.close())
-  const row = await app.apps.ownedApp(developer.userId, created.id)
+  const row = await portsOf(app).apps.ownedApp(developer.userId, created.id)
   const id = await service.start(row, { businessId: developer.businessId, userId: developer.userId }, 'developer')
   await service.idle()
   const run = await service.get(created.id, id)
@@ -96,11 +96,11 @@ t.test('a RUNNING run whose process stopped is closed as FAILED once its deadlin
   const finishing = gate()
   const slow: Check<CheckContext> = { id: 'slow', title: 'Slow', timeoutMs: 60_000, run: async () => { await finishing.opened; return fail('late', 'fix') } }
   const service = createAppChecks({
-    db: app.db, log: app.log, fastify: app, encryptionKey: app.config.encryptionKey, webhookTimeoutMs: 1000, browserPath: null,
+    db: app.db, log: app.log, fastify: app, ...portsOf(app), encryptionKey: app.config.encryptionKey, webhookTimeoutMs: 1000, browserPath: null,
     plan: () => [slow, slow]
   })
   t.teardown(() => service.close())
-  const row = await app.apps.ownedApp(developer.userId, created.id)
+  const row = await portsOf(app).apps.ownedApp(developer.userId, created.id)
   const id = await service.start(row, { businessId: developer.businessId, userId: developer.userId }, 'developer')
   // as if its process had stopped long ago
   await app.db.update(checkRuns).set({ deadline: new Date(Date.now() - 1000) }).where(eq(checkRuns.id, id))
@@ -120,7 +120,7 @@ t.test('submitting for review starts a run that the reviewer reads first; a fail
   const submitted = await app.inject({ method: 'POST', url: `/developer/apps/${appId}/submit`, headers: developer.auth })
   t.equal(submitted.statusCode, 200)
   t.equal(submitted.json().status, 'PENDING_REVIEW')
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   const seen = await app.inject({ url: `/review/apps/${appId}/checks`, headers: reviewer.auth })
   t.equal(seen.statusCode, 200)
   t.match(seen.json(), { trigger: 'submission', version: created.version, status: 'FAILED', results: [{ id: 'webhook.rejects_bad_signature', outcome: 'FAIL' }] })
@@ -133,7 +133,7 @@ t.test('a submission without a sandbox installation installs nothing: the checks
   const developer = await registerUser(app, 'DEVELOPER')
   const { app: created } = await createApp(app, developer, { webhookUrl: 'http://127.0.0.1:9/webhooks', redirectUrl: 'http://127.0.0.1:9/callback' })
   t.equal((await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/submit`, headers: developer.auth })).statusCode, 200)
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   const runs = (await app.inject({ url: `/developer/apps/${created.id}/checks`, headers: developer.auth })).json()
   t.match(runs.data, [{ trigger: 'submission', status: 'FAILED' }])
   const run = (await app.inject({ url: `/developer/apps/${created.id}/checks/${runs.data[0].id as string}`, headers: developer.auth })).json()

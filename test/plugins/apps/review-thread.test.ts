@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser, createApp, loginReviewer, publishApp, REVIEWER_ENV } from '../../helper.ts'
+import { build, registerUser, createApp, loginReviewer, publishApp, REVIEWER_ENV, portsOf } from '../../helper.ts'
 
 t.test('the review record: changes requested, replies, history and the diff against the approved version', async (t) => {
   const app = await build(t, { env: REVIEWER_ENV })
@@ -19,7 +19,7 @@ t.test('the review record: changes requested, replies, history and the diff agai
   t.test('a rejection marks the app "changes requested" until it is submitted again', async (t) => {
     await call('PUT', `${url}/manifest`, developer, { manifest: { adminPages: [{ pageId: 'home', title: 'Home', renderUrl: 'https://app.example.com/admin' }] } })
     await call('POST', `${url}/submit`)
-    await app.appChecks.idle()
+    await portsOf(app).appChecks.idle()
     const rejected = await call('POST', `/review/apps/${created.id}/reject`, reviewer, { notes: 'Add a privacy policy link.' })
     t.match(rejected.json(), { status: 'DRAFT', changesRequested: true })
     const listed = (await call('GET', '/developer/apps')).json().data.find((a: { id: string }) => a.id === created.id)
@@ -58,7 +58,7 @@ t.test('the review record: changes requested, replies, history and the diff agai
     await call('PATCH', url, developer, { scopes: ['read_orders', 'read_products'], description: 'Stamps for every order.' })
     await call('PUT', `${url}/manifest`, developer, { manifest: { adminPages: [{ pageId: 'home', title: 'Stamps', renderUrl: 'https://app.example.com/admin' }] } })
     await call('POST', `${url}/submit`)
-    await app.appChecks.idle()
+    await portsOf(app).appChecks.idle()
     const diff = (await call('GET', `/review/apps/${created.id}/diff`, reviewer)).json()
     t.match(diff.baseline, { version: '1.0.0', approvedAt: String, snapshot: { scopes: ['read_orders'], manifest: { adminPages: [{ title: 'Home' }] } } })
     t.match(diff.current, { scopes: ['read_orders', 'read_products'], description: 'Stamps for every order.', manifest: { adminPages: [{ title: 'Stamps' }] } })
@@ -92,6 +92,6 @@ t.test('DELETE /developer/apps/:appId deletes a draft, its test install and its 
   t.equal(refused.statusCode, 409, 'a published app stays')
   const pending = (await createApp(app, developer)).app
   await app.inject({ method: 'POST', url: `/developer/apps/${pending.id}/submit`, headers: developer.auth })
-  await app.appChecks.idle()
+  await portsOf(app).appChecks.idle()
   t.equal((await app.inject({ method: 'DELETE', url: `/developer/apps/${pending.id}`, headers: developer.auth })).statusCode, 409, 'so does one under review')
 })

@@ -6,6 +6,7 @@ import dbPlugin from '../../../server/plugins/db.ts'
 import errorsPlugin from '../../../server/plugins/errors.ts'
 import authGuards from '../../../plugins/auth/guards.ts'
 import { openDatabase } from '../../../server/db/client.ts'
+import { mount } from '../../../server/capability.ts'
 import { testConfig } from '../../helper.ts'
 
 t.test('requireRole on a bare fastify instance', async (t) => {
@@ -17,13 +18,13 @@ t.test('requireRole on a bare fastify instance', async (t) => {
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
   await app.register(clockPlugin)
-  await app.register(authGuards)
-  app.get('/devs', { onRequest: app.requireRole('DEVELOPER') }, async (request) => ({ sub: request.user.sub }))
-  app.get('/staff', { onRequest: app.requireRole('REVIEWER', 'MERCHANT') }, async () => ({ ok: true }))
+  const guards = await mount(app, authGuards, {})
+  app.get('/devs', { onRequest: guards.requireRole('DEVELOPER') }, async (request) => ({ sub: request.user.sub }))
+  app.get('/staff', { onRequest: guards.requireRole('REVIEWER', 'MERCHANT') }, async () => ({ ok: true }))
   await app.ready()
 
-  const dev = app.signSession({ sub: 'usr_1', role: 'DEVELOPER', businessId: 'biz_1', email: 'd@example.com' })
-  const merchant = app.signSession({ sub: 'usr_2', role: 'MERCHANT', businessId: 'biz_2', email: 'm@example.com' })
+  const dev = guards.signSession({ sub: 'usr_1', role: 'DEVELOPER', businessId: 'biz_1', email: 'd@example.com' })
+  const merchant = guards.signSession({ sub: 'usr_2', role: 'MERCHANT', businessId: 'biz_2', email: 'm@example.com' })
 
   t.same((await app.inject({ url: '/devs', headers: { authorization: `Bearer ${dev}` } })).json(), { sub: 'usr_1' })
   const wrongRole = await app.inject({ url: '/devs', headers: { authorization: `Bearer ${merchant}` } })

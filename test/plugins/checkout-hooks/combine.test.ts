@@ -2,7 +2,7 @@ import t from 'tap'
 import { createHmac } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { hookCalls } from '../../../server/db/schema/index.ts'
-import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { build, registerUser, REVIEWER_ENV, portsOf } from '../../helper.ts'
 import { startAppServer, installHookApp, shop, cart, customer } from './fixtures.ts'
 
 t.test('hooks at checkout: order, combination, signatures', async (t) => {
@@ -62,7 +62,7 @@ t.test('hooks at checkout: order, combination, signatures', async (t) => {
   t.equal(validations.length, 2)
   t.same(validations[0].body.data, { items: [{ productId: pizza.id, quantity: 2 }, { productId: soda.id, quantity: 1 }].sort((a, b) => a.productId.localeCompare(b.productId)), subtotal: 2700, deliveryMethod: 'DELIVERY' })
 
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
   const logged = await app.db.select().from(hookCalls).where(eq(hookCalls.installationId, early.installed.installationId))
   // quote: rates, discounts, methods; order (CASH): rates, discounts, validate
   t.same(logged.map((row) => row.hookPoint).sort(), ['checkout.payment_methods', 'checkout.shipping_rates', 'checkout.shipping_rates', 'order.calculate_discounts', 'order.calculate_discounts', 'order.validate'], 'every call is logged')
@@ -96,7 +96,7 @@ t.test('a hook answer in another currency is refused, not applied in the checkou
   const quote = (await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/checkout/quote`, payload: cart(pizza.id, soda.id) })).json()
   t.equal(quote.deliveryFee, 300, '50 JPY is not taken as 50 cents: the built-in fee stays')
   t.equal(quote.appDiscount, 100, 'an answer in the business\'s own currency is applied')
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
   const logged = await app.db.select().from(hookCalls).where(eq(hookCalls.installationId, hooked.installed.installationId))
   const rates = logged.find((row) => row.hookPoint === 'checkout.shipping_rates')
   t.equal(rates?.success, false)

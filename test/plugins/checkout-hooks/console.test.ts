@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { build, registerUser, REVIEWER_ENV, portsOf } from '../../helper.ts'
 import { cart, customer, installHookApp, shop, startAppServer } from './fixtures.ts'
 
 t.test('hook calls in the console: the refused answer, why, and the failure policy applied', async (t) => {
@@ -17,7 +17,7 @@ t.test('hook calls in the console: the refused answer, why, and the failure poli
   const base = `/developer/apps/${appId}`
   const order = await app.storefront.inject({ method: 'POST', url: `/store/${slug}/api/orders`, payload: { ...cart(pizza.id, soda.id), customer, paymentMethod: 'CASH' } })
   t.equal(order.statusCode, 422, 'the closed validation refused the order')
-  await app.checkoutHooks.flush()
+  await portsOf(app).checkoutHooks.flush()
 
   const list = await app.inject({ url: `${base}/hook-calls?success=false`, headers: developer.auth })
   t.equal(list.statusCode, 200)
@@ -34,7 +34,7 @@ t.test('hook calls in the console: the refused answer, why, and the failure poli
     policyApplied: 'The delivery fee so far was kept'
   })
   t.equal(detail.json().requestBody, server.calls.find((c) => c.path === '/base/rates')?.raw, 'the envelope as sent')
-  t.equal(detail.json().storeName, (await app.commerce.findBusiness(call.businessId))?.name, 'the store by its name, not its id')
+  t.equal(detail.json().storeName, (await portsOf(app).commerce.findBusiness(call.businessId))?.name, 'the store by its name, not its id')
 
   const [validate] = (await app.inject({ url: `${base}/hook-calls?hookPoint=order.validate`, headers: developer.auth })).json().data
   const refused = (await app.inject({ url: `${base}/hook-calls/${validate.id}`, headers: developer.auth })).json()

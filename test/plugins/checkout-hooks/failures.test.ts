@@ -2,7 +2,7 @@ import t from 'tap'
 import type * as Tap from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
 import { hookCalls, orders, outboxEvents } from '../../../server/db/schema/index.ts'
-import { build, registerUser, REVIEWER_ENV } from '../../helper.ts'
+import { build, registerUser, REVIEWER_ENV, portsOf } from '../../helper.ts'
 import { startAppServer, installHookApp, shop, cart, customer, type Reply } from './fixtures.ts'
 import { CLOSED_VALIDATION_REASON } from '../../../plugins/checkout-hooks/checkout.ts'
 
@@ -94,7 +94,7 @@ t.test('each failure mode per hook point gives the documented outcome, in time',
   }
 
   t.test('every failure is in the hook-call log', async (t) => {
-    await app.checkoutHooks.flush()
+    await portsOf(app).checkoutHooks.flush()
     const failures = await app.db.select().from(hookCalls).where(and(eq(hookCalls.businessId, merchant.businessId), eq(hookCalls.success, false)))
     t.ok(failures.some((row) => row.error === `no answer within ${TIMEOUT} ms`), 'timeouts are logged')
     t.ok(failures.some((row) => row.statusCode === 500 && row.error === 'answered HTTP 500'), '500s are logged')

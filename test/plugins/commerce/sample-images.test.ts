@@ -1,12 +1,12 @@
 import t from 'tap'
-import { build, registerUser } from '../../helper.ts'
+import { build, registerUser, portsOf } from '../../helper.ts'
 import { sampleImages } from '../../../plugins/commerce/routes/sample-images.ts'
 
 t.test('GET /media/samples/:file', async (t) => {
   const app = await build(t)
   // the demo store's catalogue (developers' sandboxes get the same)
   const merchant = await registerUser(app, 'MERCHANT')
-  await app.db.transaction(async (tx) => { await app.commerce.in(tx).seedSample(merchant.businessId, app.clock.now()) })
+  await app.db.transaction(async (tx) => { await portsOf(app).commerce.in(tx).seedSample(merchant.businessId, app.clock.now()) })
   const products = (await app.inject({ url: '/merchant/products?limit=100', headers: merchant.auth })).json().data as Array<{ name: string, imageUrl: string }>
   t.equal(products.length, 6)
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser } from '../../helper.ts'
+import { build, registerUser, portsOf } from '../../helper.ts'
 
 t.test('installations.in(tx): writes that span capabilities run only in the caller\'s transaction, by type', async (t) => {
   const app = await build(t)
@@ -8,7 +8,7 @@ t.test('installations.in(tx): writes that span capabilities run only in the call
     method: 'POST', url: '/developer/apps', headers: developer.auth,
     payload: { name: 'Txn', slug: 'txn-app', description: 'x', category: 'other', scopes: ['read_products'], redirectUrl: 'https://app.example.com/cb' }
   })
-  const appRow = await app.apps.ownedApp(developer.userId, created.json().app.id)
+  const appRow = await portsOf(app).apps.ownedApp(developer.userId, created.json().app.id)
   const input = { app: appRow, businessId: developer.businessId, scopes: ['read_products'], userId: developer.userId, isTestInstall: true }
 
   // the root service has no transaction-only operation: calling one does not compile (npx tsc checks these lines)
@@ -21,15 +21,15 @@ t.test('installations.in(tx): writes that span capabilities run only in the call
   // @ts-expect-error in() takes a transaction, not the database
   t.type(app.installations.in(app.db).getForBusiness, 'function')
 
-  const issued = await app.db.transaction(async (tx) => await app.installations.in(tx).install(input))
+  const issued = await app.db.transaction(async (tx) => await portsOf(app).installations.in(tx).install(input))
   t.match(issued.accessToken, /^fbat_/)
-  t.equal((await app.installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'committed with the caller\'s transaction')
-  t.equal((await app.installations.getForBusiness(developer.businessId, issued.installation.id)).id, issued.installation.id, 'the root reads it')
+  t.equal((await portsOf(app).installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'committed with the caller\'s transaction')
+  t.equal((await portsOf(app).installations.getForBusiness(developer.businessId, issued.installation.id)).id, issued.installation.id, 'the root reads it')
 
   const rolledBack = await app.db.transaction(async (tx) => {
-    await app.installations.in(tx).uninstall(issued.installation)
+    await portsOf(app).installations.in(tx).uninstall(issued.installation)
     tx.rollback()
   }).catch((error: unknown) => error)
   t.ok(rolledBack instanceof Error, 'the caller rolled back')
-  t.equal((await app.installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'and the uninstall went with it')
+  t.equal((await portsOf(app).installations.activeFor(appRow.id, developer.businessId))?.id, issued.installation.id, 'and the uninstall went with it')
 })

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createTokenCache } from '../../../plugins/installations/token-cache.ts'
 import { buildApp } from '../../../server/app.ts'
-import { build, registerUser, createApp, testConfig, SERVER_URL, dropListenConnections, until } from '../../helper.ts'
+import { build, registerUser, createApp, testConfig, SERVER_URL, dropListenConnections, until, portsOf } from '../../helper.ts'
 import { INSTALLATION_CHANNEL } from '../../../plugins/installations/service.ts'
 import { TestClock } from '../../clock.ts'
 
@@ -46,7 +46,7 @@ t.test('revocation reaches another instance at once (LISTEN/NOTIFY)', async (t) 
   const auth = { authorization: `Bearer ${accessToken}` }
 
   t.equal((await two.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'instance two has the token cached')
-  t.equal(two.tokenCache.size, 1)
+  t.equal(portsOf(two).installations.tokenCache.size, 1)
   await one.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-uninstall`, headers: developer.auth })
 
   const started = performance.now()
@@ -61,14 +61,14 @@ t.test('while the LISTEN connection is down tokens are checked in the database',
   const { accessToken } = (await app.inject({ method: 'POST', url: `/developer/apps/${created.id}/test-install`, headers: developer.auth })).json()
   const auth = { authorization: `Bearer ${accessToken}` }
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200)
-  t.equal(app.tokenCache.size, 1)
+  t.equal(portsOf(app).installations.tokenCache.size, 1)
   await dropListenConnections(app.database, app.config.databaseUrl as string, INSTALLATION_CHANNEL)
-  await until(async () => app.tokenCache.size, (size) => size === 0)
+  await until(async () => portsOf(app).installations.tokenCache.size, (size) => size === 0)
   t.equal((await app.inject({ url: '/app-api/business', headers: auth })).statusCode, 200, 'the token still works')
-  t.equal(app.tokenCache.size, 0, 'but is not cached while revocations cannot arrive')
+  t.equal(portsOf(app).installations.tokenCache.size, 0, 'but is not cached while revocations cannot arrive')
   const cached = await until(async () => {
     await app.inject({ url: '/app-api/business', headers: auth })
-    return app.tokenCache.size
+    return portsOf(app).installations.tokenCache.size
   }, (size) => size === 1)
   t.equal(cached, 1, 'cached again once listening again')
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser } from '../../helper.ts'
+import { build, registerUser, portsOf } from '../../helper.ts'
 import { installApp, receiver } from './helpers.ts'
 
 t.test('the console names stores and keeps registrations an uninstall switched off behind a filter (#29 item 7)', async (t) => {
@@ -14,7 +14,7 @@ t.test('the console names stores and keeps registrations an uninstall switched o
     return response.json() as { total: number, data: Array<Record<string, any>> }
   }
   const business = (await app.inject({ url: '/merchant/business', headers: dev.auth }))
-  const storeName = business.statusCode === 200 ? business.json().name : (await app.commerce.findBusiness(first.businessId))?.name
+  const storeName = business.statusCode === 200 ? business.json().name : (await portsOf(app).commerce.findBusiness(first.businessId))?.name
   t.type(storeName, 'string', 'the sandbox store has a name')
 
   const before = await list()
@@ -45,8 +45,8 @@ t.test('the console names stores and keeps registrations an uninstall switched o
   })
 
   t.test('a registration whose store is gone says so instead of failing', async (t) => {
-    const names = await app.commerce.businessNamesOf([first.businessId, 'biz_gone', first.businessId])
+    const names = await portsOf(app).commerce.businessNamesOf([first.businessId, 'biz_gone', first.businessId])
     t.same([...names.entries()], [[first.businessId, storeName]], 'known ids once each; an unknown id is left out')
-    t.same([...(await app.commerce.businessNamesOf([])).entries()], [])
+    t.same([...(await portsOf(app).commerce.businessNamesOf([])).entries()], [])
   })
 })

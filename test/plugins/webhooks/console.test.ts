@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build, registerUser, until } from '../../helper.ts'
+import { build, registerUser, until, portsOf } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '0.3,0.3,0.3,0.3,0.3', WEBHOOK_TIMEOUT_MS: '10000', RATE_LIMIT_PER_MINUTE: '3' }
@@ -42,7 +42,7 @@ t.test('the developer console of one app', async (t) => {
     t.equal(detail.requestBody, target.received[0].body, 'the body shown is byte for byte what was sent')
     t.equal(detail.isTestInstall, true)
     t.equal(detail.webhookUrl, target.url)
-    t.equal(detail.storeName, (await app.commerce.findBusiness(installed.businessId))?.name, 'the store by its name, not its id')
+    t.equal(detail.storeName, (await portsOf(app).commerce.findBusiness(installed.businessId))?.name, 'the store by its name, not its id')
     t.equal(detail.attempts.length, 2)
     const [failed, succeeded] = detail.attempts
     t.match(failed, { attempt: 1, statusCode: 500, error: 'HTTP 500', responseSnippet: 'boom: database down', nextRetryAt: String })
@@ -58,7 +58,7 @@ t.test('the developer console of one app', async (t) => {
     const response = await app.inject({ method: 'POST', url: `${base}/deliveries/${listed.id}/redeliver`, headers: dev.auth })
     t.equal(response.statusCode, 202)
     t.same(response.json(), { deliveryId: listed.id, status: 'PENDING' })
-    await app.webhookDelivery.idle()
+    await portsOf(app).webhooks.delivery.idle()
     await target.waitFor(3)
     t.equal(target.received[2].headers['x-service-event-id'], listed.id)
     const detail = (await app.inject({ url: `${base}/deliveries/${listed.id}`, headers: dev.auth })).json()
@@ -68,7 +68,7 @@ t.test('the developer console of one app', async (t) => {
 
   t.test('replay: the dry run announces what the call queues', async (t) => {
     await placeOrder(app, installed.businessId)
-    await app.webhookDelivery.idle()
+    await portsOf(app).webhooks.delivery.idle()
     const since = new Date(Date.now() - 3600_000).toISOString()
     const preview = await app.inject({ method: 'POST', url: `${base}/webhooks/${webhook.id}/replay?dryRun=true`, headers: dev.auth, payload: { since } })
     t.equal(preview.statusCode, 200)
@@ -77,7 +77,7 @@ t.test('the developer console of one app', async (t) => {
     const replayed = await app.inject({ method: 'POST', url: `${base}/webhooks/${webhook.id}/replay`, headers: dev.auth, payload: { since } })
     t.equal(replayed.statusCode, 202)
     t.same(replayed.json(), preview.json(), 'queued what the preview said')
-    await app.webhookDelivery.idle()
+    await portsOf(app).webhooks.delivery.idle()
     await target.waitFor(before + 2)
     t.equal((await app.inject({ method: 'POST', url: `${base}/webhooks/${webhook.id}/replay`, headers: dev.auth, payload: { since: 'soon' } })).statusCode, 400)
     t.equal((await app.inject({ method: 'POST', url: `${base}/webhooks/${webhook.id}/replay`, headers: dev.auth, payload: { since, extra: 1 } })).statusCode, 400)
@@ -174,7 +174,7 @@ t.test('a failing delivery shows its error, its answer and the retry it schedule
   const installed = await installApp(app)
   await registerWebhook(app, installed, target.url)
   await placeOrder(app, installed.businessId)
-  await app.webhookDelivery.idle()
+  await portsOf(app).webhooks.delivery.idle()
   const base = `/developer/apps/${installed.appId}`
   const [delivery] = (await app.inject({ url: `${base}/deliveries?status=PENDING`, headers: installed.developer.auth })).json().data
   t.match(delivery, { status: 'PENDING', lastStatusCode: 503, lastError: 'HTTP 503', nextAttemptAt: String })

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import { build } from '../../helper.ts'
+import { build, portsOf } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 /** The check a receiver would write, with node:crypto only (not the server's or the SDK's helper). */
@@ -39,7 +39,7 @@ t.test('an order created reaches the receiver, signed, with every header', async
   t.equal(body.businessId, installed.businessId)
   t.match(body.data, { orderId: order.id, orderNumber: order.orderNumber, amount: order.amount, deliveryMethod: 'PICKUP', paymentMethod: 'CASH', isGuest: true })
 
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   const log = await app.inject({ method: 'GET', url: `/webhooks/${webhook.id}/deliveries`, headers: installed.auth })
   t.equal(log.statusCode, 200)
   const [delivery] = log.json().data
@@ -65,8 +65,8 @@ t.test('events outside the granted scopes or the subscription are not delivered'
   await registerWebhook(app, other, sink.url, ['product.created'])
   await placeOrder(app, installed.businessId)
   await sink.waitFor(1)
-  await app.webhookDelivery.dispatch()
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.dispatch()
+  await portsOf(app).webhooks.delivery.settled()
   t.equal(sink.received.length, 1, 'only the order.created of the first installation; the product.created of another business never reaches it')
   t.equal(sink.received[0].headers['x-webhook-event'], 'order.created')
 })

@@ -1,11 +1,11 @@
 import t from 'tap'
 import { and, eq, sql } from 'drizzle-orm'
 import { DISPATCH_BATCH, deliveryId, dispatchBatch } from '../../../plugins/webhooks/dispatcher.ts'
-import { MAX_QUEUED } from '../../../plugins/webhooks/delivery-plugin.ts'
+import { MAX_QUEUED } from '../../../plugins/webhooks/delivery-start.ts'
 import { emitEvent } from '../../../server/events.ts'
 import type { AttemptItem } from '../../../plugins/webhooks/attempt-queue.ts'
 import { outboxEvents, webhookAttempts, webhookDeliveries } from '../../../server/db/schema/index.ts'
-import { build, until } from '../../helper.ts'
+import { build, until, portsOf } from '../../helper.ts'
 import type { Test } from 'tap'
 import { installApp, placeOrder, receiver, registerWebhook, type Answer } from './helpers.ts'
 import { countStatements, statementKind, type Statement } from '../../../bench/statements.ts'
@@ -45,10 +45,10 @@ t.test('dispatch leases the event and plans each first attempt; its outcome writ
   const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => i.claimed?.webhookId === webhook.id)
   t.same(again.map((i) => i.id), [item.id], 'the same delivery id again')
 
-  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
+  portsOf(app).webhooks.delivery.queue.push(portsOf(app).webhooks.delivery.engine.track(again))
   const [got] = await sink.waitFor(1)
   t.equal(got.headers['x-service-event-id'], item.id)
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   const [done] = await deliveriesOf()
   t.match(done, { id: item.id, eventId: event.id, status: 'SUCCEEDED', attempts: 1, cycleAttempts: 1, lastStatusCode: 200, data: event.data })
   t.same(done.occurredAt, event.createdAt, 'the envelope time is the event time')
@@ -72,14 +72,14 @@ async function oneOrderDispatched (t: Test, answer: () => Answer) {
   const webhook = await registerWebhook(app, installed, sink.url, ['order.created'])
   await placeOrder(app, installed.businessId)
   const ofWebhook = (items: AttemptItem[]) => items.filter((i) => i.claimed?.webhookId === webhook.id)
-  const items = app.webhookDelivery.engine.track(ofWebhook((await dispatchBatch(app.db, 60_000)).items))
+  const items = portsOf(app).webhooks.delivery.engine.track(ofWebhook((await dispatchBatch(app.db, 60_000)).items))
   return { app, sink, webhook, items, ofWebhook }
 }
 
 t.test('a failed first attempt writes the delivery pending its retry, with the attempt logged', async (t) => {
   const { app, webhook, items } = await oneOrderDispatched(t, () => ({ status: 500 }))
-  app.webhookDelivery.queue.push(items)
-  await app.webhookDelivery.settled()
+  portsOf(app).webhooks.delivery.queue.push(items)
+  await portsOf(app).webhooks.delivery.settled()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'PENDING', attempts: 1, cycleAttempts: 1, lastStatusCode: 500, lockedUntil: null })
   t.ok((row.nextAttemptAt as Date).getTime() > Date.now(), 'its retry is scheduled')
@@ -89,9 +89,9 @@ t.test('a failed first attempt writes the delivery pending its retry, with the a
 
 t.test('closing lets the first attempts under way finish, writes their outcomes and stamps their events', async (t) => {
   const { app, sink, webhook, items } = await oneOrderDispatched(t, () => ({ delayMs: 200 }))
-  app.webhookDelivery.queue.push(items)
+  portsOf(app).webhooks.delivery.queue.push(items)
   await sink.waitFor(1)
-  await app.webhookDelivery.close()
+  await portsOf(app).webhooks.delivery.close()
   const [row] = await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, webhook.id))
   t.match(row, { id: items[0].id, status: 'SUCCEEDED' }, 'the outcome is written before close returns')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, items[0].fresh as string))
@@ -101,14 +101,14 @@ t.test('closing lets the first attempts under way finish, writes their outcomes 
 t.test('an event taken again while its first attempt is still under way here adds no second copy', async (t) => {
   const { app, sink, items: first, ofWebhook } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
   t.equal(first.length, 1)
-  app.webhookDelivery.queue.push(first)
+  portsOf(app).webhooks.delivery.queue.push(first)
   await sink.waitFor(1)
 
   await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, first[0].fresh as string))
   const again = ofWebhook((await dispatchBatch(app.db, 60_000)).items)
   t.same(again.map((i) => i.id), [first[0].id], 'the lease ran out: dispatched again, under the same id')
-  t.same(app.webhookDelivery.engine.track(again), [], 'still under way here: not queued a second time')
-  await app.webhookDelivery.settled()
+  t.same(portsOf(app).webhooks.delivery.engine.track(again), [], 'still under way here: not queued a second time')
+  await portsOf(app).webhooks.delivery.settled()
   t.equal(sink.received.length, 1, 'sent once')
 })
 
@@ -120,18 +120,18 @@ t.test('an event whose delivery could not be written is not stamped, though its 
   const quick = await registerWebhook(app, installed, fast.url, ['order.created'])
   const late = await registerWebhook(app, installed, slow.url, ['order.created'])
   await placeOrder(app, installed.businessId)
-  const items = app.webhookDelivery.engine.track((await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? '')))
+  const items = portsOf(app).webhooks.delivery.engine.track((await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? '')))
   t.equal(items.length, 2)
   const eventId = items[0].fresh as string
-  app.webhookDelivery.queue.push(items)
+  portsOf(app).webhooks.delivery.queue.push(items)
   await slow.waitFor(1)
   await until(async () => await app.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, quick.id)), (rows) => rows.length > 0)
   // the database refuses the slow delivery's row when its outcome is written (and only that row)
   await app.database.executeSql(`create function refuse_late () returns trigger language plpgsql as $$
     begin if new.webhook_id = '${late.id}' then raise exception 'refused for the test'; end if; return new; end $$`)
   await app.database.executeSql('create trigger refuse_late before insert on webhook_deliveries for each row execute function refuse_late()')
-  await app.webhookDelivery.settled()
-  await app.webhookDelivery.engine.drain()
+  await portsOf(app).webhooks.delivery.settled()
+  await portsOf(app).webhooks.delivery.engine.drain()
   await app.database.executeSql('drop trigger refuse_late on webhook_deliveries')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
   t.equal(event.dispatchedAt, null, 'not stamped: one delivery is not written')
@@ -140,8 +140,8 @@ t.test('an event whose delivery could not be written is not stamped, though its 
   await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
   const again = (await dispatchBatch(app.db, 60_000)).items.filter((i) => [quick.id, late.id].includes(i.claimed?.webhookId ?? ''))
   t.same(again.map((i) => i.claimed?.webhookId), [late.id], 'dispatched again, to the registration whose delivery is not written only')
-  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
-  await app.webhookDelivery.settled()
+  portsOf(app).webhooks.delivery.queue.push(portsOf(app).webhooks.delivery.engine.track(again))
+  await portsOf(app).webhooks.delivery.settled()
   const [stamped] = await until(async () => await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId)), ([row]) => row.dispatchedAt !== null)
   t.match(stamped, { dispatchedAt: Date }, 'then stamped')
   t.equal(slow.received.length, 2, 'the slow receiver got it again')
@@ -163,16 +163,16 @@ t.test('a full queue takes no more events: they wait in the outbox, unleased, un
   const waiting = async () => (await app.database.executeSql(
     'select count(*)::int as n from outbox_events where business_id = $1 and dispatched_at is null and lease_until is null', [installed.businessId])).rows[0].n as number
 
-  await app.webhookDelivery.dispatch()
-  t.ok(app.webhookDelivery.queue.size >= MAX_QUEUED, `the queue is full (${app.webhookDelivery.queue.size})`)
-  t.ok(app.webhookDelivery.queue.size < MAX_QUEUED + DISPATCH_BATCH * 8, 'no batch beyond the one that filled it')
+  await portsOf(app).webhooks.delivery.dispatch()
+  t.ok(portsOf(app).webhooks.delivery.queue.size >= MAX_QUEUED, `the queue is full (${portsOf(app).webhooks.delivery.queue.size})`)
+  t.ok(portsOf(app).webhooks.delivery.queue.size < MAX_QUEUED + DISPATCH_BATCH * 8, 'no batch beyond the one that filled it')
   const left = await waiting()
   t.ok(left > 0, `events wait in the outbox, unleased (${left})`)
-  t.equal(left * 8 + app.webhookDelivery.queue.size, events * 8, 'every other delivery is queued or under way')
+  t.equal(left * 8 + portsOf(app).webhooks.delivery.queue.size, events * 8, 'every other delivery is queued or under way')
 
   held = false
   // a bound against a hang, not a stopwatch: 8 000 deliveries on a loaded machine
-  await app.webhookDelivery.idle(600_000)
+  await portsOf(app).webhooks.delivery.idle(600_000)
   t.equal(await waiting(), 0)
   t.equal(new Set(sink.received.map((r) => r.headers['x-service-event-id'])).size, events * 8, 'every delivery arrived')
   const [{ n }] = (await app.database.executeSql("select count(*)::int as n from webhook_deliveries where business_id = $1 and status = 'SUCCEEDED'", [installed.businessId])).rows
@@ -188,9 +188,9 @@ t.test('a lone event at one registration costs two statements after its commit: 
   const deliver = async (n: number) => {
     const eventId = await app.db.transaction(async (tx) => await emitEvent(tx, { businessId: installed.businessId, event: 'product.updated', data: { id: `prd_${n}`, price: 1500 } }))
     statements.take()
-    await app.webhookDelivery.dispatch()
+    await portsOf(app).webhooks.delivery.dispatch()
     await sink.waitFor(n)
-    await app.webhookDelivery.settled()
+    await portsOf(app).webhooks.delivery.settled()
     return { eventId, kinds: deliveryPath(statements.take()) }
   }
   // the first attempt to an app also looks for its developer's `listen` session once
@@ -206,12 +206,12 @@ t.test('a lone event at one registration costs two statements after its commit: 
 t.test('the write of an event\'s last delivery stamps it only under the lease it was dispatched with; taken again meanwhile, a later statement stamps it', async (t) => {
   const { app, sink, items } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
   const eventId = items[0].fresh as string
-  app.webhookDelivery.queue.push(items)
+  portsOf(app).webhooks.delivery.queue.push(items)
   await sink.waitFor(1)
   // another dispatcher took the event again (its lease had run out): the lease is not the one this process holds
   await app.db.update(outboxEvents).set({ leaseUntil: sql`now() + interval '1 hour'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
   statements.take()
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   t.same(deliveryPath(statements.take()), ['success write', 'event stamp'], 'recorded, then stamped apart')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
   t.match(event, { dispatchedAt: Date, leaseUntil: null })
@@ -220,12 +220,12 @@ t.test('the write of an event\'s last delivery stamps it only under the lease it
 t.test('a lone event whose delivery could not be written is not stamped: its write and its stamp are one statement', async (t) => {
   const { app, sink, webhook, items, ofWebhook } = await oneOrderDispatched(t, () => ({ delayMs: 300 }))
   const eventId = items[0].fresh as string
-  app.webhookDelivery.queue.push(items)
+  portsOf(app).webhooks.delivery.queue.push(items)
   await sink.waitFor(1)
   await app.database.executeSql(`create function refuse_write () returns trigger language plpgsql as $$
     begin if new.webhook_id = '${webhook.id}' then raise exception 'refused for the test'; end if; return new; end $$`)
   await app.database.executeSql('create trigger refuse_write before insert on webhook_attempts for each row execute function refuse_write()')
-  await app.webhookDelivery.settled()
+  await portsOf(app).webhooks.delivery.settled()
   await app.database.executeSql('drop trigger refuse_write on webhook_attempts')
   const [event] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
   t.equal(event.dispatchedAt, null, 'not stamped')
@@ -234,8 +234,8 @@ t.test('a lone event whose delivery could not be written is not stamped: its wri
   await app.db.update(outboxEvents).set({ leaseUntil: sql`now() - interval '1 second'` as unknown as Date }).where(eq(outboxEvents.id, eventId))
   const again = ofWebhook((await dispatchBatch(app.db, 60_000)).items)
   t.same(again.map((i) => i.id), [items[0].id], 'dispatched again under the same delivery id')
-  app.webhookDelivery.queue.push(app.webhookDelivery.engine.track(again))
-  await app.webhookDelivery.settled()
+  portsOf(app).webhooks.delivery.queue.push(portsOf(app).webhooks.delivery.engine.track(again))
+  await portsOf(app).webhooks.delivery.settled()
   const [stamped] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, eventId))
   t.match(stamped, { dispatchedAt: Date }, 'then stamped with its record')
   t.equal(new Set(sink.received.map((r) => r.headers['x-service-event-id'])).size, 1, 'sent twice, under one id')

@@ -3,7 +3,7 @@ import { inArray } from 'drizzle-orm'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build } from '../../helper.ts'
+import { build, portsOf } from '../../helper.ts'
 import { newId } from '../../../server/db/ids.ts'
 import { installations, outboxEvents, webhookAttempts, webhookDeliveries, hookCalls } from '../../../server/db/schema/index.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
@@ -23,7 +23,7 @@ t.test('uninstall: no more deliveries; business.data_erasure arrives after the d
   const [, erasure] = await appSink.waitFor(2)
   t.equal(erasure.headers['x-webhook-event'], 'business.data_erasure')
   t.match(JSON.parse(erasure.body).data, { appId: installed.appId, businessId: installed.businessId, uninstalledAt: String })
-  await app.webhookDelivery.idle()
+  await portsOf(app).webhooks.delivery.idle()
   t.equal(extra.received.length, 1, 'the registration made through the API got nothing after the uninstall')
   t.equal(appSink.received.filter((r) => r.headers['x-webhook-event'] === 'order.created').length, 1, 'nor the app webhook')
 })
@@ -99,7 +99,7 @@ t.test('the retention job prunes the log and the dispatched events; the cron is 
     { id: 'evt_old_waiting', businessId: 'b', event: 'order.created', data: {}, createdAt: old, leaseUntil: new Date(Date.now() + 60_000) },
     { id: 'evt_new', businessId: 'b', event: 'order.created', data: {}, dispatchedAt: new Date() }
   ])
-  t.match(await app.webhookDelivery.prune(), { deliveries: 1, events: 1 })
+  t.match(await portsOf(app).webhooks.delivery.prune(), { deliveries: 1, events: 1 })
   const left = await app.db.select({ id: outboxEvents.id }).from(outboxEvents).where(inArray(outboxEvents.id, ['evt_old', 'evt_old_waiting', 'evt_new']))
   t.same(left.map((e) => e.id).sort(), ['evt_new', 'evt_old_waiting'], 'an old event not yet dispatched stays')
   const schedules = await app.jobs.boss.getSchedules()

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { once } from 'node:events'
-import { build, REVIEWER_ENV, SERVER_URL, testDatabaseUrl, until } from '../../helper.ts'
+import { build, portsOf, REVIEWER_ENV, SERVER_URL, testDatabaseUrl, until } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 import { freePort, startServer } from '../../process.ts'
 
@@ -93,7 +93,7 @@ t.test('two processes on one PostgreSQL: each delivery attempted once per retry 
   // every delivery settled and both processes idle: no attempt can still be on its way
   const pending = async () => (await first.database.executeSql("select count(*)::int as n from webhook_deliveries where status = 'PENDING'")).rows[0].n as number
   t.equal(await until(pending, (n) => n === 0), 0, 'no delivery left pending')
-  await Promise.all([first.webhookDelivery.idle(), second.webhookDelivery.idle()])
+  await Promise.all([portsOf(first).webhooks.delivery.idle(), portsOf(second).webhooks.delivery.idle()])
   t.equal(seen.size, orders, 'one delivery per event')
   t.ok([...seen.values()].every((n) => n === 3), `each delivery attempted 3 times: ${[...seen.values()].join(',')}`)
   // the write that records an event's last delivery stamps it (under the lease its dispatch set): none is left behind, none stamped early

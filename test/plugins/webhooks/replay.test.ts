@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build } from '../../helper.ts'
+import { build, portsOf } from '../../helper.ts'
 import { installApp, receiver, registerWebhook } from './helpers.ts'
 
 t.test('POST /webhooks/:id/replay queues at most 1 000 per call and says where to go on', async (t) => {
@@ -45,16 +45,16 @@ t.test('a replay counts at most 10 000 past its own 1 000: a longer log answers 
     select 'dlv_long_' || g, $1, $2, $3, $4, 'order.created', '{}'::jsonb, 'FAILED', 1, 1, now(),
       now() - g * interval '1 millisecond', now() - g * interval '1 millisecond', now()
     from generate_series(${from}, ${to}) as g`, [webhook.id, installed.installationId, installed.appId, installed.businessId])
-  const row = await app.webhooks.getOfApp(installed.appId, webhook.id)
+  const row = await portsOf(app).webhooks.getOfApp(installed.appId, webhook.id)
   const since = new Date(Date.now() - 3600_000).toISOString()
-  const dryRun = async () => await app.webhooks.replayOn(row, { since }, { dryRun: true })
+  const dryRun = async () => await portsOf(app).webhooks.replayOn(row, { since }, { dryRun: true })
 
   await history(1, 11_000)
   t.same(await dryRun(), { queued: 1000, remaining: 10_000, remainingExact: true, nextSince: (await dryRun()).nextSince }, '11 000 matching: exact')
   await history(11_001, 30_000)
   const long = await dryRun()
   t.match(long, { queued: 1000, remaining: 10_000, remainingExact: false, nextSince: String }, '30 000 matching: "more than 10 000", not a count of the whole log')
-  const filtered = await app.webhooks.replayOn(row, { since, status: 'SUCCEEDED' }, { dryRun: true })
+  const filtered = await portsOf(app).webhooks.replayOn(row, { since, status: 'SUCCEEDED' }, { dryRun: true })
   t.same(filtered, { queued: 0, remaining: 0, remainingExact: true, nextSince: null }, 'the filters still apply')
   t.equal(target.received.length, 0, 'a dry run sends nothing')
 })

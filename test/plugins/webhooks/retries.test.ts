@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build } from '../../helper.ts'
+import { build, portsOf } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook, until } from './helpers.ts'
 
 const env = { WEBHOOK_RETRY_SCHEDULE_SECONDS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_DISABLE_AFTER_FAILURES: '2' }
@@ -64,7 +64,7 @@ t.test('retries', async (t) => {
     t.match(disabled.json(), { isActive: false, disabledReason: 'Disabled after 2 consecutive failed deliveries', consecutiveFailures: 2 })
 
     await placeOrder(app, installed.businessId)
-    await app.webhookDelivery.idle()
+    await portsOf(app).webhooks.delivery.idle()
     t.equal(sink.received.length, 12, 'a disabled webhook gets nothing')
 
     const enabled = await app.inject({ method: 'PATCH', url: `/webhooks/${webhook.id}`, headers: installed.auth, payload: { isActive: true } })

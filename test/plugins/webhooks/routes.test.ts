@@ -1,5 +1,5 @@
 import t from 'tap'
-import { build } from '../../helper.ts'
+import { build, portsOf } from '../../helper.ts'
 import { installApp, placeOrder, receiver, registerWebhook } from './helpers.ts'
 
 t.test('webhook management', async (t) => {
@@ -61,7 +61,7 @@ t.test('webhook management', async (t) => {
     const closed = await registerWebhook(app, installed, 'http://127.0.0.1:1/nothing')
     const refused = await app.inject({ method: 'POST', url: `/webhooks/${closed.id}/test`, headers: installed.auth })
     t.match(refused.json(), { success: false, statusCode: null, error: /ECONNREFUSED/ })
-    await app.webhookDelivery.idle()
+    await portsOf(app).webhooks.delivery.idle()
     t.equal(failing.received.length, 1, 'a test is never retried')
     const logged = await app.inject({ method: 'GET', url: `/webhooks/${down.id}/deliveries`, headers: installed.auth })
     t.match(logged.json(), { total: 1, data: [{ event: 'webhook.test', status: 'FAILED' }] }, 'logged as failed, nothing left pending to retry')
@@ -73,7 +73,7 @@ t.test('webhook management', async (t) => {
     await placeOrder(app, installed.businessId)
     await placeOrder(app, installed.businessId)
     const [first] = await target.waitFor(2)
-    await app.webhookDelivery.settled()
+    await portsOf(app).webhooks.delivery.settled()
     const deliveryId = String(first.headers['x-service-event-id'])
     const redelivered = await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/deliveries/${deliveryId}/redeliver`, headers: installed.auth })
     t.equal(redelivered.statusCode, 202)
@@ -82,7 +82,7 @@ t.test('webhook management', async (t) => {
     t.equal(got[2].headers['x-service-event-id'], deliveryId)
     t.equal((await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/deliveries/dlv_nope/redeliver`, headers: installed.auth })).statusCode, 404)
 
-    await app.webhookDelivery.settled()
+    await portsOf(app).webhooks.delivery.settled()
     const replayed = await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/replay`, headers: installed.auth, payload: { since: new Date(Date.now() - 60_000).toISOString(), status: 'SUCCEEDED' } })
     t.equal(replayed.statusCode, 202)
     t.same(replayed.json(), { queued: 2, remaining: 0, remainingExact: true, nextSince: null })

@@ -1,4 +1,3 @@
-import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { deleteInBatches, rows } from '../../server/db/rows.ts'
@@ -7,13 +6,18 @@ import { createSender, relayedResult } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
 import { createDeliveryEngine, DELIVER_JOB } from './delivery.ts'
 import { DISPATCH_BATCH, dispatchBatch } from './dispatcher.ts'
+import type { AppAnalytics } from '../app-analytics/index.ts'
+import type { Commerce } from '../commerce/index.ts'
+import type { Relay } from '../relay/index.ts'
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    webhookDelivery: WebhookDelivery
-  }
-}
 export type WebhookDelivery = ReturnType<typeof createWebhookDelivery>
+
+/** What the delivery engine asks of the others: a business's currency (older API versions' bodies), the local relay, the counters. */
+export interface WebhookDeliveryNeeds {
+  commerce: Pick<Commerce, 'getBusinessProfile'>
+  relay: Pick<Relay, 'call'>
+  appAnalytics: Pick<AppAnalytics, 'recordAttempt' | 'recordVersionUse'>
+}
 
 /** Attempts running at once in one process. */
 const CONCURRENCY = 64
@@ -36,7 +40,7 @@ const PRUNE_CRON = '17 3 * * *'
 /** A recorded attempt's delivery status, as the metrics name its outcome (PENDING after an attempt: a retry is scheduled). */
 const ATTEMPT_OUTCOME = { SUCCEEDED: 'succeeded', FAILED: 'failed', PENDING: 'retrying' } as const
 
-function createWebhookDelivery (fastify: FastifyInstance) {
+function createWebhookDelivery (fastify: FastifyInstance, { commerce, relay, appAnalytics }: WebhookDeliveryNeeds) {
   const { config } = fastify
   const sender = createSender({ timeoutMs: config.webhookTimeoutMs, outbound: fastify.outbound })
   const onError = (error: unknown) => fastify.log.error({ err: error }, 'webhook delivery error')
@@ -51,17 +55,17 @@ function createWebhookDelivery (fastify: FastifyInstance) {
     disableAfterFailures: config.webhookDisableAfterFailures,
     onDisabled: (webhookId, reason) => fastify.log.warn({ webhookId }, reason),
     onWriteError: onError,
-    currencyOf: async (businessId) => (await fastify.commerce.getBusinessProfile(businessId)).currency,
+    currencyOf: async (businessId) => (await commerce.getBusinessProfile(businessId)).currency,
     relay: async (claimed, url, body, headers) => {
-      const outcome = await fastify.relay.call({
+      const outcome = await relay.call({
         appId: claimed.appId, businessId: claimed.businessId, kind: 'webhook', name: claimed.event, url, headers, body, timeoutMs: config.webhookTimeoutMs
       })
       return outcome === null ? null : relayedResult(outcome, config.webhookTimeoutMs)
     },
     onAttempt: (outcome) => {
       if (outcome.counts) fastify.metrics.webhookAttempt(ATTEMPT_OUTCOME[outcome.status], outcome.durationMs)
-      fastify.appAnalytics.recordAttempt(outcome)
-      if (outcome.counts) fastify.appAnalytics.recordVersionUse(outcome.appId, outcome.installationId, 'webhooks', outcome.apiVersion)
+      appAnalytics.recordAttempt(outcome)
+      if (outcome.counts) appAnalytics.recordVersionUse(outcome.appId, outcome.installationId, 'webhooks', outcome.apiVersion)
       fastify.liveEvents.publish(outcome.appId, {
         type: 'delivery', id: outcome.deliveryId, installationId: outcome.installationId, webhookId: outcome.webhookId, event: outcome.event,
         status: outcome.status, attempt: outcome.attempt, statusCode: outcome.statusCode, error: outcome.error, durationMs: outcome.durationMs,
@@ -188,9 +192,8 @@ function createWebhookDelivery (fastify: FastifyInstance) {
  * the outbox channel, sweep every few seconds, take retry jobs from pg-boss and prune the log daily;
  * web processes only write events (and answer the test operation, which sends synchronously).
  */
-export default fp(async function webhookDeliveryPlugin (fastify) {
-  const delivery = createWebhookDelivery(fastify)
-  fastify.decorate('webhookDelivery', delivery)
+export async function startWebhookDelivery (fastify: FastifyInstance, needs: WebhookDeliveryNeeds): Promise<WebhookDelivery> {
+  const delivery = createWebhookDelivery(fastify, needs)
   let timer: NodeJS.Timeout | null = null
   let unlisten: (() => Promise<void>) | null = null
 
@@ -221,4 +224,5 @@ export default fp(async function webhookDeliveryPlugin (fastify) {
     if (unlisten !== null) await unlisten().catch(() => {})
     await delivery.close()
   })
-}, { name: 'webhook-delivery', dependencies: ['db', 'clock', 'config', 'outbound', 'jobs', 'live-events', 'app-analytics', 'metrics', 'relay', 'commerce'] })
+  return delivery
+}
