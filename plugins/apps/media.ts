@@ -7,7 +7,6 @@ import type { Apps } from './service.ts'
 // the apps' media and the product pictures are checked alike (server/images.ts)
 export { MAX_MEDIA_BYTES, sniffImage } from '../../server/images.ts'
 
-
 /** GET /media/:id — public, immutable, served with its sniffed type and no sniffing by browsers. */
 export const mediaRoutes: FastifyPluginAsyncTypebox<{ apps: Pick<Apps, 'mediaById'> }> = async (fastify, { apps }) => {
   fastify.get('/:id', {

@@ -32,8 +32,11 @@ export interface AppAuth {
 /** The scheme's name is case-insensitive (RFC 6750 §2.1, RFC 9110 §11.1): `bearer`, as /oauth/token's token_type says, works. */
 const TOKEN_PATTERN = /^[Bb][Ee][Aa][Rr][Ee][Rr]\s+(fbat_[A-Za-z0-9_-]{20,200})$/
 
+/** How an installation is found by its token's hash (the installations service's findByTokenHash). */
+interface TokenLookup { findByTokenHash: (tokenHash: string) => Promise<InstallationRow | null> }
+
 /** Bearer-token authentication for apps; the database is consulted only on a cache miss. */
-export function startAppAuth (fastify: FastifyInstance, installations: { findByTokenHash: (tokenHash: string) => Promise<InstallationRow | null> }, tokenCache: TokenCache): AppAuth {
+export function startAppAuth (fastify: FastifyInstance, installations: TokenLookup, tokenCache: TokenCache): AppAuth {
   fastify.decorateRequest('installation', null as unknown as CachedInstallation)
   fastify.decorateRequest('scopeUsed', null)
   fastify.decorateRequest('appTokenRefusal', null)
