@@ -1,10 +1,9 @@
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { eq, gt, lt, sql } from 'drizzle-orm'
 import { integer, pgTable, timestamp } from 'drizzle-orm/pg-core'
 import { databaseNow, databaseNowMinus, databaseNowPlus, type DatabaseTime } from '../../server/clock.ts'
-import { openDatabase, type Database } from '../../server/db/client.ts'
 import { rows } from '../../server/db/rows.ts'
-import { testDatabaseUrl, testPglite } from '../database.ts'
+import { testDatabase } from '../database.ts'
 
 // The database's time (server/clock.ts): SQL the statement computes, which TypeScript keeps apart from a JavaScript Date.
 
@@ -41,16 +40,8 @@ const probe = pgTable('db_time_probe', {
   at: timestamp('at', { withTimezone: true, mode: 'date' })
 })
 
-async function openTestDatabase (t: Test): Promise<Database> {
-  const url = await testDatabaseUrl(t)
-  if (url === null) return await testPglite(t)
-  const database = await openDatabase({ databaseUrl: url, dataDir: null })
-  t.teardown(() => database.close())
-  return database
-}
-
 t.test('rows get the database time, intervals in their unit', async (t) => {
-  const database = await openTestDatabase(t)
+  const database = await testDatabase(t)
   const { db } = database
   await db.execute(sql`create table db_time_probe (id integer primary key, at timestamptz)`)
 
