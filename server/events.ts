@@ -5,7 +5,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle
 import { deleteInBatches } from './db/rows.ts'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
-import { databaseNow } from './clock.ts'
+import { databaseNow, databaseNowPlus, type DatabaseTime } from './clock.ts'
 
 /** Scopes and events are the contract's (sdk/src/contract); re-exported for the server's modules. */
 export { SCOPES, EVENT_SCOPES, EVENT_NAMES, type Scope, type EventName } from '../sdk/src/contract/index.ts'
@@ -62,7 +62,7 @@ export const outboxDispatch = {
       dispatched_at = case when o.id in (${leased}) then null else now() end
     from ${sql.raw(taken)} where o.seq = ${sql.raw(taken)}.seq`,
   /** The end of a lease leaseOrStamp takes: the same value anywhere in its statement (now() is the transaction's start). */
-  leaseEnd: (leaseMs: number): SQL => sql`(now() + ${leaseMs}::int * interval '1 millisecond')`,
+  leaseEnd: (leaseMs: number): DatabaseTime => databaseNowPlus({ milliseconds: leaseMs }),
   /**
    * Stamps dispatched the events (`closing`: ids with the lease their dispatch set, as text) still under
    * that lease, in the statement that records their last deliveries; answers the ids stamped. An event
@@ -91,6 +91,6 @@ export async function markDispatched (tx: Tx, events: OutboxRow[]): Promise<void
 }
 
 /** Deletes the events dispatched before `before` (the delivery log's retention): each delivery keeps its own copy of the data. */
-export async function pruneDispatched (executor: Executor, before: SQL): Promise<number> {
+export async function pruneDispatched (executor: Executor, before: DatabaseTime): Promise<number> {
   return await deleteInBatches(executor, 'outbox_events', 'seq', sql`dispatched_at < ${before}`)
 }

@@ -188,3 +188,12 @@ export async function testPglite (t: Test): Promise<Database> {
   })
   return database
 }
+
+/** A migrated database of this test's own, without an app: PGlite, or a PostgreSQL database when DATABASE_URL is set. */
+export async function testDatabase (t: Test): Promise<Database> {
+  const url = await testDatabaseUrl(t)
+  if (url === null) return await testPglite(t)
+  const database = await openDatabase({ databaseUrl: url, dataDir: null })
+  t.teardown(() => database.close())
+  return database
+}

@@ -21,7 +21,7 @@ export async function versionUses (
 ): Promise<VersionUse[]> {
   await counters.flush()
   const dates = trendDates(now, days)
-  const counted = await rows(executor, sql<any>`select metric, sum(value)::float8 as count from app_daily_counters
+  const counted = await rows(executor, sql<{ metric: string, count: number }>`select metric, sum(value)::float8 as count from app_daily_counters
     where app_id = ${appId} and metric like 'versions.%' and day >= ${dates[0]}::date and day <= ${dates[dates.length - 1]}::date
     group by metric order by metric`)
   return counted.map((row) => {
@@ -41,7 +41,7 @@ export async function analytics (
   await counters.flush()
   const dates = trendDates(now, days)
   const totals = await installations.value.installCountsOf(appId, sandbox)
-  const counted = await rows(executor, sql<any>`select to_char(day, 'YYYY-MM-DD') as day, metric, value::float8 as value from app_daily_counters
+  const counted = await rows(executor, sql<{ day: string, metric: string, value: number }>`select to_char(day, 'YYYY-MM-DD') as day, metric, value::float8 as value from app_daily_counters
     where app_id = ${appId} and sandbox = ${sandbox} and day >= ${dates[0]}::date and day <= ${dates[dates.length - 1]}::date`)
   const byMetric = new Map<string, Map<string, number>>()
   for (const row of counted) {
@@ -78,5 +78,5 @@ export async function analytics (
 
 /** Counters older than COUNTER_RETENTION_DAYS. */
 export async function prune (executor: Executor): Promise<number> {
-  return (await rows(executor, sql<any>`delete from app_daily_counters where day < (now() at time zone 'UTC')::date - ${COUNTER_RETENTION_DAYS}::int returning 1`)).length
+  return (await rows(executor, sql<{ one: number }>`delete from app_daily_counters where day < (now() at time zone 'UTC')::date - ${COUNTER_RETENTION_DAYS}::int returning 1 as one`)).length
 }

@@ -2,6 +2,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm'
 import { deleteInBatches, logPage } from '../../server/db/rows.ts'
 import { hookCalls } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
+import { databaseNowMinus } from '../../server/clock.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { HookResult } from './hook-call.ts'
 
@@ -81,7 +82,7 @@ export async function callsOfOrder (executor: Executor, businessId: string, orde
 
 /** Calls older than the retention, which follows the webhook log's (DELIVERY_LOG_RETENTION_DAYS). */
 export async function pruneCalls (executor: Executor, retentionDays: number): Promise<number> {
-  return await deleteInBatches(executor, 'hook_calls', 'id', sql`created_at < now() - ${retentionDays}::int * interval '1 day'`)
+  return await deleteInBatches(executor, 'hook_calls', 'id', sql`created_at < ${databaseNowMinus({ days: retentionDays })}`)
 }
 
 /** The call-log lines of one hook point's calls in a checkout step (`orderId`: the order it places, if any). */

@@ -6,7 +6,7 @@ import { decryptSecret, encryptSecret, randomWebhookSecret } from '../../server/
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { outboundUrlProblem, type OutboundPolicy } from '../../server/url-policy.ts'
-import { databaseNow } from '../../server/clock.ts'
+import { databaseNow, type DatabaseTime } from '../../server/clock.ts'
 import { DEFAULT_SIGNATURE_SCHEME, type SignatureScheme } from '../../sdk/src/contract/events.ts'
 import { badRequest, conflict, fieldError, insufficientScope, notFound } from './errors.ts'
 import type { CallingInstallation, WebhookRow, WebhooksContext } from './context.ts'
@@ -95,7 +95,7 @@ export async function list (context: WebhooksContext, installation: CallingInsta
 export async function update (context: WebhooksContext, installation: CallingInstallation, id: string, patch: WebhookPatch) {
   const { executor } = context
   const current = await get(executor, installation, id)
-  const set: Partial<typeof webhooks.$inferInsert> = { updatedAt: databaseNow() }
+  const set: Omit<Partial<typeof webhooks.$inferInsert>, 'updatedAt'> & { updatedAt: DatabaseTime } = { updatedAt: databaseNow() }
   if (patch.events !== undefined) set.events = checkEvents(patch.events, installation)
   if (patch.url !== undefined) {
     await checkUrl(context.outbound, patch.url)

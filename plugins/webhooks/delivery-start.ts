@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { deleteInBatches, rows } from '../../server/db/rows.ts'
 import { OUTBOX_CHANNEL, pruneDispatched } from '../../server/events.ts'
+import { databaseNowMinus } from '../../server/clock.ts'
 import { createSender, relayedResult } from './sender.ts'
 import { createAttemptQueue, type AttemptItem } from './attempt-queue.ts'
 import { createDeliveryEngine, DELIVER_JOB } from './delivery.ts'
@@ -126,8 +127,8 @@ function createWebhookDelivery (fastify: FastifyInstance, { commerce, relay, app
   /** Deliveries nobody is attempting although they are due: their process died, or their job was lost. */
   async function sweep (): Promise<void> {
     await dispatch()
-    const stale = (await rows(fastify.db, sql<any>`select id from webhook_deliveries
-      where status = 'PENDING' and next_attempt_at < now() - ${SWEEP_GRACE_SECONDS}::int * interval '1 second'
+    const stale = (await rows(fastify.db, sql<{ id: string }>`select id from webhook_deliveries
+      where status = 'PENDING' and next_attempt_at < ${databaseNowMinus({ seconds: SWEEP_GRACE_SECONDS })}
         and (locked_until is null or locked_until < now())
       order by next_attempt_at limit ${SWEEP_BATCH}`))
     queue.push(stale.map((row): AttemptItem => ({ id: row.id })))
@@ -142,7 +143,7 @@ function createWebhookDelivery (fastify: FastifyInstance, { commerce, relay, app
   /** Attempts, deliveries (finished ones) and dispatched outbox events older than the retention. */
   async function prune (): Promise<{ attempts: number, deliveries: number, events: number }> {
     const days = config.deliveryLogRetentionDays
-    const cutoff = sql`now() - ${days}::int * interval '1 day'`
+    const cutoff = databaseNowMinus({ days })
     // in batches inside the database (deleteInBatches): deliveries keep flowing while a big log is pruned
     const attempts = await deleteInBatches(fastify.db, 'webhook_attempts', 'id', sql`created_at < ${cutoff}`)
     const deliveries = await deleteInBatches(fastify.db, 'webhook_deliveries', 'id', sql`created_at < ${cutoff} and status <> 'PENDING'`)

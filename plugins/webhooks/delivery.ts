@@ -9,6 +9,7 @@ import { attemptOutcome, type AttemptItem, type Claimed, type DeliveryDeps } fro
 import { createEventTracker } from './event-tracker.ts'
 import { abandon, recordFailure } from './failures.ts'
 import { createSuccessWriter } from './success-writer.ts'
+import { databaseNowPlus } from '../../server/clock.ts'
 
 export type { AttemptItem, AttemptOutcome, Claimed, DeliveryDeps } from './delivery-types.ts'
 export { DELIVER_JOB } from './failures.ts'
@@ -16,6 +17,28 @@ export { DELIVER_JOB } from './failures.ts'
 /** A lease outlives the attempt (timeout) by this much, covering the bookkeeping around it. */
 export const LEASE_MARGIN_MS = 5000
 const DATA_ERASURE = 'business.data_erasure'
+
+/** A claimed delivery as the claim statement answers it: raw columns, timestamps as the database's text, left joins nullable. */
+interface ClaimedRow {
+  id: string
+  webhook_id: string
+  app_id: string
+  installation_id: string
+  business_id: string
+  event: string
+  data: Record<string, unknown> | string
+  attempts: number
+  cycle_attempts: number
+  occurred_at: string
+  trace_parent: string | null
+  url: string | null
+  secret_encrypted: string | null
+  is_active: boolean | null
+  app_webhook_url: string | null
+  api_version: string | null
+  currency: string | null
+  signature_scheme: string | null
+}
 
 /**
  * One attempt of one delivery: claimed, shaped for its API version, signed and sent here; its outcome
@@ -48,10 +71,10 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
     const condition = item.reserved !== undefined
       ? sql`d.attempts = ${item.reserved}`
       : sql`d.next_attempt_at <= now() and (d.locked_until is null or d.locked_until < now())`
-    const [row] = await rows(db, sql<any>`
+    const [row] = await rows(db, sql<ClaimedRow>`
       with c as (
         update webhook_deliveries d set attempts = d.attempts + 1, cycle_attempts = d.cycle_attempts + 1,
-          locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
+          locked_until = ${databaseNowPlus({ milliseconds: leaseMs })}
         where d.id = ${item.id} and d.status = 'PENDING' and ${condition}
         returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at, d.trace_parent
       )

@@ -4,7 +4,7 @@ import type { Db, Tx } from '../../server/db/client.ts'
 import { derivedId, newId } from '../../server/db/ids.ts'
 import { rows } from '../../server/db/rows.ts'
 import { EVENT_SCOPES, markDispatched, outboxDispatch, takeErasures, type OutboxRow } from '../../server/events.ts'
-import { databaseNow } from '../../server/clock.ts'
+import { databaseNow, databaseNowPlus, type DatabaseTime } from '../../server/clock.ts'
 import type { AttemptItem } from './attempt-queue.ts'
 import type { Claimed } from './delivery.ts'
 import type { SignatureScheme } from '../../sdk/src/contract/events.ts'
@@ -13,7 +13,8 @@ import type { ApiVersion } from '../../sdk/src/contract/api-version-names.ts'
 /** Outbox events taken per transaction. */
 export const DISPATCH_BATCH = 200
 
-type NewDelivery = typeof webhookDeliveries.$inferInsert
+/** The row to insert; its next attempt and lease are the database's time. */
+type NewDelivery = Omit<typeof webhookDeliveries.$inferInsert, 'nextAttemptAt' | 'lockedUntil'> & { nextAttemptAt: DatabaseTime, lockedUntil: DatabaseTime }
 interface Target {
   id: string
   installationId: string
@@ -30,7 +31,7 @@ interface Target {
 }
 
 /** The delivery row, written already claimed: the lease taken and its first attempt counted. */
-function delivery (event: OutboxRow, target: Target, leaseUntil: ReturnType<typeof sql>): NewDelivery {
+function delivery (event: OutboxRow, target: Target, leaseUntil: DatabaseTime): NewDelivery {
   return {
     id: newId('dlv'),
     webhookId: target.id,
@@ -45,7 +46,7 @@ function delivery (event: OutboxRow, target: Target, leaseUntil: ReturnType<type
     attempts: 1,
     cycleAttempts: 1,
     nextAttemptAt: databaseNow(),
-    lockedUntil: leaseUntil as unknown as Date
+    lockedUntil: leaseUntil
   }
 }
 
@@ -208,7 +209,7 @@ async function dispatchErasures (db: Db, leaseMs: number, limit: number): Promis
   return await db.transaction(async (tx) => {
     const events = await takeErasures(tx, limit)
     if (events.length === 0) return { events: 0, items: [] }
-    const leaseUntil = sql`now() + ${leaseMs}::int * interval '1 millisecond'`
+    const leaseUntil = databaseNowPlus({ milliseconds: leaseMs })
     const planned: Array<{ row: NewDelivery, target: Target }> = []
     for (const event of events) {
       const target = await erasureTarget(tx, event)

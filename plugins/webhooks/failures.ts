@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { rows } from '../../server/db/rows.ts'
 import { txExecutor, type Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
+import { databaseNowPlus } from '../../server/clock.ts'
 import type { AttemptOutcome, Claimed, DeliveryDeps } from './delivery-types.ts'
 import type { SendResult } from './sender.ts'
 
@@ -14,12 +15,12 @@ type FailureDeps = Pick<DeliveryDeps, 'db' | 'jobs' | 'retryScheduleSeconds' | '
 const freshDelivery = (claimed: Claimed, eventId: string, leaseMs: number) => sql`insert into webhook_deliveries (id, webhook_id, installation_id, app_id, business_id,
     event_id, event, data, occurred_at, attempts, cycle_attempts, next_attempt_at, locked_until, trace_parent)
   select ${claimed.id}, ${claimed.webhookId}, ${claimed.installationId}, ${claimed.appId}, ${claimed.businessId}, e.id, e.event, e.data, e.created_at,
-    1, 1, now(), now() + ${leaseMs}::int * interval '1 millisecond', e.trace_parent
+    1, 1, now(), ${databaseNowPlus({ milliseconds: leaseMs })}, e.trace_parent
   from outbox_events e where e.id = ${eventId}
   on conflict do nothing`
 
 function logAttempt (claimed: Claimed, result: SendResult, headers: Record<string, string> | null, retryDelaySeconds: number | undefined) {
-  const nextRetry = retryDelaySeconds === undefined ? sql`null` : sql`now() + ${retryDelaySeconds}::float8 * interval '1 second'`
+  const nextRetry = retryDelaySeconds === undefined ? sql`null` : databaseNowPlus({ seconds: retryDelaySeconds })
   return sql`insert into webhook_attempts (id, delivery_id, attempt, status_code, duration_ms, error, response_snippet, request_headers, next_retry_at, relayed)
     values (${newId('att')}, ${claimed.id}, ${claimed.attempts}, ${result.statusCode}, ${result.durationMs}, ${result.error}, ${result.responseSnippet},
       ${headers === null ? null : JSON.stringify(headers)}::jsonb, ${nextRetry}, ${result.relayed === true})`
@@ -28,7 +29,7 @@ function logAttempt (claimed: Claimed, result: SendResult, headers: Record<strin
 /** Another attempt after `delay` seconds of the database's time: the delivery waits, its pg-boss job is queued in the same transaction. */
 async function scheduleRetry (deps: FailureDeps, tx: Tx, claimed: Claimed, result: SendResult, delay: number): Promise<'PENDING' | null> {
   const updated = await rows(tx, sql<{ id: string }>`update webhook_deliveries set last_status_code = ${result.statusCode}, last_error = ${result.error},
-    last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = now() + ${delay}::float8 * interval '1 second'
+    last_duration_ms = ${result.durationMs}, locked_until = null, next_attempt_at = ${databaseNowPlus({ seconds: delay })}
     where id = ${claimed.id} and attempts = ${claimed.attempts} returning id`)
   if (updated.length === 0) return null
   await deps.jobs.ensureQueue(DELIVER_JOB)
@@ -45,7 +46,7 @@ async function endFailed (deps: FailureDeps, tx: Tx, claimed: Claimed, result: S
   if (!retry) return 'FAILED'
   // consecutive failed deliveries (not attempts) switch the registration off
   const reason = `Disabled after ${deps.disableAfterFailures} consecutive failed deliveries; the last one: ${result.error ?? 'no answer'}`
-  const [webhook] = (await rows(tx, sql<any>`update webhooks set consecutive_failures = consecutive_failures + 1,
+  const [webhook] = (await rows(tx, sql<{ is_active: boolean, consecutive_failures: number }>`update webhooks set consecutive_failures = consecutive_failures + 1,
       is_active = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then false else is_active end,
       disabled_reason = case when consecutive_failures + 1 >= ${deps.disableAfterFailures}::int and is_active then ${reason} else disabled_reason end,
       updated_at = now()

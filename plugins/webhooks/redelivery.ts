@@ -1,7 +1,7 @@
 import { and, asc, count, eq, gte, sql, type SQL } from 'drizzle-orm'
 import { webhookDeliveries } from '../../server/db/schema/index.ts'
 import { newId } from '../../server/db/ids.ts'
-import { databaseNow } from '../../server/clock.ts'
+import { databaseNow, databaseNowPlus } from '../../server/clock.ts'
 import { currentTraceParent } from '../../server/telemetry.ts'
 import { conflict, fieldError, notFound } from './errors.ts'
 import type { CallingInstallation, DeliveryRow, WebhookRow, WebhooksContext } from './context.ts'
@@ -16,7 +16,7 @@ export const REPLAY_COUNT_LIMIT = 10_000
 
 /** Restarts deliveries (fresh retry budget, same id) reserved for this process, which attempts them now. */
 async function restart ({ executor, delivery }: WebhooksContext, where: SQL, max: number): Promise<number> {
-  const lease = sql`now() + ${delivery.engine.leaseMs}::int * interval '1 millisecond'`
+  const lease = databaseNowPlus({ milliseconds: delivery.engine.leaseMs })
   const rows = await executor.update(webhookDeliveries).set({
     status: 'PENDING', cycleAttempts: 0, nextAttemptAt: databaseNow(), lockedUntil: lease, completedAt: null
   }).where(and(where, sql`${webhookDeliveries.id} in (select id from webhook_deliveries where ${where}
@@ -87,7 +87,7 @@ export async function testOn ({ executor, delivery }: WebhooksContext, webhook: 
   await executor.insert(webhookDeliveries).values({
     id: deliveryId, webhookId: webhook.id, installationId: webhook.installationId, appId: webhook.appId, businessId: webhook.businessId,
     eventId: null, event: 'webhook.test', data: { webhookId: webhook.id, message: 'This is a test delivery from the platform.' },
-    nextAttemptAt: databaseNow(), lockedUntil: sql`now() + ${delivery.engine.leaseMs}::int * interval '1 millisecond'` as unknown as Date,
+    nextAttemptAt: databaseNow(), lockedUntil: databaseNowPlus({ milliseconds: delivery.engine.leaseMs }),
     traceParent: currentTraceParent()
   })
   const result = await delivery.engine.attempt({ id: deliveryId, reserved: 0 }, { retry: false })
