@@ -75,7 +75,8 @@ function exampleTestFiles (): string[] {
 }
 
 /** Every file the groups run (on this database), under test/ and the examples' test folders. */
-export const groupedFiles = (): string[] => [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter((file) => runsOnThisDatabase(file))
+export const groupedFiles = (databaseUrl = process.env.DATABASE_URL): string[] =>
+  [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter((file) => runsOnThisDatabase(file, databaseUrl))
 
 /** The unit tier's files (`npm run test:unit`). */
 export const unitFiles = (): string[] => [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter(isUnitFile)
