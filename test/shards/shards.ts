@@ -129,7 +129,8 @@ export async function runFiles (files: string[], { timeoutOf = fileTimeout, reco
         let started: number | undefined
         const timed = fn === undefined ? undefined : (sub: unknown) => { started = performance.now(); return fn(sub) }
         const done = rootTest(`${file} › ${name as string}`, { timeout: timeoutOf(file), ...options as object }, timed as never)
-        void done.finally(() => { if (started !== undefined) measured.set(file, (measured.get(file) ?? 0) + performance.now() - started) })
+        const record = (): void => { if (started !== undefined) measured.set(file, (measured.get(file) ?? 0) + performance.now() - started) }
+        done.then(record, record)
         return done
       }) as typeof t.test
       await import(pathToFileURL(join(TEST_ROOT, file)).href)
