@@ -1,7 +1,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import t from 'tap'
+import { readParts } from '../shards/weights.ts'
 
 const GROUP = fileURLToPath(new URL('./fixtures/stall-group.ts', import.meta.url))
 const LAST = /ok 3 - architecture\/fixtures\/passes-after\.ts › adds up after/
@@ -29,5 +33,25 @@ t.test('a grouped file may not set the root timeout (it would be the whole group
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
   const [code] = await once(child, 'exit') as [number | null]
   t.not(code, 0, 'the group fails')
-  t.match(stderr, /may not set the root timeout: give the file a weight in test\/shards\/shards\.ts/)
+  t.match(stderr, /may not set the root timeout: give the file a weight \(test\/shards\/weights\.json\)/)
+})
+
+t.test('each group keeps what its files took, two groups at once each in a part of its own', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'shard-weights-'))
+  t.teardown(() => { rmSync(dir, { recursive: true, force: true }) })
+  const group = fileURLToPath(new URL('./fixtures/record-group.ts', import.meta.url))
+  const run = async (name: string) => {
+    const child = spawn(process.execPath, ['--import=tsx', group, name], { stdio: 'ignore', env: { ...process.env, TEST_WEIGHTS_DIR: dir } })
+    t.teardown(() => { child.kill('SIGKILL') })
+    const [code] = await once(child, 'exit') as [number | null]
+    return code
+  }
+  t.same(await Promise.all([run('pglite-1'), run('pglite-2')]), [0, 0], 'both groups pass')
+  const parts = readParts(dir).sort((a, b) => a.name.localeCompare(b.name))
+  t.same(parts.map((part) => part.name), ['pglite-1', 'pglite-2'])
+  for (const part of parts) {
+    t.same(Object.keys(part.seconds).sort(), ['architecture/fixtures/busy.ts', 'architecture/fixtures/passes.ts'], `${part.name} names its files`)
+    t.ok(part.seconds['architecture/fixtures/busy.ts'] >= 0.25, `${part.name}: the busy file's quarter second is counted`)
+    t.ok(part.seconds['architecture/fixtures/passes.ts'] < part.seconds['architecture/fixtures/busy.ts'], `${part.name}: the quick file is lighter`)
+  }
 })

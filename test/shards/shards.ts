@@ -2,6 +2,7 @@ import { readdirSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import t from 'tap'
+import { readWeights, writeMeasurements } from './weights.ts'
 
 /**
  * The suite runs as a few processes that each import a group of test files, instead of one
@@ -22,100 +23,33 @@ const EXAMPLES_ROOT = fileURLToPath(new URL('../../examples', import.meta.url))
 const NOT_GROUPED = ['e2e', 'shards', 'bench', 'admin-ui']
 
 /**
- * Seconds of wall time per file measured on the 2-core machine, to balance the groups and to give each
- * file its time budget (fileTimeout); a file not listed counts as DEFAULT_WEIGHT.
+ * Seconds of wall time per file, measured by the groups themselves (`runShard` times each file it runs
+ * and keeps the figures under node_modules/.cache; `npm run test:weights` writes them into this
+ * committed file, test/shards/weights.ts): they balance the groups and give each file its time budget
+ * (fileTimeout). Read from the committed file only, so the same files give the same groups on every
+ * machine, a fresh CI clone included. A file without a figure counts as DEFAULT_WEIGHT.
  */
-const WEIGHTS: Record<string, number> = {
-  'plugins/webhooks/processes.test.ts': 73,
-  'server/main.test.ts': 32,
-  'plugins/installations/uninstall.test.ts': 21,
-  'plugins/installations/previous-setup.test.ts': 20,
-  'plugins/webhooks/retries.test.ts': 19,
-  'plugins/checkout-hooks/failures.test.ts': 19,
-  'plugins/app-api/auth.test.ts': 18,
-  'openapi/openapi.test.ts': 17,
-  'plugins/commerce/orders.test.ts': 16,
-  'plugins/app-api/catalog-cache.test.ts': 15,
-  'plugins/storefront/api.test.ts': 15,
-  'server/db.test.ts': 15,
-  'server/jobs.test.ts': 15,
-  'plugins/checkout-hooks/combine.test.ts': 15,
-  'plugins/commerce/business.test.ts': 13,
-  'plugins/installations/reconsent.test.ts': 13,
-  'plugins/app-api/payments.test.ts': 13,
-  'plugins/commerce/products.test.ts': 13,
-  'plugins/app-api/rate-limit.test.ts': 13,
-  'plugins/apps/apps.test.ts': 13,
-  'server/spa.test.ts': 12,
-  'plugins/app-api/orders.test.ts': 11,
-  'plugins/oauth/install.test.ts': 11,
-  'plugins/app-api/catalogue.test.ts': 10,
-  'plugins/apps/lifecycle.test.ts': 10,
-  'plugins/checkout-hooks/payments.test.ts': 10,
-  'plugins/app-api/products.test.ts': 10,
-  'plugins/installations/merchant.test.ts': 10,
-  'plugins/oauth/failures.test.ts': 10,
-  'plugins/auth/guards.test.ts': 10,
-  'plugins/commerce/checkout.test.ts': 10,
-  'plugins/webhooks/lifecycle.test.ts': 9,
-  'plugins/apps/credentials.test.ts': 9,
-  'plugins/commerce/reviews.test.ts': 9,
-  'plugins/marketplace/marketplace.test.ts': 9,
-  'sdk/build.test.ts': 8,
-  'plugins/auth/auth.test.ts': 8,
-  'plugins/app-api/guest-orders.test.ts': 8,
-  'plugins/apps/media.test.ts': 8,
-  'plugins/installations/token-cache.test.ts': 8,
-  'plugins/commerce/catalog-cache.test.ts': 8,
-  'plugins/apps/manifest/manifest.test.ts': 7,
-  'plugins/webhooks/routes.test.ts': 7,
-  'plugins/webhooks/delivery.test.ts': 7,
-  'server/errors.test.ts': 7,
-  'plugins/commerce/pages.test.ts': 7,
-  'plugins/commerce/page-blocks.test.ts': 4,
-  'plugins/installations/embeds.test.ts': 3,
-  'plugins/apps/review.test.ts': 7,
-  'plugins/storefront/pages.test.ts': 6,
-  // files added after the table was first made: estimated from single-file runs on a loaded machine
-  'plugins/auth/throttle.test.ts': 22,
-  'fuzz/openapi-fuzz.test.ts': 20,
-  'server/url-policy.test.ts': 12,
-  'plugins/webhooks/replay.test.ts': 10,
-  'plugins/apps/manifest/regex.test.ts': 10,
-  'plugins/apps/manifest/pattern-budget.test.ts': 10,
-  'plugins/oauth/standard-clients.test.ts': 10,
-  'openapi/generated-client.test.ts': 10,
-  'server/origins.test.ts': 10,
-  'plugins/auth/logout.test.ts': 10,
-  'server/input-guard.test.ts': 8,
-  'plugins/oauth/malformed.test.ts': 8,
-  'plugins/oauth/discovery-revocation.test.ts': 8,
-  'plugins/apps/platform-urls.test.ts': 8,
-  'plugins/storefront/csp.test.ts': 8,
-  'server/backup.test.ts': 40,
-  'cli/listen.test.ts': 25,
-  'cli/listen-signals.test.ts': 20,
-  'plugins/downloads/downloads.test.ts': 25,
-  'cli/commands.test.ts': 25,
-  'plugins/oauth/device.test.ts': 13,
-  'plugins/auth/cli-tokens.test.ts': 6,
-  'plugins/relay/relay.test.ts': 6,
-  'plugins/app-checks/demo-seed.test.ts': 30,
-  '../examples/reference-app/test/checkout.test.ts': 30,
-  '../examples/reference-app/test/webhooks.test.ts': 25,
-  '../examples/reference-app/test/pages.test.ts': 20,
-  '../examples/reference-app/test/install.test.ts': 20
-}
-const DEFAULT_WEIGHT = 3
+const WEIGHTS = readWeights()
+export const DEFAULT_WEIGHT = 3
+export const weightOf = (file: string): number => WEIGHTS[file] ?? DEFAULT_WEIGHT
 
 /**
- * Files whose outcome does not depend on the database (the SDK, the contract, the architecture and
+ * The unit tier: a test file named `*.unit.test.ts`, beside the other tests of the module it tests,
+ * exercises pure code (no database, no app, no test/helper.ts: test/architecture/unit-tier.test.ts).
+ * `npm run test:unit` runs them all in one process (test/shards/unit.ts); `npm test` runs them in the
+ * groups like any other file.
+ */
+export const UNIT_SUFFIX = '.unit.test.ts'
+export const isUnitFile = (file: string): boolean => file.endsWith(UNIT_SUFFIX)
+
+/**
+ * Files whose outcome does not depend on the database (the unit tier, the SDK, the contract, the architecture and
  * docs checks, the OpenAPI document, which is rendered on an in-memory database of its own): the
  * run on PostgreSQL (`DATABASE_URL` set) leaves them to the PGlite run instead of repeating them.
  */
 const DATABASE_INDEPENDENT = ['sdk/', 'contract/', 'architecture/', 'docs/', 'openapi/openapi.test.ts', 'openapi/generated-client.test.ts']
 export const runsOnThisDatabase = (file: string, databaseUrl = process.env.DATABASE_URL): boolean =>
-  databaseUrl === undefined || databaseUrl === '' || !DATABASE_INDEPENDENT.some((prefix) => file.startsWith(prefix))
+  databaseUrl === undefined || databaseUrl === '' || !(isUnitFile(file) || DATABASE_INDEPENDENT.some((prefix) => file.startsWith(prefix)))
 
 /**
  * A file's budget inside its group: generous enough for a machine loaded four times over (tests wait
@@ -125,7 +59,7 @@ export const runsOnThisDatabase = (file: string, databaseUrl = process.env.DATAB
  */
 const MIN_FILE_TIMEOUT_S = 240
 const TIMEOUT_PER_WEIGHT = 12
-export const fileTimeout = (file: string): number => 1000 * Math.max(MIN_FILE_TIMEOUT_S, TIMEOUT_PER_WEIGHT * (WEIGHTS[file] ?? DEFAULT_WEIGHT))
+export const fileTimeout = (file: string): number => 1000 * Math.max(MIN_FILE_TIMEOUT_S, TIMEOUT_PER_WEIGHT * weightOf(file))
 
 function testFiles (folder: string): string[] {
   return readdirSync(folder).flatMap((name) => {
@@ -140,11 +74,17 @@ function exampleTestFiles (): string[] {
   return examples.filter((folder) => statSync(folder, { throwIfNoEntry: false })?.isDirectory() === true).flatMap(testFiles)
 }
 
+/** Every file the groups run (on this database), under test/ and the examples' test folders. */
+export const groupedFiles = (databaseUrl = process.env.DATABASE_URL): string[] =>
+  [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter((file) => runsOnThisDatabase(file, databaseUrl))
+
+/** The unit tier's files (`npm run test:unit`). */
+export const unitFiles = (): string[] => [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter(isUnitFile)
+
 /** Heaviest file first into the lightest group: the same files give the same groups on every machine. */
-export function groups (): string[][] {
+export function groups (weightOfFile: (file: string) => number = weightOf): string[][] {
   const bins = Array.from({ length: SHARD_COUNT }, () => ({ files: [] as string[], load: 0 }))
-  const weighted = [...testFiles(TEST_ROOT), ...exampleTestFiles()].filter((file) => runsOnThisDatabase(file))
-    .map((file) => ({ file, weight: WEIGHTS[file] ?? DEFAULT_WEIGHT }))
+  const weighted = groupedFiles().map((file) => ({ file, weight: weightOfFile(file) }))
   weighted.sort((a, b) => b.weight - a.weight || a.file.localeCompare(b.file))
   for (const { file, weight } of weighted) {
     const lightest = bins.reduce((min, bin) => (bin.load < min.load ? bin : min))
@@ -156,23 +96,42 @@ export function groups (): string[][] {
 
 type TestArgs = Parameters<typeof t.test>
 
+export interface RunOptions {
+  /** A file's budget (the figure of weights.json, by default). */
+  timeoutOf?: (file: string) => number
+  /**
+   * Keeps each file's measured seconds (the sum of its top-level tests' wall times) under this name
+   * in the cache of measurements, when the process exits (test/shards/weights.ts).
+   */
+  recordAs?: string
+}
+
 /**
  * Imports `files` (paths under test/) into this process. Each file's top-level tests register on the
  * root test while the file is imported; they are registered under the file's name and with its
  * timeout, so a failure or a stall names the file it belongs to and the files after it still run.
+ * The root runs them one after another, so the time from a test's start to its end is the file's own.
  */
-export async function runFiles (files: string[], timeoutOf: (file: string) => number = fileTimeout): Promise<void> {
+export async function runFiles (files: string[], { timeoutOf = fileTimeout, recordAs }: RunOptions = {}): Promise<void> {
   const rootTest = t.test.bind(t)
   const rootSetTimeout = t.setTimeout.bind(t)
+  const measured = new Map<string, number>()
+  if (recordAs !== undefined) process.once('exit', () => { writeMeasurements(recordAs, measured) })
   // a file's t.setTimeout at the top level would set the whole group's budget (and end every file after it)
-  t.setTimeout = (() => { throw new Error('A grouped test file may not set the root timeout: give the file a weight in test/shards/shards.ts') }) as typeof t.setTimeout
+  t.setTimeout = (() => { throw new Error('A grouped test file may not set the root timeout: give the file a weight (test/shards/weights.json)') }) as typeof t.setTimeout
   try {
     for (const file of files) {
+      measured.set(file, 0)
       t.test = ((...args: TestArgs) => {
         const name = args.find((arg) => typeof arg === 'string') ?? '(unnamed)'
         const options = args.find((arg) => typeof arg === 'object' && arg !== null) ?? {}
-        const fn = args.find((arg) => typeof arg === 'function')
-        return rootTest(`${file} › ${name as string}`, { timeout: timeoutOf(file), ...options as object }, fn as never)
+        const fn = args.find((arg) => typeof arg === 'function') as ((t: unknown) => unknown) | undefined
+        let started: number | undefined
+        const timed = fn === undefined ? undefined : (sub: unknown) => { started = performance.now(); return fn(sub) }
+        const done = rootTest(`${file} › ${name as string}`, { timeout: timeoutOf(file), ...options as object }, timed as never)
+        const record = (): void => { if (started !== undefined) measured.set(file, (measured.get(file) ?? 0) + performance.now() - started) }
+        done.then(record, record)
+        return done
       }) as typeof t.test
       await import(pathToFileURL(join(TEST_ROOT, file)).href)
     }
@@ -182,7 +141,11 @@ export async function runFiles (files: string[], timeoutOf: (file: string) => nu
   }
 }
 
-/** Imports group `n` (1-based) into this process. */
+/** The measurements' name of group `n` on this database: the PGlite and PostgreSQL runs keep theirs apart. */
+export const groupRecordName = (n: number, databaseUrl = process.env.DATABASE_URL): string =>
+  `${databaseUrl === undefined || databaseUrl === '' ? 'pglite' : 'postgres'}-${n}`
+
+/** Imports group `n` (1-based) into this process, and keeps what each of its files took. */
 export async function runShard (n: number): Promise<void> {
-  await runFiles(groups()[n - 1])
+  await runFiles(groups()[n - 1], { recordAs: groupRecordName(n) })
 }
