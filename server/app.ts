@@ -6,7 +6,7 @@ import { listenerTimeouts } from './listener.ts'
 import { validatorCompiler } from './validation.ts'
 import { sharedSerializers } from './schema-compilers.ts'
 import { openDatabase, type Database } from './db/client.ts'
-import { holdsDatabase, keepTemplate, readTemplate } from './db/template.ts'
+import { holdsDatabase, keepTemplate, restoreTemplate } from './db/template.ts'
 import configPlugin from './plugins/config.ts'
 import clockPlugin, { type Clock } from './clock.ts'
 import dbPlugin from './plugins/db.ts'
@@ -78,15 +78,13 @@ export async function buildApp (options: BuildOptions) {
   const ownsDatabase = options.database === undefined
   // an empty DATA_DIR starts from the migrated template an earlier first start kept (server/db/template.ts)
   const freshEmbedded = ownsDatabase && config.databaseUrl === null && config.dataDir !== null && !holdsDatabase(config.dataDir)
-  const template = freshEmbedded ? readTemplate(options.templateDir) : undefined
+  const restored = freshEmbedded && restoreTemplate(config.dataDir as string, options.templateDir)
   const database = options.database ?? await openDatabase({
     databaseUrl: config.databaseUrl, listenUrl: config.databaseListenUrl, dataDir: config.dataDir, poolSize: config.databasePoolSize,
     acquireTimeoutMs: config.databaseAcquireTimeoutMs,
-    statementTimeoutMs: config.databaseStatementTimeoutMs,
-    loadDataDir: template
+    statementTimeoutMs: config.databaseStatementTimeoutMs
   })
   if (ownsDatabase) await database.migrate()
-  const templateProblem = freshEmbedded && template === undefined ? await keepTemplate(database, options.templateDir) : null
 
   const { requestTimeout, keepAliveTimeout, ...http } = listenerTimeouts(config)
   const app = Fastify({
@@ -110,7 +108,6 @@ export async function buildApp (options: BuildOptions) {
 
   app.addHook('onRequest', async (request, reply) => { reply.header('x-request-id', request.id) })
   if (ownsDatabase) app.addHook('onClose', async () => { await database.close() })
-  if (templateProblem !== null) app.log.warn(templateProblem)
 
   // infrastructure; the request spans first, so that every hook and route is inside them
   if (options.telemetry != null) await app.register(tracingPlugin, { telemetry: options.telemetry })
@@ -161,6 +158,9 @@ export async function buildApp (options: BuildOptions) {
 
   const ports: Ports = { guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, downloads }
   portsByApp.set(app, ports)
+  // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too
+  const templateProblem = freshEmbedded && !restored ? await keepTemplate(database, options.templateDir) : null
+  if (templateProblem !== null) app.log.warn(templateProblem)
   return app
 }
 

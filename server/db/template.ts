@@ -3,15 +3,18 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { extract } from 'tar'
 import { MIGRATIONS_FOLDER, type Database } from './client.ts'
 
 /**
  * The embedded database's first start without initdb (#43 item 5). Creating a PGlite cluster runs
  * Postgres' bootstrap in WebAssembly, most of an empty `DATA_DIR`'s start; the migrations come next. So
  * the first start that migrates an empty cluster keeps it, migrated and still empty, as a tarball beside
- * the installed packages, and every later start on an empty `DATA_DIR` loads that instead. A template
- * holds no data and no secret (those are files of `DATA_DIR`), and it is named by what made it: the
- * migrations and the PGlite build. A fresh `npm ci` starts without one.
+ * the installed packages, and every later start on an empty `DATA_DIR` loads that instead. It is kept
+ * once the plugins have booted, so pg-boss's schema and its queues (a partition each, DDL that took
+ * seconds of every first start) are in it too. A template holds no data and no secret (those are files
+ * of `DATA_DIR`), and it is named by what made it: the migrations, the PGlite build and pg-boss's
+ * version. A fresh `npm ci` starts without one.
  */
 export const TEMPLATE_DIR = fileURLToPath(new URL('../../node_modules/.cache/app-platform', import.meta.url))
 
@@ -30,19 +33,50 @@ export function migrationsHash (): ReturnType<typeof createHash> {
   return hash
 }
 
-/** PGlite's version: a cluster from another build may not start on this one. */
-function pgliteVersion (): string {
+/** An installed package's version (its exports may hide package.json: read it above the resolved entry point, …/dist/index.cjs). */
+function packageVersion (name: string): string {
   const require = createRequire(import.meta.url)
-  // its exports hide package.json: read it beside the resolved entry point (…/pglite/dist/index.cjs)
-  const packageJson = join(dirname(dirname(require.resolve('@electric-sql/pglite'))), 'package.json')
+  const packageJson = join(dirname(dirname(require.resolve(name))), 'package.json')
   return (JSON.parse(readFileSync(packageJson, 'utf8')) as { version: string }).version
 }
 
+/**
+ * Named by the migrations, PGlite's version (a cluster from another build may not start on this one) and
+ * pg-boss's (the template is kept once the plugins have booted, with pg-boss's schema and queues).
+ */
 export function templateFile (dir = TEMPLATE_DIR): string {
-  return join(dir, `pglite-${migrationsHash().update(pgliteVersion()).digest('hex').slice(0, 12)}.tar`)
+  const name = migrationsHash().update(packageVersion('@electric-sql/pglite')).update(`pg-boss ${packageVersion('pg-boss')}`).digest('hex').slice(0, 12)
+  return join(dir, `pglite-${name}.tar`)
 }
 
-/** The migrated empty cluster to start an empty `DATA_DIR` from, when an earlier start kept one. */
+/**
+ * Starts an empty `dataDir` from the template, when an earlier start kept one: its tarball is unpacked
+ * into `pgdata` by the operating system's file calls, which took a fraction of the CPU of handing it to
+ * PGlite to unpack inside WebAssembly (`loadDataDir`). Unpacked beside and renamed, so an interrupted
+ * start leaves no half cluster that `holdsDatabase` would take for a whole one. Returns whether it did.
+ */
+export function restoreTemplate (dataDir: string, dir = TEMPLATE_DIR): boolean {
+  const file = templateFile(dir)
+  if (!existsSync(file)) return false
+  const partial = join(dataDir, `pgdata.${process.pid}`)
+  rmSync(partial, { recursive: true, force: true })
+  mkdirSync(partial, { recursive: true })
+  try {
+    // the dump's paths are absolute (/PG_VERSION, /base/…): tar makes them relative to `cwd`, and says so
+    const problems: string[] = []
+    extract({ file, cwd: partial, sync: true, onwarn: (code, message) => { if (code !== 'TAR_ENTRY_INFO') problems.push(`${code}: ${String(message)}`) } })
+    if (problems.length > 0) throw new Error(problems.join('; '))
+    renameSync(partial, join(dataDir, 'pgdata'))
+    return true
+  } catch {
+    // a damaged template: this start runs initdb and keeps a new one
+    return false
+  } finally {
+    rmSync(partial, { recursive: true, force: true })
+  }
+}
+
+/** The migrated empty cluster as PGlite loads it (`loadDataDir`), when an earlier start kept one. */
 export function readTemplate (dir = TEMPLATE_DIR): Blob | undefined {
   const file = templateFile(dir)
   if (!existsSync(file)) return undefined
@@ -59,6 +93,9 @@ export async function keepTemplate (database: Database, dir = TEMPLATE_DIR): Pro
   const file = templateFile(dir)
   const partial = `${file}.${process.pid}`
   try {
+    // the cluster's files as of a checkpoint: a start from them replays no WAL (without it, opening the
+    // restored cluster took three times the CPU of reopening a stopped one)
+    await database.executeSql('checkpoint')
     const dump = await database.dumpDataDir()
     mkdirSync(dir, { recursive: true })
     writeFileSync(partial, Buffer.from(await dump.arrayBuffer()))

@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../../server/app.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/client.ts'
-import { holdsDatabase, keepTemplate, readTemplate, templateFile } from '../../../server/db/template.ts'
+import { holdsDatabase, keepTemplate, readTemplate, restoreTemplate, templateFile } from '../../../server/db/template.ts'
 
 /** As `npm start` configures itself on an embedded DATA_DIR. */
 const configFor = (dataDir: string) => loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', DATA_DIR: dataDir })
@@ -28,6 +28,13 @@ t.test('the first start on an empty DATA_DIR keeps the migrated cluster; the nex
   t.ok(holdsDatabase(first), 'the first start made its cluster (initdb)')
   t.ok(existsSync(templateFile(templateDir)), 'and kept it, migrated, as the template')
   await app.close()
+
+  const booted = await openDatabase({ databaseUrl: null, dataDir: null, loadDataDir: readTemplate(templateDir) })
+  const queues = await booted.executeSql('select count(*)::int as n from pgboss.queue')
+  t.ok(queues.rows[0].n > 0, "kept once the plugins booted: pg-boss's schema and queues are in it (no DDL on the next first start)")
+  const noUsers = await booted.executeSql('select count(*)::int as n from users')
+  t.equal(noUsers.rows[0].n, 0, 'and no data')
+  await booted.close()
 
   // a marker only the template has shows that the next start loaded it instead of running initdb
   const kept = await openDatabase({ databaseUrl: null, dataDir: null, loadDataDir: readTemplate(templateDir) })
@@ -64,6 +71,24 @@ t.test('a template folder that cannot be written: the start goes on, and says wh
   await app.ready()
   t.equal(await app.database.pendingMigrations(), 0, 'the server started all the same')
   await app.close()
+})
+
+t.test('a damaged template is not unpacked: the start runs initdb and keeps a new one', async (t) => {
+  const root = scratch(t)
+  const templateDir = join(root, 'cache')
+  mkdirSync(templateDir)
+  writeFileSync(templateFile(templateDir), Buffer.alloc(1000, 7))
+  const dataDir = join(root, 'data')
+  mkdirSync(dataDir)
+  t.equal(restoreTemplate(dataDir, templateDir), false, 'not a tarball: nothing restored')
+  t.notOk(holdsDatabase(dataDir), 'and no half cluster left behind')
+  t.same(readdirSync(dataDir), [], 'nor the unpacking folder')
+  const app = await buildApp({ config: configFor(dataDir), templateDir })
+  await app.ready()
+  t.equal(await app.database.pendingMigrations(), 0, 'the server started all the same')
+  await app.close()
+  t.equal(restoreTemplate(join(root, 'again'), templateDir), true, 'a new template was kept in its place')
+  t.ok(holdsDatabase(join(root, 'again')), 'and unpacks into pgdata')
 })
 
 t.test('the PostgreSQL server and in-memory databases never use a template', async (t) => {
