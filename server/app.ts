@@ -45,6 +45,8 @@ import marketplacePlugin from '../plugins/marketplace/index.ts'
 import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
+/** How long one plugin may take to load before the boot fails as hung. */
+export const PLUGIN_TIMEOUT_MS = 120_000
 
 /** Said once at start: with several web processes and no Redis, a client gets each limit once per process. */
 export const PER_PROCESS_LIMITS = 'PROCESS_ROLE=web without REDIS_URL: rate limits other than the sign-in throttle (App API, storefront, device login, registration) count per process; set REDIS_URL to share them between web processes'
@@ -93,6 +95,9 @@ export async function buildApp (options: BuildOptions) {
     keepAliveTimeout,
     http,
     bodyLimit: BODY_LIMIT,
+    // a capability's plugin boots its services and all its routes (schemas compiled, jobs' queues made): on a busy
+    // machine that takes longer than fastify's 10 s default, which is a hang detector here, not a budget
+    pluginTimeout: PLUGIN_TIMEOUT_MS,
     // a client's X-Request-Id is kept only in a safe shape (it lands in logs and answers), else a new one
     requestIdHeader: false,
     genReqId: (request) => {
