@@ -163,8 +163,10 @@ export async function buildApp (options: BuildOptions) {
 
   const ports: Ports = { guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, downloads }
   portsByApp.set(app, ports)
-  // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too
-  const templateProblem = freshEmbedded && !restored ? await keepTemplate(database, options.templateDir) : null
+  // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too. Not when
+  // the boot wrote an account (REVIEWER_EMAIL's reviewer): the template must hold no data, or the next empty
+  // DATA_DIR would start with that account (and a demo seed, seeing a user, would do nothing)
+  const templateProblem = freshEmbedded && !restored && config.reviewer === null ? await keepTemplate(database, options.templateDir) : null
   if (templateProblem !== null) app.log.warn(templateProblem)
   return app
 }

@@ -11,15 +11,16 @@ t.test('installations.in(tx): writes that span capabilities run only in the call
   const appRow = await portsOf(app).apps.ownedApp(developer.userId, created.json().app.id)
   const input = { app: appRow, businessId: developer.businessId, scopes: ['read_products'], userId: developer.userId, isTestInstall: true }
 
+  const { installations } = portsOf(app)
   // the root service has no transaction-only operation: calling one does not compile (npx tsc checks these lines)
   // @ts-expect-error install runs only in the caller's transaction: installations.in(tx).install
-  t.equal(app.installations.install, undefined, 'no install outside a transaction')
+  t.equal(installations.install, undefined, 'no install outside a transaction')
   // @ts-expect-error revokeToken runs only in the caller's transaction
-  t.equal(app.installations.revokeToken, undefined)
+  t.equal(installations.revokeToken, undefined)
   // @ts-expect-error uninstall runs only in the caller's transaction
-  t.equal(app.installations.uninstall, undefined)
+  t.equal(installations.uninstall, undefined)
   // @ts-expect-error in() takes a transaction, not the database
-  t.type(app.installations.in(app.db).getForBusiness, 'function')
+  t.type(installations.in(app.db).getForBusiness, 'function')
 
   const issued = await app.db.transaction(async (tx) => await portsOf(app).installations.in(tx).install(input))
   t.match(issued.accessToken, /^fbat_/)

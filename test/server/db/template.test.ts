@@ -58,6 +58,25 @@ t.test('the first start on an empty DATA_DIR keeps the migrated cluster; the nex
   await reopened.close()
 })
 
+t.test('a first start that writes an account (REVIEWER_EMAIL) keeps no template: the next DATA_DIR would start with it', async (t) => {
+  const root = scratch(t)
+  const templateDir = join(root, 'cache')
+  const config = loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', DATA_DIR: join(root, 'reviewed'), REVIEWER_EMAIL: 'reviewer@example.com', REVIEWER_PASSWORD: 'reviewer-password' })
+  const app = await buildApp({ config, templateDir })
+  await app.ready()
+  const reviewers = await app.database.executeSql("select count(*)::int as n from users where role = 'REVIEWER'")
+  t.equal(reviewers.rows[0].n, 1, 'the boot ensured the reviewer')
+  await app.close()
+  t.notOk(existsSync(templateFile(templateDir)), 'and kept no template')
+
+  const next = await buildApp({ config: configFor(join(root, 'next')), templateDir })
+  await next.ready()
+  const users = await next.database.executeSql('select count(*)::int as n from users')
+  t.equal(users.rows[0].n, 0, 'the next empty DATA_DIR starts without that account')
+  await next.close()
+  t.ok(existsSync(templateFile(templateDir)), 'and keeps the template, with no data')
+})
+
 t.test('a template folder that cannot be written: the start goes on, and says why no template was kept', async (t) => {
   const root = scratch(t)
   const blocked = join(root, 'a-file')
