@@ -40,7 +40,10 @@ const storefront = createServer(listenerTimeouts(config), app.storefront.handler
 const demo = config.demoSeed && config.databaseUrl === null && config.dataDir !== null
 let reference: Awaited<ReturnType<typeof startReferenceApp>> | null = null
 
+/** Set once a signal or an error started the shutdown: what the start still had to do stops quietly. */
+let closing = false
 closeWithGrace({ delay: 15_000 }, async ({ signal, err }) => {
+  closing = true
   if (err !== undefined) app.log.error({ err }, 'closing after an error')
   else app.log.info({ signal }, 'shutting down: no new requests, finishing in-flight work')
   const storefrontClosed = new Promise((resolve) => storefront.close(resolve))
@@ -60,27 +63,36 @@ await once(storefront, 'listening')
 app.origins.listening({ api: (app.server.address() as AddressInfo).port, storefront: (storefront.address() as AddressInfo).port })
 const { baseUrl, adminUrl, storefrontUrl } = app.origins
 
-if (demo) {
-  reference = await startReferenceApp(app, { port: config.exampleAppPort, host: config.host, dataDir: config.dataDir as string })
-  if (seeded) await installReferenceAppDemo(app, reference)
-  else if (reference.reference.store.credentials() !== null) await syncReferenceAppUrls(app, reference)
+try {
+  if (demo) {
+    reference = await startReferenceApp(app, { port: config.exampleAppPort, host: config.host, dataDir: config.dataDir as string })
+    if (seeded) await installReferenceAppDemo(app, reference)
+    else if (reference.reference.store.credentials() !== null) await syncReferenceAppUrls(app, reference)
+  }
+  if (!closing) await announceReady()
+} catch (error) {
+  // stopped (Ctrl-C, SIGTERM) while the demo's reference app was being installed: the shutdown is under way
+  if (!closing) throw error
 }
 
-const logins = demo ? await demoLogins(app) : null
-console.log([
-  '',
-  'App Platform is ready.',
-  '',
-  `  Admin      ${adminUrl}   marketplace, developer portal, merchant admin, review queue`,
-  ...(logins === null ? [] : [`  Store      ${logins.storeUrl}   the demo store`]),
-  `  API docs   ${baseUrl}/docs`,
-  `  API        ${baseUrl}`,
-  `  Storefront ${storefrontUrl}`,
-  ...(app.origins.perStoreHosts ? [`  Store API  ${app.origins.storefrontBareUrl}/store/<store>/api   every store's customer API, on the bare host`] : []),
-  ...(reference === null ? [] : [`  Reference app ${reference.reference.urls.appUrl}   examples/reference-app, installed on the demo store`]),
-  ...(logins === null
-    ? []
-    : ['', 'Demo logins (DEMO_SEED=false to start without the demo):', ...logins.logins.map((l) => `  ${l.role.padEnd(9)} ${l.email} / ${l.password}`)]),
-  ''
-].join('\n'))
-app.log.info({ ms: Math.round(performance.now() - started), baseUrl, adminUrl, storefrontUrl }, 'ready')
+/** The banner with the URLs and the demo logins, once everything the start does is done. */
+async function announceReady (): Promise<void> {
+  const logins = demo ? await demoLogins(app) : null
+  console.log([
+    '',
+    'App Platform is ready.',
+    '',
+    `  Admin      ${adminUrl}   marketplace, developer portal, merchant admin, review queue`,
+    ...(logins === null ? [] : [`  Store      ${logins.storeUrl}   the demo store`]),
+    `  API docs   ${baseUrl}/docs`,
+    `  API        ${baseUrl}`,
+    `  Storefront ${storefrontUrl}`,
+    ...(app.origins.perStoreHosts ? [`  Store API  ${app.origins.storefrontBareUrl}/store/<store>/api   every store's customer API, on the bare host`] : []),
+    ...(reference === null ? [] : [`  Reference app ${reference.reference.urls.appUrl}   examples/reference-app, installed on the demo store`]),
+    ...(logins === null
+      ? []
+      : ['', 'Demo logins (DEMO_SEED=false to start without the demo):', ...logins.logins.map((l) => `  ${l.role.padEnd(9)} ${l.email} / ${l.password}`)]),
+    ''
+  ].join('\n'))
+  app.log.info({ ms: Math.round(performance.now() - started), baseUrl, adminUrl, storefrontUrl }, 'ready')
+}

@@ -2,6 +2,8 @@ import t from 'tap'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
 import { request } from 'undici'
 import { freePort, startServer, stopServer, type ServerProcess } from '../process.ts'
 
@@ -79,4 +81,28 @@ t.test('PORT=0: every port is ephemeral and the banner prints the real URLs', as
   t.equal(redirect.headers.get('location'), `http://x.localhost:${store?.[1]}/store/x`, 'the redirect names the store\'s host on the real storefront port')
   t.equal((await storePage(Number(store?.[1]), 'x')).status, 404, 'an unknown store on the storefront')
   t.equal(await stopServer(server), 0)
+})
+
+t.test('stopped while the demo is still being set up (right after listening): a clean exit, no error', async (t) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'platform-main-'))
+  t.teardown(() => rmSync(dataDir, { recursive: true, force: true }))
+  const child = spawn(process.execPath, ['--conditions=app-platform-source', '--import', 'tsx', 'server/main.ts'], {
+    env: { PATH: process.env.PATH, HOST: '127.0.0.1', LOG_LEVEL: 'info', PORT: '0', EXAMPLE_APP_PORT: '0', DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'pipe']
+  })
+  t.teardown(() => { child.kill('SIGKILL') })
+  let output = ''
+  const exited = once(child, 'exit')
+  child.stderr.on('data', (chunk: Buffer) => { output += String(chunk) })
+  // the API listens before the demo's reference app is started and installed: stop the start there
+  await new Promise<void>((resolve) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += String(chunk)
+      if (output.includes('Server listening at')) resolve()
+    })
+  })
+  child.kill('SIGTERM')
+  const [code] = await exited
+  t.equal(code, 0, output)
+  t.notMatch(output, /second error|FST_ERR_REOPENED_CLOSE_SERVER|"level":50/, 'nothing fails for having been stopped')
+  t.notMatch(output, /App Platform is ready/, 'and no banner of a start that did not finish')
 })
