@@ -3,9 +3,8 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from './errors.ts'
 import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
-import { addedScopes, publicApp, type AppRow } from './service.ts'
+import { addedScopes, publicApp, type AppRow, type AppsRouteOptions } from './service.ts'
 import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot } from './review-thread.ts'
-import type { AppsRouteOptions } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['review']

@@ -3,14 +3,13 @@ import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from './errors.ts'
-import { publicApp } from './service.ts'
+import { publicApp, type AppsRouteOptions } from './service.ts'
 import { replyEvent, reviewEvents } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
   AppIdParams, AppSchema, CreateAppBodySchema, CreatedAppSchema, MAX_SCREENSHOTS, MediaQuery, MediaResponseSchema, MediaUploadBodySchema,
   ReviewEventSchema, ReviewReplyBodySchema, UpdateAppBodySchema, VersionSchema
 } from './schemas.ts'
-import type { AppsRouteOptions } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['portal']

@@ -1,4 +1,4 @@
-import type { Executor } from '../../server/db/client.ts'
+import type { Executor, Tx } from '../../server/db/client.ts'
 import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
 import { businessNamesOf, createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
@@ -15,7 +15,6 @@ import { businessBySlug, createStoreReview, listVisibleProducts } from './storef
 import type { CommerceProviders } from './providers.ts'
 import type { CatalogCache } from './catalog-cache.ts'
 import type { PaymentExpiry } from './payment-expiry.ts'
-import type { Tx } from '../../server/db/client.ts'
 
 // What other capabilities may use without reaching into commerce's files
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'

@@ -2,9 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { IdParams, errorResponses } from '../../server/schemas.ts'
 import { InstallationListSchema, InstallationSchema } from '../../sdk/src/contract/index.ts'
-import { publicInstallation } from './service.ts'
+import { publicInstallation, type Installations, type InstallationsNeeds } from './service.ts'
 import { AvailableBlocksSchema, EmbedsBodySchema, EmbedsResponseSchema, PreviousSetupSchema } from './schemas.ts'
-import type { Installations, InstallationsNeeds } from './service.ts'
 
 const security = [{ developerJwt: [] }]
 const tags = ['installations']

@@ -1,7 +1,6 @@
-import type { Db } from '../../server/db/client.ts'
+import type { Db, Tx } from '../../server/db/client.ts'
 import type { Apps } from '../apps/index.ts'
 import { notFound } from './errors.ts'
-import type { Tx } from '../../server/db/client.ts'
 import type { InstallationRow } from './context.ts'
 import type { InstallInput, Issued } from './lifecycle.ts'
 

@@ -5,10 +5,9 @@ import rateLimit from '@fastify/rate-limit'
 import { errorResponses } from '../../server/schemas.ts'
 import { rateLimitRedis } from '../../server/redis.ts'
 import { httpError, oauthError, oauthErrorHandler } from './errors.ts'
-import { CLI_CLIENT_ID } from './device.ts'
+import { CLI_CLIENT_ID, type DeviceFlow } from './device.ts'
 import { DeviceAuthorizationBodySchema, DeviceAuthorizationSchema, DeviceDecisionBodySchema, DeviceInfoQuery, DeviceInfoSchema, OAuthErrorSchema } from './schemas.ts'
 import type { Guards } from '../auth/guards.ts'
-import type { DeviceFlow } from './device.ts'
 
 const tags = ['oauth']
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' }

@@ -4,12 +4,11 @@ import { Type } from '@sinclair/typebox'
 import { errorResponses } from '../../server/schemas.ts'
 import { badRequest, notFound } from './errors.ts'
 import { AppIdParams } from '../apps/schemas.ts'
-import { callEvent, HEARTBEAT_MS, type RelayCallRow, type RelaySession } from './service.ts'
+import { callEvent, HEARTBEAT_MS, type Relay, type RelayCallRow, type RelaySession } from './service.ts'
 import { RelayAnswerBodySchema, RelayCallEventSchema, RelayCallParams, RelayedCallSchema, TriggerBodySchema, TriggeredSchema } from './schemas.ts'
 import { TRIGGERABLE_EVENTS } from './samples.ts'
 import type { Apps } from '../apps/index.ts'
 import type { Guards } from '../auth/guards.ts'
-import type { Relay } from './service.ts'
 
 /** What the relay's routes need of the others: the developer's own apps and the session guards. */
 export interface RelayNeeds {

@@ -5,10 +5,9 @@ import { loadAssets } from './assets.ts'
 import { contentSecurityPolicy, securityHeaders } from './csp.ts'
 import { renderNotFound, renderStorefront } from './render.ts'
 import { HOME_SLUG, storeProductPage } from './service.ts'
-import { storefrontView } from './view.ts'
+import { storefrontView, type StorefrontNeeds } from './view.ts'
 import type { PageRow } from '../commerce/service.ts'
 import { verifyPreviewToken, type PreviewBlock } from '../../server/preview-token.ts'
-import type { StorefrontNeeds } from './view.ts'
 
 /** Slugs are lowercase words and dashes; anything else cannot name a business or a page. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
