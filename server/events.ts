@@ -1,7 +1,7 @@
 import { outboxEvents } from './db/schema/index.ts'
 import type { Executor, Tx } from './db/client.ts'
 import { newId } from './db/ids.ts'
-import { and, asc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
+import { and, asc, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
 import { deleteInBatches } from './db/rows.ts'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
@@ -17,7 +17,7 @@ export interface NewEvent {
   businessId: string
   event: EventName
   data: Record<string, unknown>
-  /** Only for events aimed at one installation (business.data_erasure). */
+  /** Only for events aimed at one installation (INSTALLATION_EVENTS: the erasure, the app's charges). */
   installationId?: string
 }
 
@@ -39,8 +39,6 @@ export async function emitEvent (executor: Executor, input: NewEvent): Promise<s
 
 export type OutboxRow = typeof outboxEvents.$inferSelect
 
-const DATA_ERASURE = 'business.data_erasure'
-
 /**
  * The outbox's part of the webhook dispatcher's one-statement fan-out (plugins/webhooks/dispatcher.ts),
  * kept here with the table: which events a dispatch may take, how it leases or stamps them, and the
@@ -49,12 +47,12 @@ const DATA_ERASURE = 'business.data_erasure'
 export const outboxDispatch = {
   /**
    * The oldest events free to dispatch (never leased, or their lease ran out: `retaken`), locked SKIP
-   * LOCKED so that concurrent dispatchers take disjoint batches; erasures aimed at one installation
-   * are left to takeErasures.
+   * LOCKED so that concurrent dispatchers take disjoint batches; events aimed at one installation
+   * (INSTALLATION_EVENTS) are left to takeErasures.
    */
   free: (limit: number): SQL => sql`select seq, id, business_id, installation_id, event, data, created_at, trace_parent, lease_until is not null as retaken
     from outbox_events
-    where dispatched_at is null and (lease_until is null or lease_until < now()) and not (event = ${DATA_ERASURE} and installation_id is not null)
+    where dispatched_at is null and (lease_until is null or lease_until < now()) and installation_id is null
     order by seq limit ${limit} for update skip locked`,
   /** Of the events in CTE `taken`, leases those in `leased` (a query of event ids) for leaseMs and stamps the others dispatched. */
   leaseOrStamp: (taken: string, leased: SQL, leaseMs: number): SQL => sql`update outbox_events o set
@@ -71,17 +69,17 @@ export const outboxDispatch = {
   stampClosing: (closing: Array<{ id: string, lease: string }>): SQL => sql`update outbox_events o set dispatched_at = now(), lease_until = null
     from jsonb_to_recordset(${JSON.stringify(closing)}::jsonb) as c(id text, lease timestamptz)
     where o.id = c.id and o.lease_until = c.lease and o.dispatched_at is null returning o.id`,
-  /** Whether erasures aimed at one installation wait for takeErasures. */
-  erasuresWaiting: (): SQL => sql`exists (select 1 from outbox_events where dispatched_at is null and event = ${DATA_ERASURE} and installation_id is not null)`,
+  /** Whether events aimed at one installation wait for takeErasures. */
+  erasuresWaiting: (): SQL => sql`exists (select 1 from outbox_events where dispatched_at is null and installation_id is not null)`,
   /** Stamps dispatched the events (ids) whose deliveries are all recorded, in a statement after the last record. */
   stamp: (ids: string[]): SQL => sql`update outbox_events set dispatched_at = now(), lease_until = null
     where id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)) and dispatched_at is null`
 }
 
-/** Erasures aimed at one installation waiting for dispatch, locked for the caller's transaction (SKIP LOCKED). */
+/** Events aimed at one installation (the erasure, the app's charges) waiting for dispatch, locked for the caller's transaction (SKIP LOCKED). */
 export async function takeErasures (tx: Tx, limit: number): Promise<OutboxRow[]> {
   return await tx.select().from(outboxEvents)
-    .where(and(isNull(outboxEvents.dispatchedAt), eq(outboxEvents.event, DATA_ERASURE), isNotNull(outboxEvents.installationId)))
+    .where(and(isNull(outboxEvents.dispatchedAt), isNotNull(outboxEvents.installationId)))
     .orderBy(asc(outboxEvents.seq)).limit(limit).for('update', { skipLocked: true })
 }
 

@@ -4,6 +4,7 @@ import { decryptSecret } from '../../server/crypto.ts'
 import { inSpan, SpanKind, SpanStatusCode } from '../../server/telemetry.ts'
 import { deliveryHeaders, envelopeBody } from './signing.ts'
 import { DOMAIN_API_VERSION, downgrade, isApiVersion, present, showsAsRecorded, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import { INSTALLATION_EVENTS } from '../../sdk/src/contract/events.ts'
 import type { SendResult } from './sender.ts'
 import { attemptOutcome, type AttemptItem, type Claimed, type DeliveryDeps } from './delivery-types.ts'
 import { createEventTracker } from './event-tracker.ts'
@@ -16,7 +17,9 @@ export { DELIVER_JOB } from './failures.ts'
 
 /** A lease outlives the attempt (timeout) by this much, covering the bookkeeping around it. */
 export const LEASE_MARGIN_MS = 5000
-const DATA_ERASURE = 'business.data_erasure'
+/** Events aimed at one installation go to the app's current webhookUrl, signed as the app chose (DESIGN §23). */
+const APP_WEBHOOK_EVENTS: readonly string[] = INSTALLATION_EVENTS
+const APP_WEBHOOK_EVENTS_SQL = sql.join(INSTALLATION_EVENTS.map((event) => sql`${event}`), sql`, `)
 
 /** A claimed delivery as the claim statement answers it: raw columns, timestamps as the database's text, left joins nullable. */
 interface ClaimedRow {
@@ -79,8 +82,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
         returning d.id, d.webhook_id, d.app_id, d.installation_id, d.business_id, d.event, d.data, d.attempts, d.cycle_attempts, d.occurred_at, d.trace_parent
       )
       select c.*, w.url, w.secret_encrypted, w.is_active, a.webhook_url as app_webhook_url, coalesce(w.api_version, i.api_version) as api_version, b.currency,
-        -- the app's own webhook (and data erasure, sent to the app's webhookUrl) is signed as the app chose
-        case when w.is_app_webhook or c.event = ${DATA_ERASURE} then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
+        -- the app's own webhook (and the installation events, sent to the app's webhookUrl) is signed as the app chose
+        case when w.is_app_webhook or c.event in (${APP_WEBHOOK_EVENTS_SQL}) then a.webhook_signature_scheme else w.signature_scheme end as signature_scheme
       from c left join webhooks w on w.id = c.webhook_id left join apps a on a.id = c.app_id left join installations i on i.id = c.installation_id
         left join businesses b on b.id = c.business_id`)
     if (row === undefined) return null
@@ -164,8 +167,8 @@ export function createDeliveryEngine (deps: DeliveryDeps) {
 
   async function sendAndRecord (item: AttemptItem, claimed: Claimed, options: AttemptOptions): Promise<SendResult | null> {
     const retry = options.retry ?? true
-    // business.data_erasure goes to the app's current webhookUrl, whatever the registration's state
-    const erasure = claimed.event === DATA_ERASURE
+    // the installation events (business.data_erasure, the app's charges) go to the app's current webhookUrl, whatever the registration's state
+    const erasure = APP_WEBHOOK_EVENTS.includes(claimed.event)
     const url = erasure ? claimed.appWebhookUrl ?? claimed.url : claimed.url
     if (url === null || claimed.secretEncrypted === null) {
       await abandon(db, claimed, 'Webhook deleted')

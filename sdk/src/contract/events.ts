@@ -17,13 +17,23 @@ export const EVENT_SCOPES = {
   'review.created': 'read_reviews',
   'review.deleted': 'read_reviews',
   'business.data_erasure': null,
-  'webhook.test': null
+  'webhook.test': null,
+  // app billing (DESIGN §23): to the app's own webhook URL, whatever its webhookEvents
+  'app_subscription.updated': null,
+  'app_purchase.updated': null
 } as const satisfies Record<string, Scope | null>
 export type EventName = keyof typeof EVENT_SCOPES
 export const EVENT_NAMES = Object.keys(EVENT_SCOPES) as EventName[]
 
-/** Events a webhook can subscribe to: data_erasure is always sent, webhook.test on demand. */
-export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((event) => event !== 'webhook.test' && event !== 'business.data_erasure') as Array<Exclude<EventName, 'webhook.test' | 'business.data_erasure'>>
+/**
+ * Events aimed at one installation, sent to the app's own webhook URL without a subscription: the
+ * erasure after an uninstall, and the app's own charges changing (DESIGN §23).
+ */
+export const INSTALLATION_EVENTS = ['business.data_erasure', 'app_subscription.updated', 'app_purchase.updated'] as const
+export type InstallationEvent = typeof INSTALLATION_EVENTS[number]
+
+/** Events a webhook can subscribe to: the installation events are always sent, webhook.test on demand. */
+export const SUBSCRIBABLE_EVENTS = EVENT_NAMES.filter((event) => event !== 'webhook.test' && !(INSTALLATION_EVENTS as readonly string[]).includes(event)) as Array<Exclude<EventName, 'webhook.test' | InstallationEvent>>
 export type SubscribableEvent = typeof SUBSCRIBABLE_EVENTS[number]
 
 /**

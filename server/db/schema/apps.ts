@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm'
 const createdAt = () => timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 const updatedAt = () => timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow()
 
-import { APP_CATEGORIES, APP_STATUSES, DEFAULT_SIGNATURE_SCHEME, SIGNATURE_SCHEMES } from '../../../sdk/src/contract/index.ts'
+import { APP_CATEGORIES, APP_STATUSES, DEFAULT_SIGNATURE_SCHEME, SIGNATURE_SCHEMES, type Pricing } from '../../../sdk/src/contract/index.ts'
 export { APP_CATEGORIES }
 export { APP_STATUSES }
 export type AppStatus = typeof APP_STATUSES[number]
@@ -21,6 +21,9 @@ export const apps = pgTable('apps', {
   category: text('category', { enum: APP_CATEGORIES }).notNull(),
   scopes: jsonb('scopes').$type<string[]>().notNull(),
   approvedScopes: jsonb('approved_scopes').$type<string[]>().notNull().default([]),
+  /** Pricing plans as edited (DESIGN §23), and as last approved: what production installs may charge (null: never approved). */
+  pricing: jsonb('pricing').$type<Pricing>().notNull().default({ plans: [] }),
+  approvedPricing: jsonb('approved_pricing').$type<Pricing>(),
   redirectUrl: text('redirect_url').notNull(),
   /** Install entry and home (DESIGN §15): the listing's Install button and an installed app's Open. */
   appUrl: text('app_url'),
