@@ -43,6 +43,9 @@ export const EnvSchema = Type.Object({
   DEVICE_POLL_INTERVAL_SECONDS: Type.Optional(PositiveInt),
   WEBHOOK_RETRY_SCHEDULE_SECONDS: Type.Optional(Type.String({ pattern: '^\\d+(\\.\\d+)?(,\\d+(\\.\\d+)?)*$' })),
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
+  BILLING_CURRENCY: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217: the currency of every app price, charge and invoice (DESIGN §23)' })),
+  PLATFORM_FEE_PERCENT: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  BILLING_DAY_SECONDS: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'The length of a billing day: the 30-day cycle, trials, the 2-day expiry of a pending charge and the 365-day year scale with it (tests)' })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   PAYMENT_EXPIRY_MINUTES: Type.Optional(PositiveInt),
@@ -82,6 +85,9 @@ export const DEFAULTS = {
   DEVICE_POLL_INTERVAL_SECONDS: 5,
   WEBHOOK_RETRY_SCHEDULE_SECONDS: '30,120,480,1920,7200',
   DATA_ERASURE_DELAY_SECONDS: 172_800,
+  BILLING_CURRENCY: 'USD',
+  PLATFORM_FEE_PERCENT: 20,
+  BILLING_DAY_SECONDS: 86_400,
   RATE_LIMIT_PER_MINUTE: 60,
   STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
   PAYMENT_EXPIRY_MINUTES: 30,
@@ -118,7 +124,7 @@ export class ConfigError extends Error {
 }
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
-  'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
+  'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'PLATFORM_FEE_PERCENT', 'BILLING_DAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS', 'DATABASE_STATEMENT_TIMEOUT_MS', 'APP_API_BUSINESS_CONCURRENCY',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
@@ -289,6 +295,9 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     checksBrowserPath: checksBrowser(env.CHECKS_BROWSER_PATH, options.debianChromium ?? DEBIAN_CHROMIUM),
     webhookRetryScheduleSeconds: (env.WEBHOOK_RETRY_SCHEDULE_SECONDS ?? DEFAULTS.WEBHOOK_RETRY_SCHEDULE_SECONDS).split(',').map(Number),
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
+    billingCurrency: env.BILLING_CURRENCY ?? DEFAULTS.BILLING_CURRENCY,
+    platformFeePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULTS.PLATFORM_FEE_PERCENT,
+    billingDaySeconds: env.BILLING_DAY_SECONDS ?? DEFAULTS.BILLING_DAY_SECONDS,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
     /** Fair stock (DESIGN §17): a storefront order's stock is held until its unpaid payment expires; one line takes at most maxLineQuantity. */
