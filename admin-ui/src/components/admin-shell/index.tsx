@@ -84,6 +84,7 @@ export function AdminShell ({ children }: ShellProps) {
         {link('/admin/reviews', 'Reviews')}
         {link('/admin/pages', 'Pages', false)}
         {link('/admin/apps', 'Installed apps')}
+        {link('/admin/billing', 'Billing')}
         {link('/admin/settings', 'Settings')}
         {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {installs.filter((install) => install.adminPages.length > 0).map((install) => (
