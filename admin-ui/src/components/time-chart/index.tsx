@@ -34,6 +34,8 @@ export function TimeChart ({ title, dates, series, testId, unit = 'day', format 
     const options: UPlot.Options = {
       width: width(),
       height: 220,
+      // a month's label ("Nov 2026") is wider than half a step: room for the last one
+      ...(unit === 'month' ? { padding: [12, 28, 0, 0] as UPlot.Padding } : {}),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.15))] } },
       axes: [
         { values: (_u, splits) => splits.map(dayLabel), stroke: '#5d6778', grid: { stroke: '#eef0f3' } },

@@ -52,13 +52,16 @@ function SubscriptionCard ({ charge, usage, onCancelled }: {
         <dd data-testid='next-charge'>{charge.test ? 'None: a test subscription is never billed' : formatDate(charge.currentPeriodEnd)}</dd>
         {metered !== null && <><dt>Usage</dt><dd><UsageMeter usage={metered} terms={charge.usage?.terms ?? null} /></dd></>}
       </dl>
-      <ConfirmStep
-        label='Cancel subscription' confirmLabel='Cancel the subscription' busyLabel='Cancelling…' dismissLabel='Keep it' title={`Cancel ${charge.app.name} ${charge.name}`}
-        busy={cancel.busy} error={cancel.error} onConfirm={() => { void cancelNow() }}
-      >
-        Cancel <strong>{charge.app.name}</strong>'s <strong>{charge.name}</strong> plan now? The app is told and its paid features may stop.
-        {!charge.test && ' The days it was active in this cycle are on your next invoice.'}
-      </ConfirmStep>
+      <div class={styles.cardActions}>
+        <ConfirmStep
+          label='Cancel subscription' confirmLabel='Cancel the subscription' busyLabel='Cancelling…' dismissLabel='Keep it'
+          title={`Cancel subscription to ${charge.app.name} ${charge.name}`}
+          busy={cancel.busy} error={cancel.error} onConfirm={() => { void cancelNow() }}
+        >
+          Cancel <strong>{charge.app.name}</strong>'s <strong>{charge.name}</strong> plan now? The app is told and its paid features may stop.
+          {!charge.test && ' The days it was active in this cycle are on your next invoice.'}
+        </ConfirmStep>
+      </div>
     </li>
   )
 }

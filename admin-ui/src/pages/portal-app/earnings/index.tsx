@@ -10,7 +10,7 @@ import consoleStyles from '../console.module.css'
 import styles from './style.module.css'
 
 const MONTHS = 12
-const MONTH_LABEL = new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+const MONTH_LABEL = new Intl.DateTimeFormat('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' })
 const monthLabel = (month: string) => MONTH_LABEL.format(new Date(`${month}-01T00:00:00Z`))
 
 function Figure ({ label, value, testId, note }: { label: string, value: string, testId: string, note?: string }) {
@@ -51,6 +51,11 @@ function CsvLink ({ appId, slug }: { appId: string, slug: string }) {
   )
 }
 
+/** Nothing earned, nothing tested, nobody paying: the tab says so instead of a year of zeros. */
+function isEmpty ({ months, payingInstallations }: Earnings): boolean {
+  return payingInstallations === 0 && months.every((m) => m.gross.amount === 0 && m.testGross.amount === 0)
+}
+
 /** The Earnings tab (DESIGN §23): per month what invoices paid for the app, the platform's fee and the net; test charges apart. */
 export function EarningsSection ({ app }: SectionProps) {
   const { api } = useSession()
@@ -59,9 +64,9 @@ export function EarningsSection ({ app }: SectionProps) {
   const e = earnings.data
   return (
     <>
-      <div class={consoleStyles.toolbar}>
+      <div class={`${consoleStyles.toolbar} ${styles.head}`}>
         <h2>Earnings</h2>
-        {e !== null && <CsvLink appId={app.id} slug={app.slug} />}
+        {e !== null && !isEmpty(e) && <CsvLink appId={app.id} slug={app.slug} />}
       </div>
       <ErrorMessage message={earnings.error} />
       {e === null
@@ -78,7 +83,7 @@ function EarningsReport ({ earnings }: { earnings: Earnings }) {
   const gross = sum((m) => m.gross.amount)
   const net = sum((m) => m.net.amount)
   const test = sum((m) => m.testGross.amount)
-  if (gross.amount === 0 && test.amount === 0 && payingInstallations === 0) {
+  if (isEmpty(earnings)) {
     return (
       <Empty>
         No earnings yet. Add plans to the app's pricing in Settings: once a merchant approves a charge, each invoice's lines for
@@ -97,7 +102,7 @@ function EarningsReport ({ earnings }: { earnings: Earnings }) {
         <Figure label='Test charges' value={money(test)} testId='test-total' note='Never invoiced, not paid' />
       </div>
       <TimeChart
-        testId='chart-earnings' title='Gross and net per month' unit='month' dates={chronological.map((m) => `${m.month}-01`)}
+        testId='chart-earnings' title={`Gross and net per month (${currency})`} unit='month' dates={chronological.map((m) => `${m.month}-01`)}
         format={(value) => money({ amount: Math.round(value * major), currency })}
         series={[
           { label: 'Gross', color: '#3b5bdb', values: chronological.map((m) => m.gross.amount / major) },
@@ -106,23 +111,23 @@ function EarningsReport ({ earnings }: { earnings: Earnings }) {
       />
       <h3>By month</h3>
       <div class='table-scroll'>
-        <table class='cards' data-testid='earnings-months'>
+        <table class={styles.months} data-testid='earnings-months'>
           <caption class='sr-only'>Earnings per month, newest first</caption>
           <thead>
             <tr>
               <th scope='col'>Month</th><th scope='col' class={styles.amount}>Gross</th>
-              <th scope='col' class={styles.amount}>Platform fee ({platformFeePercent} %)</th><th scope='col' class={styles.amount}>Net</th>
+              <th scope='col' class={styles.amount}>Fee ({platformFeePercent} %)</th><th scope='col' class={styles.amount}>Net</th>
               <th scope='col' class={`${styles.amount} ${styles.test}`}>Test charges</th>
             </tr>
           </thead>
           <tbody>
             {months.map((m) => (
               <tr key={m.month} data-month={m.month}>
-                <th scope='row' class={styles.month}>{monthLabel(m.month)}</th>
-                <td data-label='Gross' class={styles.amount}>{money(m.gross)}</td>
-                <td data-label='Platform fee' class={styles.amount}>{money(m.fee)}</td>
-                <td data-label='Net' class={styles.amount}><strong>{money(m.net)}</strong></td>
-                <td data-label='Test charges' class={`${styles.amount} ${styles.test}`}>{money(m.testGross)}</td>
+                <th scope='row'>{monthLabel(m.month)}</th>
+                <td class={styles.amount}>{money(m.gross)}</td>
+                <td class={styles.amount}>{money(m.fee)}</td>
+                <td class={styles.amount}><strong>{money(m.net)}</strong></td>
+                <td class={`${styles.amount} ${styles.test}`}>{money(m.testGross)}</td>
               </tr>
             ))}
           </tbody>
