@@ -169,11 +169,10 @@ export const MerchantChargeSchema = Type.Object({
 }, { title: 'MerchantCharge' })
 export type MerchantCharge = Static<typeof MerchantChargeSchema>
 
-/** Approve or decline: the charge, and where the merchant's browser goes next. */
-export const ChargeDecisionSchema = Type.Object({
-  charge: MerchantChargeSchema,
-  redirectUrl: Type.String({ description: 'returnUrl?charge_id=…&status=…' })
-})
+/** Approve or decline: the charge (DESIGN §23: "answer 200 with the charge"), and where the merchant's browser goes next. */
+export const ChargeDecisionSchema = Type.Intersect([MerchantChargeSchema, Type.Object({
+  redirectUrl: Type.String({ description: 'returnUrl?charge_id=…&status=…: send the merchant\'s browser there' })
+})], { title: 'ChargeDecision' })
 
 export const MerchantBillingSchema = Type.Object({
   subscriptions: Type.Array(MerchantChargeSchema, { description: 'ACTIVE subscriptions' }),
