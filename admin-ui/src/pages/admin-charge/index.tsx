@@ -57,7 +57,7 @@ function Decide ({ charge, onLate }: { charge: MerchantCharge, onLate: () => voi
     try {
       const answer = await api.post<ChargeDecision>(`/merchant/charges/${encodeURIComponent(charge.id)}/${decision}`)
       const target = safeRedirect(answer.redirectUrl)
-      setDone({ charge: answer.charge, leaving: target !== null })
+      setDone({ charge: answer, leaving: target !== null })
       if (target !== null) window.location.assign(target)
     } catch (e) {
       if (e instanceof ApiError && e.code !== null && TOO_LATE.has(e.code)) onLate()
