@@ -2,7 +2,8 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
-import type { App, AppListing, AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
+import type { AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
+import type { App, AppListing } from '../../../sdk/src/contract/apps.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES, describeScope } from '../../../sdk/src/contract/scopes.ts'
