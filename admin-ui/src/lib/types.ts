@@ -20,7 +20,7 @@ export type Envelope<T> = ListEnvelope<T>
 /** The developer's (and reviewer's) view of an app: never the secret (the contract's App). */
 export type DeveloperApp = App
 
-export interface ReviewedApp extends DeveloperApp { addedScopes: string[] }
+export interface ReviewedApp extends DeveloperApp { addedScopes: string[], pricingChanged: boolean }
 
 export interface CreatedApp { app: DeveloperApp, clientSecret: string }
 
