@@ -1,6 +1,6 @@
 import type { Pricing } from '../../sdk/src/contract/billing.ts'
 import type { ErrorItem } from '../../server/http-errors.ts'
-import { badRequest } from './errors.ts'
+import { badRequest, type ERROR_CODES } from './errors.ts'
 
 /** What only RECURRING plans take (DESIGN §23 "Settled details": a ONE_TIME plan with one of them is a 400). */
 const RECURRING_ONLY = ['interval', 'trialDays', 'usage'] as const
@@ -13,20 +13,21 @@ const RECURRING_ONLY = ['interval', 'trialDays', 'usage'] as const
  */
 export function checkPricing (pricing: Pricing, currency: string): void {
   const problems: ErrorItem[] = []
-  const problem = (path: string, message: string, code: string) => problems.push({ in: 'body', path: `/pricing/plans${path}`, message, code })
+  const problem = ({ path, message, code }: { path: string, message: string, code: keyof typeof ERROR_CODES }) =>
+    problems.push({ in: 'body', path: `/pricing/plans${path}`, message, code })
   const seen = new Set<string>()
   pricing.plans.forEach((plan, i) => {
-    if (seen.has(plan.id)) problem(`/${i}/id`, 'is the id of another plan: each plan needs its own', 'plan_id_duplicate')
+    if (seen.has(plan.id)) problem({ path: `/${i}/id`, message: 'is the id of another plan: each plan needs its own', code: 'plan_id_duplicate' })
     seen.add(plan.id)
-    if (plan.price.currency !== currency) problem(`/${i}/price/currency`, `must be ${currency}, the platform's billing currency`, 'currency_mismatch')
+    if (plan.price.currency !== currency) problem({ path: `/${i}/price/currency`, message: `must be ${currency}, the platform's billing currency`, code: 'currency_mismatch' })
     if (plan.usage !== undefined && plan.usage.cappedAmount.currency !== currency) {
-      problem(`/${i}/usage/cappedAmount/currency`, `must be ${currency}, the platform's billing currency`, 'currency_mismatch')
+      problem({ path: `/${i}/usage/cappedAmount/currency`, message: `must be ${currency}, the platform's billing currency`, code: 'currency_mismatch' })
     }
     if (plan.kind === 'RECURRING') {
-      if (plan.interval === undefined) problem(`/${i}/interval`, 'is required for a RECURRING plan (EVERY_30_DAYS or ANNUAL)', 'plan_interval_missing')
+      if (plan.interval === undefined) problem({ path: `/${i}/interval`, message: 'is required for a RECURRING plan (EVERY_30_DAYS or ANNUAL)', code: 'plan_interval_missing' })
     } else {
       for (const field of RECURRING_ONLY) {
-        if (plan[field] !== undefined) problem(`/${i}/${field}`, 'is for RECURRING plans only: remove it from a ONE_TIME plan', 'plan_one_time_field')
+        if (plan[field] !== undefined) problem({ path: `/${i}/${field}`, message: 'is for RECURRING plans only: remove it from a ONE_TIME plan', code: 'plan_one_time_field' })
       }
     }
   })
