@@ -40,6 +40,7 @@ import checkoutHooksPlugin, { type CheckoutHooks } from '../plugins/checkout-hoo
 import storefrontPlugin from '../plugins/storefront/index.ts'
 import appChecksPlugin, { type AppChecks } from '../plugins/app-checks/index.ts'
 import apiVersionsPlugin, { type ApiVersions } from '../plugins/api-versions/index.ts'
+import billingPlugin, { type Billing } from '../plugins/billing/index.ts'
 import appApiPlugin from '../plugins/app-api/index.ts'
 import marketplacePlugin from '../plugins/marketplace/index.ts'
 import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
@@ -153,15 +154,19 @@ export async function buildApp (options: BuildOptions) {
   const appChecks = await mount(app, appChecksPlugin, { apps, installations, webhooks, checkoutHooks, commerce, guards })
   // the version each app-token call speaks (App-Api-Version, the installation's pin), the changelog, upgrades
   const apiVersions = await mount(app, apiVersionsPlugin, { appAnalytics, commerce, apps, installations, guards })
-  // what apps call with their access token (/app-api and /webhooks): one token check and one rate-limit budget
-  await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks })
+  // app billing: charges, approvals, invoices, earnings (DESIGN §23); follows uninstalls
+  const billing = await mount(app, billingPlugin, { apps, installations, guards })
+  // what apps call with their access token (/app-api, /webhooks): one token check and one rate-limit budget
+  await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing })
   await mount(app, marketplacePlugin, { apps, auth, installations })
   const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 
   // the admin SPA's frame sources, per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await installations.adminPageOrigins(), app.origins.storefrontSource] })
 
-  const ports: Ports = { guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, downloads }
+  const ports: Ports = {
+    guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, downloads
+  }
   portsByApp.set(app, ports)
   // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too. Not when
   // the boot wrote an account (REVIEWER_EMAIL's reviewer): the template must hold no data, or the next empty
@@ -187,6 +192,7 @@ export interface Ports {
   checkoutHooks: CheckoutHooks
   appChecks: AppChecks
   apiVersions: ApiVersions
+  billing: Billing
   downloads: Downloads
 }
 

@@ -10,6 +10,7 @@ import type { AppChecks } from '../app-checks/index.ts'
 import type { Commerce } from '../commerce/index.ts'
 import { registerAppRateLimit, type Installations } from '../installations/index.ts'
 import { webhookAppRoutes, type WebhooksPort } from '../webhooks/index.ts'
+import { billingAppRoutes, type Billing } from '../billing/index.ts'
 import type { AppApiRouteOptions } from './routes/common.ts'
 import businessRoutes from './routes/business.ts'
 import orderRoutes from './routes/orders.ts'
@@ -35,6 +36,7 @@ export interface AppApiNeeds {
   appChecks: Pick<AppChecks, 'recordScopeUse'>
   apiVersions: Pick<ApiVersions, 'registerVersioning'>
   webhooks: WebhooksPort
+  billing: Billing
 }
 
 /** The App API: data of the token's business only, each route behind its scope (DESIGN §7). */
@@ -65,13 +67,13 @@ const appApiRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fasti
 }
 
 /**
- * What apps call with their access token, /app-api and webhooks' /webhooks, in one scope: one token
+ * What apps call with their access token, /app-api (billing's /app-api/billing too) and webhooks' /webhooks, in one scope: one token
  * check (installations' requireAppToken) and one rate-limit budget per installation cover both; every
  * answer is counted for the app's analytics and each scope used for the app checks. The token is read,
  * the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
  */
 export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCapability (fastify, { expose, ...needs }) {
-  const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks } = needs
+  const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing } = needs
   // nothing of the App API is called by another capability
   expose(null)
   const { appAuth } = installations
@@ -84,5 +86,6 @@ export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCap
     apiVersions.registerVersioning(scope)
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi, commerce, checkoutHooks, appAuth })
     await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks, webhooks })
+    await scope.register(billingAppRoutes, { prefix: `${PREFIX.appApi}/billing`, billing })
   })
 }, { name: 'app-api' })

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { installations } from '../../server/db/schema/index.ts'
-import type { Db, Executor } from '../../server/db/client.ts'
+import type { Db, Executor, Tx } from '../../server/db/client.ts'
 import type { Jobs } from '../../server/jobs.ts'
 import type { Clock } from '../../server/clock.ts'
 import type { ApiVersion } from '../../sdk/src/contract/api-versions.ts'
@@ -35,7 +35,12 @@ export interface InstallationsDeps {
   commerce: Pick<CommerceService, 'in' | 'findBusiness'>
   /** Install and uninstall counters, written in the installation's transaction. */
   analytics: Pick<AppAnalyticsService, 'in'>
+  /** Run inside every uninstall's transaction (billing cancels the installation's subscriptions). */
+  onUninstalling?: UninstallingListener[]
 }
+
+/** What another capability does inside an uninstall's transaction. */
+export type UninstallingListener = (tx: Tx, installation: InstallationRow) => Promise<void>
 
 /**
  * What the installations' functions that need more than the executor run against: the executor, the

@@ -90,6 +90,7 @@ export async function uninstall (context: InstallationsContext<Tx>, installation
     .where(eq(installations.id, installation.id))
   await context.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
   await context.webhooks.in(tx).deactivateFor(installation.id)
+  for (const listener of context.onUninstalling ?? []) await listener(tx, installation)
   const removed = await context.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
   // what the merchant had set up, offered back at the next install (docs/decisions.md)
   const names = Object.fromEntries((await context.apps.in(tx).activeExtensionsOf([installation.appId], ['block', 'embed']))
@@ -159,6 +160,7 @@ export async function endForDeletedApp (context: InstallationsContext<Tx>, app: 
   if (rows.some((row) => !row.isTestInstall)) throw conflict('app_has_installations', 'The app has merchant installations and cannot be deleted')
   for (const row of rows.filter((r) => r.uninstalledAt === null)) {
     await context.webhooks.in(tx).deactivateFor(row.id)
+    for (const listener of context.onUninstalling ?? []) await listener(tx, row)
     await context.commerce.in(tx).removeBlocksOf(row.businessId, row.id)
     await announce(context, tx, row.id)
   }

@@ -10,7 +10,7 @@ import { listenForCache } from '../../server/db/listen.ts'
 import { emitEvent } from '../../server/events.ts'
 import { adminPageOrigins, sessionToken } from './admin-pages.ts'
 import { pinApiVersion, pinnedVersionsOf } from './api-version-pins.ts'
-import { INSTALLATION_CHANNEL, type InstallationsContext, type InstallationsDeps, type UnexchangedConsentSource } from './context.ts'
+import { INSTALLATION_CHANNEL, type InstallationsContext, type InstallationsDeps, type UnexchangedConsentSource, type UninstallingListener } from './context.ts'
 import { activeExtensions, availableBlocks, checkBlocks, getEmbeds, putEmbeds } from './embeds.ts'
 import { factsOf, installCountsOf } from './facts.ts'
 import { consent, DATA_ERASURE_JOB, endForDeletedApp, install, onAppApproved, revokeToken, uninstall, type ErasureJob, type Issued } from './lifecycle.ts'
@@ -29,7 +29,7 @@ export type { CachedInstallation, TokenCache } from './token-cache.ts'
 export type { AppAuth } from './app-auth.ts'
 export {
   INSTALLATION_CHANNEL, publicInstallation, toCached,
-  type InstallationRow, type InstallationsDeps, type UnexchangedConsent, type UnexchangedConsentSource
+  type InstallationRow, type InstallationsDeps, type UnexchangedConsent, type UnexchangedConsentSource, type UninstallingListener
 } from './context.ts'
 export { allowedEvents, DATA_ERASURE_JOB, TOKEN_PREFIX, type ErasureJob, type InstallInput, type Issued } from './lifecycle.ts'
 export { SESSION_TOKEN_SECONDS } from './admin-pages.ts'
@@ -72,6 +72,8 @@ export type InstallationsService = ReturnType<typeof createInstallationsService>
  * routes, and the use cases that span apps and installations in one transaction (./use-cases.ts).
  */
 export interface Installations extends InstallationsService {
+  /** Run inside every uninstall's transaction (billing). */
+  onUninstalling: UninstallingListener[]
   tokenCache: TokenCache
   appAuth: AppAuth
   testInstall: (developerId: string, appId: string, sandboxId: string) => Promise<Issued>
@@ -94,7 +96,9 @@ export interface InstallationsNeeds {
  */
 export async function startInstallations (fastify: FastifyInstance, { apps, webhooks, commerce, appAnalytics }: InstallationsNeeds): Promise<Installations> {
   const tokenCache = createTokenCache({ clock: fastify.clock })
+  const onUninstalling: UninstallingListener[] = []
   const service = createInstallationsService({
+    onUninstalling,
     db: fastify.db,
     clock: fastify.clock,
     jobs: fastify.jobs,
@@ -135,6 +139,7 @@ export async function startInstallations (fastify: FastifyInstance, { apps, webh
   const useCases: UseCaseDeps = { db: fastify.db, apps, installations: service }
   return {
     ...service,
+    onUninstalling,
     tokenCache,
     appAuth: startAppAuth(fastify, service, tokenCache),
     testInstall: async (developerId, appId, sandboxId) => await testInstall(useCases, developerId, appId, sandboxId),
