@@ -52,8 +52,10 @@ export function Invoices ({ page, onPage }: { page: number, onPage: (page: numbe
   const invoices = useResource<Envelope<Invoice>>(path, () => api.get(path))
   if (invoices.data === null) return invoices.loading ? <Loading what='Loading the invoices' /> : <ErrorMessage message={invoices.error} />
   const { data, total, limit } = invoices.data
-  if (data.length === 0 && page === 1) {
-    return <Empty>No invoices yet. The platform writes one at the end of each 30-day cycle in which an app charged you.</Empty>
+  if (data.length === 0) {
+    return page === 1
+      ? <Empty>No invoices yet. The platform writes one at the end of each 30-day cycle in which an app charged you.</Empty>
+      : <Empty>No invoices on this page. <a href='/admin/billing' onClick={(e) => { e.preventDefault(); onPage(1) }}>Show the newest</a></Empty>
   }
   return (
     <>
