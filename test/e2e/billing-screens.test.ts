@@ -208,6 +208,31 @@ t.test('billing screens in Chromium: approve, decline, a late answer, usage, inv
     t.same(portalMessages, [], 'no console error or warning in the portal')
   })
 
+  await t.test('a test install: the developer approves its test subscription in the sandbox admin, and is never billed', async (t) => {
+    const testInstall = await app.inject({ method: 'POST', url: `/developer/apps/${priced.appId}/test-install`, headers: priced.developer.auth })
+    t.equal(testInstall.statusCode, 201)
+    const sandbox = { auth: { authorization: `Bearer ${testInstall.json().accessToken as string}` } }
+    const asked = await app.inject({ method: 'POST', url: '/app-api/billing/subscriptions', headers: sandbox.auth, payload: { planId: 'pro', returnUrl: RETURN_URL } })
+    t.equal(asked.statusCode, 201)
+    const charge = asked.json()
+    t.equal(charge.test, true, 'a test install\'s charge is a test')
+    const { context, page: admin, messages: adminMessages } = await signedIn(app, browser, priced.developer)
+    t.teardown(() => context.close())
+    await admin.goto(charge.confirmationUrl.replace(/^https?:\/\/[^/]+/, base))
+    await admin.getByTestId('sandbox-badge').waitFor()
+    t.equal(await admin.getByTestId('test-badge').innerText(), 'Test')
+    await admin.getByRole('button', { name: 'Approve' }).click()
+    await admin.waitForURL((url) => url.origin === RETURN.origin)
+    await admin.goto(`${base}/admin/billing`)
+    const card = admin.getByTestId(`subscription-${charge.id as string}`)
+    await card.waitFor()
+    t.equal(await card.getByTestId('test-badge').innerText(), 'Test')
+    t.equal(await card.getByTestId('next-charge').innerText(), 'None: a test subscription is never billed')
+    t.match(await admin.getByTestId('next-invoice').innerText(), /No invoice is scheduled/, 'a test charge schedules no invoice')
+    await lookAt(t, admin, 'sandbox')
+    t.same(adminMessages, [], 'no console error or warning in the sandbox admin')
+  })
+
   await t.test('Cancel asks in the page, by keyboard, and the subscription goes', async (t) => {
     await page.goto(`${base}/admin/billing`)
     const card = page.getByTestId(`subscription-${basicId}`)
