@@ -10,6 +10,8 @@ import { DataDirInUseError } from '../../server/db/data-dir-lock.ts'
 import { loadConfig } from '../../server/config.ts'
 import { listen, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
 import { cart, customer, installHookApp, shop, startAppServer } from '../plugins/checkout-hooks/fixtures.ts'
+import { ask, DAY_MS, decide, merchantWith, pricedApp, usd } from '../plugins/billing/helpers.ts'
+import { TestClock } from '../clock.ts'
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
 
@@ -26,9 +28,10 @@ async function fingerprint (database: Database): Promise<Record<string, string>>
 
 /**
  * Puts rows in every table through the platform's own flows: sample data, an app with media, hooks and a webhook, an
- * order, a promo code, a product picture, an app check run, a failed sign-in, a CLI login and a relayed call, a logout.
+ * order, a promo code, a product picture, an app check run, a failed sign-in, a CLI login and a relayed call, a logout,
+ * and an app's charges: a subscription replaced during its trial, usage, and the invoice of a cycle (the clock moved).
  */
-async function fill (t: Test, app: App): Promise<void> {
+async function fill (t: Test, app: App, clock: TestClock): Promise<void> {
   const base = await listen(app)
   const developer = await registerUser(app, 'DEVELOPER')
   const { merchant, slug, pizza, soda } = await shop(app)
@@ -66,6 +69,17 @@ async function fill (t: Test, app: App): Promise<void> {
   await portsOf(app).relay.connect(appId, developer.businessId, (row) => { void portsOf(app).relay.answer(appId, row.id, { status: 200, headers: {}, body: '{}' }) })
   t.match(await portsOf(app).relay.call({ appId, businessId: developer.businessId, kind: 'webhook', name: 'order.created', url: 'https://app.example/webhooks', headers: {}, body: '{}', timeoutMs: 10_000 }), { answered: true })
   t.equal((await app.inject({ method: 'POST', url: '/auth/logout', headers: developer.auth })).statusCode, 204)
+  // last, since it moves the clock a month on (past every session's expiry)
+  const priced = await pricedApp(app)
+  const { installed: paying } = await merchantWith(app, priced, merchant)
+  const basic = await ask(app, paying, 'subscriptions', 'basic')
+  await decide(app, merchant, basic.id)
+  const usage = { description: 'Labels', price: usd(120), idempotencyKey: 'labels-1' }
+  t.equal((await app.inject({ method: 'POST', url: `/app-api/billing/subscriptions/${basic.id as string}/usage-records`, headers: paying.auth, payload: usage })).statusCode, 201)
+  clock.advance(DAY_MS)
+  await decide(app, merchant, (await ask(app, paying, 'subscriptions', 'pro')).id)
+  clock.advance(30 * DAY_MS)
+  t.equal((await portsOf(app).billing.runDue()).invoices.length, 1)
 }
 
 /** The permission bits of `path`, as `ls -l` shows them in octal. */
@@ -80,9 +94,10 @@ t.test('backup and restore of the embedded database', async (t) => {
   const dataDir = join(root, 'data')
   const file = join(root, 'backups', 'platform.tar.gz')
 
-  const app = await buildApp({ config: configFor(dataDir) })
+  const clock = new TestClock()
+  const app = await buildApp({ config: configFor(dataDir), clock })
   await app.ready()
-  await fill(t, app)
+  await fill(t, app, clock)
   await app.close()
   // the stopped server's database, held open here as a running server would hold it
   const held = await openDatabase({ databaseUrl: null, dataDir })

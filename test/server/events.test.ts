@@ -31,6 +31,7 @@ t.test('emitEvent', async (t) => {
     t.equal(EVENT_SCOPES['business.data_erasure'], null)
     t.equal(EVENT_SCOPES['webhook.test'], null)
     t.equal(EVENT_SCOPES['order.created'], 'read_orders')
-    t.equal(Object.keys(EVENT_SCOPES).length, 16)
+    t.equal(EVENT_SCOPES['app_subscription.updated'], null)
+    t.equal(Object.keys(EVENT_SCOPES).length, 18)
   })
 })
