@@ -65,6 +65,8 @@ export interface BuildOptions {
   clock?: Clock
   /** Where an empty DATA_DIR's migrated template is kept and read (server/db/template.ts); tests name a folder of their own. */
   templateDir?: string
+  /** The template's unpacking into an empty DATA_DIR that main.ts began on another thread (restoreTemplateAside): awaited first. */
+  restoring?: Promise<boolean>
   /** Where the SDK and CLI tarballs are built from and kept (tests: a broken workspace, a cache of their own). */
   downloads?: DownloadsOptions
 }
@@ -79,6 +81,8 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
 export async function buildApp (options: BuildOptions) {
   const { config } = options
   const ownsDatabase = options.database === undefined
+  // unpacked meanwhile, the folder holds its database now (a failed unpacking is tried again here, and fails again as it would have)
+  if (options.restoring !== undefined) await options.restoring
   // an empty DATA_DIR starts from the migrated template an earlier first start kept (server/db/template.ts)
   const freshEmbedded = ownsDatabase && config.databaseUrl === null && config.dataDir !== null && !holdsDatabase(config.dataDir)
   const restored = freshEmbedded && restoreTemplate(config.dataDir as string, options.templateDir)

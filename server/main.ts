@@ -5,12 +5,9 @@ import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import closeWithGrace from 'close-with-grace'
 import { loadConfig, ConfigError } from './config.ts'
-import { buildApp, portsOf } from './app.ts'
-import { ensureUiBuilt } from './build-ui.ts'
+import { holdsDatabase, restoreTemplateAside } from './db/template.ts'
 import { listenerTimeouts } from './listener.ts'
-import { loggerOptions } from './logger.ts'
-import { demoAccountRefusal, demoLogins, seedDemo } from './seed.ts'
-import { installReferenceAppDemo, startReferenceApp, syncReferenceAppUrls } from './demo-app.ts'
+import type { startReferenceApp as referenceAppStart } from './demo-app.ts'
 
 const started = performance.now()
 
@@ -25,9 +22,16 @@ try {
   throw error
 }
 
+// An empty DATA_DIR's database is unpacked from the template (server/db/template.ts) on another thread while
+// this one loads the server's modules: the two were most of a first start, one after the other.
+const restoring = config.databaseUrl === null && config.dataDir !== null && !holdsDatabase(config.dataDir) ? restoreTemplateAside(config.dataDir) : undefined
+const [{ buildApp, portsOf }, { ensureUiBuilt }, { loggerOptions }, { demoAccountRefusal, demoLogins, seedDemo }, demoApp] =
+  await Promise.all([import('./app.ts'), import('./build-ui.ts'), import('./logger.ts'), import('./seed.ts'), import('./demo-app.ts')])
+const { installReferenceAppDemo, startReferenceApp, syncReferenceAppUrls } = demoApp
+
 await ensureUiBuilt()
 const telemetry = activeTelemetry()
-const app = await buildApp({ config, logger: loggerOptions(config.logLevel), telemetry })
+const app = await buildApp({ config, logger: loggerOptions(config.logLevel), telemetry, restoring })
 const refusal = await demoAccountRefusal(app)
 if (refusal !== null) {
   console.error(refusal)
@@ -38,7 +42,7 @@ if (refusal !== null) {
 const storefront = createServer(listenerTimeouts(config), app.storefront.handler)
 // The demo's reference app (examples/reference-app) on EXAMPLE_APP_PORT, with the embedded demo only.
 const demo = config.demoSeed && config.databaseUrl === null && config.dataDir !== null
-let reference: Awaited<ReturnType<typeof startReferenceApp>> | null = null
+let reference: Awaited<ReturnType<typeof referenceAppStart>> | null = null
 
 /** Set once a signal or an error started the shutdown: what the start still had to do stops quietly. */
 let closing = false

@@ -54,17 +54,60 @@ const compile = (schema: object, httpPart?: string): ValidateFunction =>
 /**
  * Validators are compiled once per process for each schema shape and part (Ajv's own cache keys on the
  * schema object, and most route schemas are built anew for each app instance): every app the process
- * builds reuses them, and Ajv does not keep a copy per build.
+ * builds reuses them, and Ajv does not keep a copy per build. A shape is compiled on the first request that
+ * needs it, not when the routes are made ready: a start compiled every route's schemas before it could
+ * answer, most of them for routes it would not serve for a while (#43, docs/decisions.md "Schemas compiled
+ * on first use"). `compilePendingSchemas` compiles what is left (a test holds that every one compiles).
  */
 const validators = new Map<string, ValidateFunction>()
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  const key = `${httpPart ?? ''}:${JSON.stringify(schema)}`
+/** The shapes asked for and not compiled yet, each with the first schema, part and route it came with. */
+const pendingValidators = new Map<string, { schema: object, httpPart?: string, route: string }>()
+
+function validatorOf (key: string): ValidateFunction {
   let validate = validators.get(key)
   if (validate === undefined) {
-    validate = compile(schema as object, httpPart)
+    const { schema, httpPart } = pendingValidators.get(key) as { schema: object, httpPart?: string }
+    validate = compile(schema, httpPart)
     validators.set(key, validate)
+    pendingValidators.delete(key)
   }
   return validate
+}
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart, method, url }) => {
+  const key = `${httpPart ?? ''}:${JSON.stringify(schema)}`
+  const known = validators.get(key)
+  if (known !== undefined) return known
+  if (!pendingValidators.has(key)) pendingValidators.set(key, { schema: schema as object, httpPart, route: `${method} ${url}` })
+  let validate: ValidateFunction | undefined
+  const compiled = (): ValidateFunction => (validate ??= validatorOf(key))
+  // Ajv's function as fastify calls it: with the parent to coerce a root value in (which it decides on
+  // `schemaEnv`), and its `errors` read after a failed call
+  const lazy = function (this: unknown, data: unknown, context?: Parameters<ValidateFunction>[1]) {
+    return compiled().call(this, data, context)
+  }
+  Object.defineProperties(lazy, {
+    schemaEnv: { get: () => compiled().schemaEnv },
+    schema: { get: () => compiled().schema },
+    errors: { get: () => validate?.errors ?? null }
+  })
+  return lazy as ValidateFunction
+}
+
+/**
+ * Compiles every validator asked for and not used yet (server/schema-compilers.ts's compilePendingSchemas);
+ * returns how many. One that cannot compile throws, naming its route and part.
+ */
+export function compilePendingValidators (): number {
+  const pending = [...pendingValidators]
+  for (const [key, { httpPart, route }] of pending) {
+    try {
+      validatorOf(key)
+    } catch (error) {
+      throw new Error(`${route}: the ${httpPart ?? 'request'} schema does not compile: ${(error as Error).message}`)
+    }
+  }
+  return pending.length
 }
 
 /** One problem of an Ajv validation (fastify's validation errors have the same fields). */

@@ -1,5 +1,6 @@
-import { zxcvbn, zxcvbnOptions } from '@zxcvbn-ts/core'
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common'
+import { createRequire } from 'node:module'
+import type * as ZxcvbnCore from '@zxcvbn-ts/core'
+import type * as ZxcvbnCommon from '@zxcvbn-ts/language-common'
 
 /** DESIGN §21: at least this long, and not common. */
 export const MIN_PASSWORD_LENGTH = 10
@@ -9,7 +10,23 @@ export const MIN_PASSWORD_LENGTH = 10
  */
 const MIN_SCORE = 2
 
-zxcvbnOptions.setOptions({ dictionary: { ...dictionary }, graphs: adjacencyGraphs })
+let scorer: typeof ZxcvbnCore.zxcvbn | undefined
+
+/**
+ * zxcvbn with its dictionaries, loaded and ranked at the first password check: at import they were a
+ * tenth of a second of every start's CPU (#43), and a start checks no password. Loaded with `require`
+ * (both packages are CommonJS, as their import loaded them) so that the check stays synchronous.
+ */
+function zxcvbn (password: string, userInputs: string[]): ReturnType<typeof ZxcvbnCore.zxcvbn> {
+  if (scorer === undefined) {
+    const load = createRequire(import.meta.url)
+    const core = load('@zxcvbn-ts/core') as typeof ZxcvbnCore
+    const { adjacencyGraphs, dictionary } = load('@zxcvbn-ts/language-common') as typeof ZxcvbnCommon
+    core.zxcvbnOptions.setOptions({ dictionary: { ...dictionary }, graphs: adjacencyGraphs })
+    scorer = core.zxcvbn
+  }
+  return scorer(password, userInputs)
+}
 
 /**
  * Words an attacker tries first on this platform, beside zxcvbn's lists: its own vocabulary and the

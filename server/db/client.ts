@@ -1,6 +1,5 @@
 import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { sql } from 'drizzle-orm'
@@ -13,8 +12,9 @@ import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
 import { keepsSessions } from './sessions.ts'
+import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.meta.url))
+export { MIGRATIONS_FOLDER }
 /** Any constant works; every process that migrates must use the same one. */
 const MIGRATION_LOCK_KEY = 72_410_001
 /** Without a setting (scripts, tests that open a database directly): the configuration's default. */

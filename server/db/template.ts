@@ -3,8 +3,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { extract } from 'tar'
-import { MIGRATIONS_FOLDER, type Database } from './client.ts'
+import { Worker } from 'node:worker_threads'
+import type { Database } from './client.ts'
+import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
+import { unpackTemplate } from './unpack-template.js'
 
 /**
  * The embedded database's first start without initdb (#43 item 5). Creating a PGlite cluster runs
@@ -58,22 +60,29 @@ export function templateFile (dir = TEMPLATE_DIR): string {
 export function restoreTemplate (dataDir: string, dir = TEMPLATE_DIR): boolean {
   const file = templateFile(dir)
   if (!existsSync(file)) return false
-  const partial = join(dataDir, `pgdata.${process.pid}`)
-  rmSync(partial, { recursive: true, force: true })
-  mkdirSync(partial, { recursive: true })
-  try {
-    // the dump's paths are absolute (/PG_VERSION, /base/…): tar makes them relative to `cwd`, and says so
-    const problems: string[] = []
-    extract({ file, cwd: partial, sync: true, onwarn: (code, message) => { if (code !== 'TAR_ENTRY_INFO') problems.push(`${code}: ${String(message)}`) } })
-    if (problems.length > 0) throw new Error(problems.join('; '))
-    renameSync(partial, join(dataDir, 'pgdata'))
-    return true
-  } catch {
-    // a damaged template: this start runs initdb and keeps a new one
-    return false
-  } finally {
-    rmSync(partial, { recursive: true, force: true })
-  }
+  return unpackTemplate(file, dataDir)
+}
+
+/**
+ * restoreTemplate on a worker thread: main.ts starts it before it loads the server's modules, so that the
+ * cluster's files are created on another core meanwhile (most of the unpacking is the kernel's work per
+ * file), and buildApp waits for it before it opens the database. Resolves to whether it restored; a
+ * worker that cannot run resolves false, and buildApp unpacks on its own thread as before.
+ */
+export async function restoreTemplateAside (dataDir: string, dir = TEMPLATE_DIR): Promise<boolean> {
+  const file = templateFile(dir)
+  if (!existsSync(file)) return false
+  return await new Promise<boolean>((resolve) => {
+    try {
+      // no TypeScript loader for a plain JavaScript file: the worker starts with none of this process's flags
+      const worker = new Worker(new URL('./unpack-template.js', import.meta.url), { workerData: { unpackTemplate: { file, dataDir } }, execArgv: [] })
+      worker.once('message', (restored: boolean) => { resolve(restored) })
+      worker.once('error', () => { resolve(false) })
+      worker.once('exit', () => { resolve(false) })
+    } catch {
+      resolve(false)
+    }
+  })
 }
 
 /** The migrated empty cluster as PGlite loads it (`loadDataDir`), when an earlier start kept one. */

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { buildApp } from '../../../server/app.ts'
 import { loadConfig } from '../../../server/config.ts'
 import { openDatabase } from '../../../server/db/client.ts'
-import { holdsDatabase, keepTemplate, readTemplate, restoreTemplate, templateFile } from '../../../server/db/template.ts'
+import { holdsDatabase, keepTemplate, readTemplate, restoreTemplate, restoreTemplateAside, templateFile } from '../../../server/db/template.ts'
 
 /** As `npm start` configures itself on an embedded DATA_DIR. */
 const configFor = (dataDir: string) => loadConfig({ LOG_LEVEL: 'silent', DEMO_SEED: 'false', DATA_DIR: dataDir })
@@ -102,12 +102,24 @@ t.test('a damaged template is not unpacked: the start runs initdb and keeps a ne
   t.equal(restoreTemplate(dataDir, templateDir), false, 'not a tarball: nothing restored')
   t.notOk(holdsDatabase(dataDir), 'and no half cluster left behind')
   t.same(readdirSync(dataDir), [], 'nor the unpacking folder')
+  t.equal(await restoreTemplateAside(dataDir, templateDir), false, 'nor on a worker thread')
+  t.same(readdirSync(dataDir), [], 'which leaves nothing behind either')
   const app = await buildApp({ config: configFor(dataDir), templateDir })
   await app.ready()
   t.equal(await app.database.pendingMigrations(), 0, 'the server started all the same')
   await app.close()
   t.equal(restoreTemplate(join(root, 'again'), templateDir), true, 'a new template was kept in its place')
   t.ok(holdsDatabase(join(root, 'again')), 'and unpacks into pgdata')
+
+  // as main.ts starts an empty DATA_DIR: unpacked on a worker thread while the modules load, awaited by buildApp
+  const aside = join(root, 'aside')
+  const restoring = restoreTemplateAside(aside, templateDir)
+  const started = await buildApp({ config: configFor(aside), templateDir, restoring })
+  t.equal(await restoring, true, 'unpacked on a worker thread')
+  await started.ready()
+  t.equal(await started.database.pendingMigrations(), 0, 'and the server started from it')
+  await started.close()
+  t.equal(await restoreTemplateAside(join(root, 'none'), join(root, 'no-cache')), false, 'without a template there is nothing to unpack')
 })
 
 t.test('the PostgreSQL server and in-memory databases never use a template', async (t) => {

@@ -1,0 +1,59 @@
+import t from 'tap'
+import Fastify from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { Type } from '@sinclair/typebox'
+import { compilePendingSchemas, sharedSerializers } from '../../server/schema-compilers.ts'
+import { validatorCompiler } from '../../server/validation.ts'
+import { build } from '../helper.ts'
+
+/** A bare fastify with the app's compilers (server/app.ts). */
+function bare () {
+  const app = Fastify({ logger: false, schemaController: { compilersFactory: { buildSerializer: sharedSerializers } } }).withTypeProvider<TypeBoxTypeProvider>()
+  app.setValidatorCompiler(validatorCompiler)
+  return app
+}
+
+t.test('every route schema of the app compiles: they are compiled on first use, not at ready', async (t) => {
+  await build(t)
+  t.ok(compilePendingSchemas() > 0, 'the built app left schemas for their first request')
+  t.equal(compilePendingSchemas(), 0, 'none left once compiled')
+})
+
+t.test('a schema compiled on its first request validates, coerces, defaults and serializes as one compiled at ready did', async (t) => {
+  const app = bare()
+  t.teardown(() => app.close())
+  // shapes of this test's own (a key no other schema has), so that nothing compiled them before
+  const own = `own${process.pid}`
+  app.post('/things/:id', {
+    schema: {
+      params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+      querystring: Type.Object({ [own]: Type.Optional(Type.Boolean()), limit: Type.Integer({ default: 20 }) }, { additionalProperties: false }),
+      body: Type.Object({ name: Type.String({ minLength: 1 }), [own]: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ id: Type.Integer(), limit: Type.Integer(), name: Type.String(), [own]: Type.Boolean() }) }
+    }
+  }, async (request) => ({ id: request.params.id, limit: request.query.limit, name: request.body.name, [own]: true, hidden: 'not in the schema' }))
+  app.get('/never', { schema: { querystring: Type.Object({ [`${own}never`]: Type.String() }) } }, async () => ({}))
+  await app.ready()
+
+  const ok = await app.inject({ method: 'POST', url: '/things/7?unknown=1', payload: { name: 'a' } })
+  t.equal(ok.statusCode, 200)
+  t.same(ok.json(), { id: 7, limit: 20, name: 'a', [own]: true }, 'the path param coerced, the default filled, an unknown query parameter ignored, the response serialized by its schema')
+  const badParam = await app.inject({ method: 'POST', url: '/things/0', payload: { name: 'a' } })
+  t.equal(badParam.statusCode, 400)
+  t.match(badParam.json().message, /params\/id must be >= 1/, 'the validator\'s errors are the ones fastify reports')
+  const badBody = await app.inject({ method: 'POST', url: '/things/1', payload: { name: 'a', extra: true } })
+  t.equal(badBody.statusCode, 400)
+  t.match(badBody.json().message, /body must NOT have additional properties/)
+  const wrongType = await app.inject({ method: 'POST', url: '/things/1', payload: { name: 5 } })
+  t.equal(wrongType.statusCode, 400, 'a body is not coerced')
+  t.equal(compilePendingSchemas(), 1, 'only the route never asked for was left to compile')
+})
+
+t.test('a schema that cannot compile fails on its first request, and compilePendingSchemas names its route', async (t) => {
+  const app = bare()
+  t.teardown(() => app.close())
+  app.post('/broken', { schema: { body: { type: 'object', properties: { n: { type: 'no-such-type' } } } } }, async () => ({}))
+  await app.ready()
+  t.equal((await app.inject({ method: 'POST', url: '/broken', payload: { n: 1 } })).statusCode, 500)
+  t.throws(() => compilePendingSchemas(), /POST \/broken: the body schema does not compile: type must be JSONType/)
+})
