@@ -7,7 +7,7 @@ import { CliError } from './context.ts'
 export const MANIFEST_FILE = 'app-platform.json'
 
 /** The app's settings the file carries beside its manifest, in the order they are written and diffed. */
-export const SETTING_KEYS = ['name', 'description', 'category', 'scopes', 'appUrl', 'redirectUrl', 'webhookUrl', 'webhookEvents', 'apiVersion', 'signatureScheme'] as const
+export const SETTING_KEYS = ['name', 'description', 'category', 'scopes', 'appUrl', 'redirectUrl', 'webhookUrl', 'webhookEvents', 'apiVersion', 'signatureScheme', 'pricing'] as const
 export type SettingKey = typeof SETTING_KEYS[number]
 export type Settings = Partial<Record<SettingKey, unknown>>
 
@@ -63,6 +63,12 @@ export function fileProblems (record: Record<string, unknown>): ApiProblem[] {
     const value = record[key]
     if (value === undefined || (value === null && key !== 'redirectUrl')) continue
     if (!isHttpUrl(value)) problem(`/${key}`, `must be an http(s) URL${key === 'redirectUrl' ? '' : ', or null'}`)
+  }
+  // the plans' own rules (kinds, intervals, the platform's currency) are the platform's: its answer names each plan field
+  const pricing = record.pricing
+  if (pricing !== undefined) {
+    if (!isRecord(pricing) || !Array.isArray(pricing.plans)) problem('/pricing', 'must be an object with a list of plans: {"plans": [...]} (no plans: the app is free)')
+    else pricing.plans.forEach((plan, index) => { if (!isRecord(plan)) problem(`/pricing/plans/${index}`, 'must be a plan object (id, name, kind, price, …)') })
   }
   return problems
 }

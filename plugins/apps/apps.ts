@@ -11,11 +11,13 @@ import { hashSecret, newClientId, newClientSecret } from './credentials.ts'
 import { checkEvents, checkUrls, type UrlRules } from './url-checks.ts'
 import { pruneMedia } from './media-store.ts'
 import { recordVersion } from './review-thread.ts'
-import { addedScopes, publicApp, type AppRow } from './app-row.ts'
+import { changesForReview, type AppRow } from './app-row.ts'
+import { checkPricing, samePricing } from './pricing.ts'
+import type { Pricing } from '../../sdk/src/contract/billing.ts'
 import type { CreateApp, UpdateApp } from './schemas.ts'
 
-/** What the functions that check an app's URLs run against: the executor and the platform's URL rules. */
-export interface AppsContext { executor: Executor, rules: UrlRules }
+/** What the functions that check an app's fields run against: the executor, the platform's URL rules and its billing currency. */
+export interface AppsContext { executor: Executor, rules: UrlRules, billingCurrency: string }
 
 /** Run inside the transaction that deletes a draft app, before its rows go (installations: end its test installs). */
 export type AppDeletingListener = (tx: Tx, app: AppRow) => Promise<void>
@@ -41,6 +43,7 @@ function oneSchemeName<T extends { signatureScheme?: CreateApp['signatureScheme'
 export async function createApp (context: AppsContext, developerId: string, body: CreateApp) {
   const { executor, rules } = context
   const input = oneSchemeName(body)
+  if (input.pricing !== undefined) checkPricing(input.pricing, context.billingCurrency)
   await checkUrls(input, rules)
   checkEvents(input.webhookEvents ?? [], input.scopes)
   const clientSecret = newClientSecret()
@@ -54,6 +57,7 @@ export async function createApp (context: AppsContext, developerId: string, body
     description: input.description.trim(),
     category: input.category,
     scopes: input.scopes,
+    pricing: input.pricing ?? { plans: [] },
     redirectUrl: input.redirectUrl,
     appUrl: input.appUrl ?? null,
     webhookUrl: input.webhookUrl ?? null,
@@ -74,16 +78,17 @@ export async function listApps (executor: Executor, developerId: string, query: 
     executor.select().from(apps).where(where).orderBy(desc(apps.createdAt), desc(apps.id)).limit(limit).offset(offset),
     countRows(executor, apps, where)
   ])
-  return { data: rows.map(publicApp), total, page, limit }
+  return { rows, total, page, limit }
 }
 
 /**
- * Edits apply at once, except on a published app where added scopes need a review:
- * the status goes back to DRAFT (to be submitted) while the listing keeps approvedScopes.
+ * Edits apply at once, except on a published app where added scopes or a changed pricing need a review:
+ * the status goes back to DRAFT (to be submitted) while the listing keeps approvedScopes and approvedPricing.
  */
-export async function updateApp ({ executor, rules }: AppsContext, developerId: string, appId: string, body: UpdateApp): Promise<AppRow> {
+export async function updateApp ({ executor, rules, billingCurrency }: AppsContext, developerId: string, appId: string, body: UpdateApp): Promise<AppRow> {
   const patch = oneSchemeName(body)
   if (patch.slug !== undefined) throw fieldError('app_slug_immutable', '/slug', 'is immutable after creation')
+  if (patch.pricing !== undefined) checkPricing(patch.pricing, billingCurrency)
   await checkUrls(patch, rules)
   return await executor.transaction(async (tx) => {
     const app = await ownedApp(tx, developerId, appId, true)
@@ -91,8 +96,11 @@ export async function updateApp ({ executor, rules }: AppsContext, developerId: 
     const scopes = patch.scopes ?? app.scopes
     checkEvents(patch.webhookEvents ?? app.webhookEvents, scopes)
     const { slug: _slug, ...fields } = patch
-    const changes = Object.entries(fields).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(app[key as keyof AppRow])).map(([key]) => key)
-    const status = app.isPublished ? (addedScopes({ scopes, approvedScopes: app.approvedScopes }).length > 0 ? 'DRAFT' : 'APPROVED') : app.status
+    const changes = Object.entries(fields).filter(([key, value]) => key === 'pricing'
+      ? !samePricing(value as Pricing, app.pricing)
+      : JSON.stringify(value) !== JSON.stringify(app[key as keyof AppRow])).map(([key]) => key)
+    const pending = changesForReview({ ...app, scopes, pricing: patch.pricing ?? app.pricing })
+    const status = app.isPublished ? (pending.length > 0 ? 'DRAFT' : 'APPROVED') : app.status
     const [updated] = await tx.update(apps).set({ ...fields, status, updatedAt: databaseNow() }).where(eq(apps.id, app.id)).returning()
     if (app.isPublished && status === 'APPROVED' && changes.length > 0) await recordVersion(tx, updated, 'UPDATED', developerId, changes)
     if (changes.includes('iconUrl') || changes.includes('screenshots')) await pruneMedia(tx, updated)

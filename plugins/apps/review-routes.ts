@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from './errors.ts'
 import { AppIdParams, AppSchema, ReviewDiffSchema, ReviewEventSchema, ReviewReplyBodySchema } from './schemas.ts'
-import { addedScopes, publicApp, type AppRow, type AppsRouteOptions } from './service.ts'
+import { addedScopes, pricingChanged, type AppRow, type AppsRouteOptions } from './service.ts'
 import { replyEvent, reviewEvents, snapshotOf, type AppSnapshot } from './review-thread.ts'
 
 const security = [{ developerJwt: [] }]
@@ -13,13 +13,16 @@ const ReviewQueueQuery = Type.Intersect([
   PaginationQuery(),
   Type.Object({ status: Type.Optional(Type.Union([Type.Literal('PENDING_REVIEW'), Type.Literal('APPROVED'), Type.Literal('DRAFT')], { default: 'PENDING_REVIEW' })) })
 ])
-const ReviewedApp = Type.Intersect([AppSchema, Type.Object({ addedScopes: Type.Array(Type.String(), { description: 'Scopes this submission adds to the approved set' }) })])
+const ReviewedApp = Type.Intersect([AppSchema, Type.Object({
+  addedScopes: Type.Array(Type.String(), { description: 'Scopes this submission adds to the approved set' }),
+  pricingChanged: Type.Boolean({ description: 'The pricing differs from the approved one (the diff shows how)' })
+})])
 
 /** /review/apps: the review queue, for REVIEWERs. Oldest submission first. */
 const reviewRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify, { apps, auth, guards }) => {
   const authorNames = auth.namesOf
   fastify.addHook('onRequest', guards.requireRole('REVIEWER'))
-  const withAdded = (row: AppRow) => ({ ...publicApp(row), addedScopes: addedScopes(row) })
+  const withAdded = (row: AppRow) => ({ ...apps.view(row), addedScopes: addedScopes(row), pricingChanged: pricingChanged(row) })
 
   fastify.get('/apps', {
     schema: { tags, security, operationId: 'listReviewQueue', summary: 'Review queue', querystring: ReviewQueueQuery, response: { 200: Paginated(ReviewedApp), ...errorResponses(400, 401, 403) } }
@@ -87,7 +90,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify
   }, async (request) => {
     const approved = await apps.approve(request.user.sub, request.params.appId, request.body.notes ?? null, apps.onAppApproved)
     request.log.info({ appId: approved.id }, 'app approved')
-    return publicApp(approved)
+    return apps.view(approved)
   })
 
   fastify.post('/apps/:appId/reject', {
@@ -99,7 +102,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify
   }, async (request) => {
     const rejected = await apps.reject(request.user.sub, request.params.appId, request.body.notes)
     request.log.info({ appId: rejected.id }, 'app rejected')
-    return publicApp(rejected)
+    return apps.view(rejected)
   })
 }
 

@@ -5,7 +5,7 @@ import { countRows } from '../../server/db/rows.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { databaseNow } from '../../server/clock.ts'
 import { conflict, notFound } from './errors.ts'
-import { addedScopes, type AppRow } from './app-row.ts'
+import { changesForReview, type AppRow } from './app-row.ts'
 import { ownedApp } from './apps.ts'
 import { recordVersion } from './review-thread.ts'
 
@@ -24,7 +24,7 @@ export async function submit (executor: Executor, developerId: string, appId: st
     if (app.status !== 'DRAFT') throw conflict('app_not_draft', `Only a DRAFT app can be submitted; this one is ${app.status}`)
     const [updated] = await tx.update(apps).set({ status: 'PENDING_REVIEW', changesRequested: false, submittedAt: databaseNow(), updatedAt: databaseNow() })
       .where(eq(apps.id, app.id)).returning()
-    await recordVersion(tx, updated, 'SUBMITTED', developerId, addedScopes(updated).length > 0 && app.isPublished ? ['scopes'] : [])
+    await recordVersion(tx, updated, 'SUBMITTED', developerId, app.isPublished ? changesForReview(updated) : [])
     return updated
   })
 }
@@ -57,13 +57,13 @@ export async function reviewQueue (executor: Executor, query: { page?: number, l
   return { rows, total, page, limit }
 }
 
-/** Publishes, snapshots approvedScopes, and runs the approval listeners in the same transaction. */
+/** Publishes, snapshots approvedScopes and approvedPricing, and runs the approval listeners in the same transaction. */
 export async function approve (executor: Executor, reviewerId: string, appId: string, notes: string | null, listeners: AppApprovedListener[]): Promise<AppRow> {
   return await executor.transaction(async (tx) => {
     const app = await pendingReview(tx, appId)
     const now = databaseNow()
     const [updated] = await tx.update(apps).set({
-      status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, reviewNotes: notes, changesRequested: false, publishedAt: app.publishedAt ?? now, updatedAt: now
+      status: 'APPROVED', isPublished: true, approvedScopes: app.scopes, approvedPricing: app.pricing, reviewNotes: notes, changesRequested: false, publishedAt: app.publishedAt ?? now, updatedAt: now
     }).where(eq(apps.id, app.id)).returning()
     await recordVersion(tx, updated, 'APPROVED', reviewerId, [], notes)
     for (const listener of listeners) await listener(tx, updated, app.approvedScopes)

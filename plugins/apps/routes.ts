@@ -3,7 +3,7 @@ import multipart from '@fastify/multipart'
 import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { badRequest } from './errors.ts'
-import { publicApp, type AppsRouteOptions } from './service.ts'
+import type { AppsRouteOptions } from './service.ts'
 import { replyEvent, reviewEvents } from './review-thread.ts'
 import { MAX_MEDIA_BYTES, sniffImage } from './media.ts'
 import {
@@ -22,30 +22,33 @@ const portalRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify
 
   fastify.post('/', {
     schema: {
-      tags, security, operationId: 'createApp', summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response.',
+      tags, security, operationId: 'createApp', summary: 'Create an app', description: 'Returns the app and its client secret. The secret is shown only in this response. `pricing` follows the rules of PATCH.',
       body: CreateAppBodySchema, response: { 201: CreatedAppSchema, ...errorResponses(400, 401, 403, 409) }
     }
   }, async (request, reply) => {
     const { app, clientSecret } = await apps.create(request.user.sub, request.body)
     request.log.info({ appId: app.id }, 'app created')
-    return reply.code(201).send({ app: publicApp(app), clientSecret })
+    return reply.code(201).send({ app: apps.view(app), clientSecret })
   })
 
   fastify.get('/', {
     schema: { tags, security, operationId: 'listApps', summary: 'List my apps', querystring: PaginationQuery(), response: { 200: Paginated(AppSchema), ...errorResponses(400, 401, 403) } }
-  }, async (request) => await apps.list(request.user.sub, request.query))
+  }, async (request) => {
+    const { rows, total, page, limit } = await apps.list(request.user.sub, request.query)
+    return { data: rows.map(apps.view), total, page, limit }
+  })
 
   fastify.get('/:appId', {
     schema: { tags, security, operationId: 'getApp', summary: 'Get one of my apps (never the secret)', params: AppIdParams, response: { 200: AppSchema, ...errorResponses(401, 403, 404) } }
-  }, async (request) => publicApp(await apps.ownedApp(request.user.sub, request.params.appId)))
+  }, async (request) => apps.view(await apps.ownedApp(request.user.sub, request.params.appId)))
 
   fastify.patch('/:appId', {
     schema: {
       tags, security, operationId: 'updateApp', summary: 'Edit an app',
-      description: '409 while PENDING_REVIEW; 400 when slug is sent. On a published app, adding scopes moves it to DRAFT (submit it for review) while the listing keeps its approved scopes; other edits apply at once and are recorded in the version history.',
+      description: '409 while PENDING_REVIEW; 400 when slug is sent, or when `pricing` breaks a rule (`errors` names each plan field: ids unique in the app, every price and usage cap in the platform\'s `billingCurrency`, an `interval` on RECURRING plans, no `interval`, `trialDays` or `usage` on ONE_TIME ones). On a published app, adding scopes or changing the pricing moves it to DRAFT (submit it for review) while the listing keeps its approved scopes and pricing; other edits apply at once and are recorded in the version history.',
       params: AppIdParams, body: UpdateAppBodySchema, response: { 200: AppSchema, ...errorResponses(400, 401, 403, 404, 409) }
     }
-  }, async (request) => publicApp(await apps.update(request.user.sub, request.params.appId, request.body)))
+  }, async (request) => apps.view(await apps.update(request.user.sub, request.params.appId, request.body)))
 
   fastify.delete('/:appId', {
     schema: {
@@ -88,7 +91,7 @@ const portalRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify
   }, async (request) => {
     const submitted = await apps.submit(request.user.sub, request.params.appId)
     for (const listener of apps.onAppSubmitted) await listener(submitted, { userId: request.user.sub, businessId: request.user.businessId })
-    return publicApp(submitted)
+    return apps.view(submitted)
   })
 
   fastify.post('/:appId/client-secret', {
@@ -125,7 +128,7 @@ const portalRoutes: FastifyPluginAsyncTypebox<AppsRouteOptions> = async (fastify
     const kind = request.query.kind
     if (kind === 'screenshot' && app.screenshots.length >= MAX_SCREENSHOTS) throw badRequest('screenshot_limit', `An app has at most ${MAX_SCREENSHOTS} screenshots`)
     const { url, app: updated } = await apps.addMedia(app, kind, contentType, bytes)
-    return reply.code(201).send({ url, kind, app: publicApp(updated) })
+    return reply.code(201).send({ url, kind, app: apps.view(updated) })
   })
 }
 

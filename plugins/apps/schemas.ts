@@ -1,13 +1,15 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { MAX_URL_LENGTH, SCOPES, StringEnum, SUBSCRIBABLE_EVENTS, ScopeSchema, ScopeValue, CategorySchema, SignatureSchemeSchema, UrlField } from '../../sdk/src/contract/index.ts'
-import { AppSchema, type App } from '../../sdk/src/contract/resources.ts'
+import { AppSchema, type App } from '../../sdk/src/contract/apps.ts'
+import { PricingSchema } from '../../sdk/src/contract/billing.ts'
 import { ApiVersionSchema } from '../../sdk/src/contract/api-versions.ts'
 
 export const MAX_SCREENSHOTS = 5
 // the contract's lists and enums (sdk/src/contract), re-exported for the capability's modules
 export { SUBSCRIBABLE_EVENTS, StringEnum, ScopeSchema, CategorySchema }
 // the app as the developer sees it is the contract's (sdk/src/contract/resources.ts; DESIGN §16)
-export { AppSchema, AppVersionSchema as VersionSchema } from '../../sdk/src/contract/resources.ts'
+export { AppSchema } from '../../sdk/src/contract/apps.ts'
+export { AppVersionSchema as VersionSchema } from '../../sdk/src/contract/resources.ts'
 const Url = UrlField({ examples: ['https://app.example.com/oauth/callback'] })
 const Scopes = Type.Array(ScopeValue, { minItems: 1, maxItems: SCOPES.length, uniqueItems: true, examples: [['read_products', 'read_orders']] })
 const WebhookEvents = Type.Array(StringEnum(SUBSCRIBABLE_EVENTS), { uniqueItems: true, maxItems: SUBSCRIBABLE_EVENTS.length, description: 'Events the webhook created at each install subscribes to' })
@@ -36,6 +38,7 @@ export const CreateAppBodySchema = Type.Object({
   description: Type.String({ minLength: 1, maxLength: 500 }),
   category: CategorySchema,
   scopes: Scopes,
+  pricing: Type.Optional(PricingSchema),
   redirectUrl: Url,
   appUrl: Type.Optional({ ...Url, description: 'Install entry and home: the marketplace’s Install button sends merchants here with businessId and business' }),
   webhookUrl: Type.Optional(Url),
@@ -55,6 +58,7 @@ export const UpdateAppBodySchema = Type.Object({
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
   category: Type.Optional(CategorySchema),
   scopes: Type.Optional(Scopes),
+  pricing: Type.Optional(PricingSchema),
   redirectUrl: Type.Optional(Url),
   appUrl: Type.Optional(Type.Union([Url, Type.Null()])),
   webhookUrl: Type.Optional(Type.Union([Url, Type.Null()])),
@@ -93,7 +97,7 @@ export const ReviewReplyBodySchema = Type.Object({
 
 /** What a reviewer approves: the listing fields and the manifest. The diff compares two of these. */
 export const SNAPSHOT_FIELDS = [
-  'name', 'description', 'category', 'scopes', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'webhookSignatureScheme',
+  'name', 'description', 'category', 'scopes', 'pricing', 'redirectUrl', 'appUrl', 'webhookUrl', 'webhookEvents', 'webhookSignatureScheme',
   'iconUrl', 'screenshots', 'version', 'manifest'
 ] as const
 // Pick would keep the whole app's example, whose id, status and dates a snapshot does not have: its example is the same app's snapshot

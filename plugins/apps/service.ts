@@ -4,7 +4,7 @@ import type { Guards } from '../auth/guards.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { bindExecutor, bindTo } from '../../server/db/bind.ts'
 import { assertEditable, createApp, deleteDraft, listApps, ownedApp, updateApp, type AppDeletingListener } from './apps.ts'
-import type { AppRow } from './app-row.ts'
+import { publicApp, type AppRow } from './app-row.ts'
 import { findByClientId, regenerateSecret, verifyClientCredentials } from './client-secrets.ts'
 import { activeExtensionsOf, adminPagesOf, extensionsOf, saveManifest, settingsSchemaOf } from './extensions.ts'
 import { findById, findByIds, listPublished, publishedBySlug } from './listing.ts'
@@ -15,7 +15,8 @@ import type { UrlRules } from './url-checks.ts'
 
 // What other capabilities may use without reaching into the apps' files
 export { settingsValidator } from './manifest/validate.ts'
-export { addedScopes, publicApp, type AppRow } from './app-row.ts'
+export { addedScopes, pricingChanged, type AppRow } from './app-row.ts'
+export { listedPricing } from './pricing.ts'
 export type { AppDeletingListener } from './apps.ts'
 export type { AppApprovedListener } from './review.ts'
 
@@ -26,11 +27,13 @@ export type AppSubmittedListener = (app: AppRow, by: { userId: string, businessI
  * The apps service over the database, or over a caller's transaction with `apps.in(tx)` (as commerce
  * and webhooks do): a developer's app that is not theirs is a 404. Edits that take URLs check them by `rules`.
  */
-export function createAppsService (executor: Executor, rules: UrlRules) {
+export function createAppsService (executor: Executor, rules: UrlRules, billingCurrency: string) {
   return {
-    in: (tx: Executor) => createAppsService(tx, rules),
+    in: (tx: Executor) => createAppsService(tx, rules, billingCurrency),
     assertEditable,
-    ...bindTo({ executor, rules }, { create: createApp, update: updateApp, saveManifest }),
+    /** The app as the portal and the review answer it, with the platform's billing currency. */
+    view: (row: AppRow) => publicApp(row, billingCurrency),
+    ...bindTo({ executor, rules, billingCurrency }, { create: createApp, update: updateApp, saveManifest }),
     ...bindExecutor(executor, {
       ownedApp, list: listApps, deleteDraft,
       submit, versions, reviewQueue, approve, reject,
@@ -71,7 +74,7 @@ export interface AppsRouteOptions extends AppsNeeds { apps: Apps }
 export function startApps (fastify: FastifyInstance): Apps {
   const isPlatformOrigin = (url: string) => fastify.origins.isPlatformOrigin(url)
   return {
-    ...createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }),
+    ...createAppsService(fastify.db, { production: fastify.config.production, outbound: fastify.outbound, isPlatformOrigin }, fastify.config.billingCurrency),
     onAppApproved: [],
     onAppSubmitted: [],
     onAppDeleting: []

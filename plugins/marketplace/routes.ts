@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
 import { notFound } from './errors.ts'
 import { AppListingSchema, CategorySchema } from '../../sdk/src/contract/index.ts'
-import type { Apps, AppRow } from '../apps/service.ts'
+import { listedPricing, type Apps, type AppRow } from '../apps/service.ts'
 import type { AuthService } from '../auth/index.ts'
 import type { Installations } from '../installations/index.ts'
 
@@ -23,13 +23,13 @@ export interface MarketplaceNeeds {
 }
 
 const marketplaceRoutes: FastifyPluginAsyncTypebox<MarketplaceNeeds> = async (fastify, { apps, auth, installations }) => {
-  /** Listings of published apps: developer names from accounts, live install counts from installations. */
+  /** Listings of published apps: developer names from accounts, live install counts from installations; the approved scopes and pricing only. */
   async function listings (rows: AppRow[]) {
     const ids = rows.map((row) => row.id)
     const [names, counts] = await Promise.all([auth.namesOf(rows.map((row) => row.developerId)), installations.liveInstallCounts(ids)])
     return rows.map((row) => ({
       id: row.id, clientId: row.clientId, name: row.name, slug: row.slug, description: row.description, category: row.category,
-      iconUrl: row.iconUrl, screenshots: row.screenshots, scopes: row.approvedScopes, version: row.version,
+      iconUrl: row.iconUrl, screenshots: row.screenshots, scopes: row.approvedScopes, pricing: listedPricing(row), version: row.version,
       developerName: names.get(row.developerId) ?? '', installCount: counts.get(row.id) ?? 0, publishedAt: row.publishedAt?.toISOString() ?? null,
       appUrl: row.appUrl
     }))
@@ -43,7 +43,7 @@ const marketplaceRoutes: FastifyPluginAsyncTypebox<MarketplaceNeeds> = async (fa
   })
 
   fastify.get('/apps/:slug', {
-    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', description: 'Public. A published app with its listing details (appUrl for the Install button); 404 for an unknown or unpublished slug.', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
+    schema: { tags, operationId: 'getMarketplaceApp', security: [], summary: 'A published app by slug', description: 'Public. A published app with its listing details (appUrl for the Install button, the approved pricing plans); 404 for an unknown or unpublished slug.', params: Type.Object({ slug: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: AppListingSchema, ...errorResponses(404) } }
   }, async (request) => {
     const app = await apps.publishedBySlug(request.params.slug)
     if (app === null) throw notFound('app_not_found', 'App')

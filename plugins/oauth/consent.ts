@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull } from 'drizzle-orm'
 import { oauthCodes } from '../../server/db/schema/index.ts'
 import { randomSecret, sha256 } from '../../server/crypto.ts'
 import type { SessionClaims } from '../auth/guards.ts'
-import type { AppRow } from '../apps/service.ts'
+import { listedPricing, type AppRow } from '../apps/service.ts'
 import type { UnexchangedConsent } from '../installations/service.ts'
 import type { OAuthContext } from './context.ts'
 import { authorizeError, forbidden, redirectedError, type OAuthErrorCode } from './errors.ts'
@@ -66,6 +66,8 @@ export async function info (context: OAuthContext, user: SessionClaims, params: 
   return {
     app: { id: app.id, name: app.name, slug: app.slug, description: app.description, iconUrl: app.iconUrl, developerName: developerName ?? '', status: app.status },
     scopes: resolved.scopes.map((name) => ({ name, description: SCOPE_DESCRIPTIONS[name as keyof typeof SCOPE_DESCRIPTIONS] ?? name })),
+    // a test install may charge from the edited pricing, a merchant's install only from the approved one (DESIGN §23)
+    pricing: resolved.isTestInstall ? app.pricing : listedPricing(app),
     business,
     isTestInstall: resolved.isTestInstall,
     alreadyInstalled: installed !== null

@@ -26,7 +26,7 @@ const oauthRoutes: FastifyPluginAsyncTypebox<OAuthRouteOptions> = async (fastify
     onRequest: guards.requireUser,
     schema: {
       tags, security: [{ developerJwt: [] }], operationId: 'getAuthorizationInfo', summary: 'What the consent screen shows',
-      description: '400 (with `code`: invalid_client, invalid_request, unauthorized_client, invalid_scope) for an unknown client, a redirect_uri that does not exactly match, an unpublished app (merchant), or scopes outside the approved set.',
+      description: '400 (with `code`: invalid_client, invalid_request, unauthorized_client, invalid_scope) for an unknown client, a redirect_uri that does not exactly match, an unpublished app (merchant), or scopes outside the approved set. `pricing` is what the app may charge this install from: the approved plans for a merchant, the edited ones for a developer\'s test install (DESIGN §23).',
       querystring: AuthorizeInfoQuery, response: { 200: AuthorizeInfoSchema, ...errorResponses(400, 401, 403) }
     }
   }, async (request) => await oauth.info(request.user, request.query))

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ScopeValue } from '../../sdk/src/contract/index.ts'
+import { PricingSchema, ScopeValue } from '../../sdk/src/contract/index.ts'
 
 // plain words for the consent screen: the contract's, shared with the admin UI
 export { SCOPE_DESCRIPTIONS } from '../../sdk/src/contract/index.ts'
@@ -47,6 +47,8 @@ export const AuthorizeInfoSchema = Type.Object({
     iconUrl: Type.Union([Type.String(), Type.Null()]), developerName: Type.String(), status: Type.String()
   }),
   scopes: Type.Array(Type.Object({ name: ScopeValue, description: Type.String() })),
+  // the plans the app may charge this install from (DESIGN §23): the approved ones for a merchant, the edited ones for a test install
+  pricing: PricingSchema,
   business: Type.Object({ id: Type.String(), name: Type.String(), isSandbox: Type.Boolean() }),
   isTestInstall: Type.Boolean(),
   alreadyInstalled: Type.Boolean()

@@ -123,6 +123,34 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     writeFileSync(file, good)
   })
 
+  t.test('app push takes the pricing plans: the file\'s shape checked here, the plans\' rules by the platform, each problem at its path', async (t) => {
+    const file = join(dir, 'app-platform.json')
+    const good = readFileSync(file, 'utf8')
+    const plan = { id: 'pro', name: 'Pro', kind: 'RECURRING', price: { amount: 1900, currency: 'USD' }, interval: 'EVERY_30_DAYS' }
+    const current = async () => (await app.inject({ method: 'GET', url: `/developer/apps/${appId}`, headers: developer.auth })).json()
+
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(good), pricing: [plan] }))
+    const misshapen = await cli(['app', 'push', '--yes'], dir)
+    t.equal(misshapen.code, 1)
+    t.match(misshapen.stderr, /\n {2}\/pricing: must be an object with a list of plans/)
+
+    const before = await current()
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(good), pricing: { plans: [{ ...plan, price: { amount: 1900, currency: 'EUR' } }] } }))
+    const refused = await cli(['app', 'push', '--yes'], dir)
+    t.equal(refused.code, 1)
+    t.match(refused.stderr, /\/pricing\/plans\/0\/price\/currency: must be USD/)
+    t.same(await current(), before, 'nothing changed')
+
+    writeFileSync(file, JSON.stringify({ ...JSON.parse(good), pricing: { plans: [plan] } }))
+    const pushed = await cli(['app', 'push', '--yes', '--json'], dir)
+    t.equal(pushed.code, 0, pushed.stderr)
+    t.same(JSON.parse(pushed.stdout).settings, ['pricing'])
+    t.same((await current()).pricing, { plans: [plan] })
+    const again = await cli(['app', 'push', '--yes', '--json'], dir)
+    t.same(JSON.parse(again.stdout).settings, [], 'the same plans, in the platform\'s key order, are no change')
+    writeFileSync(file, good)
+  })
+
   t.test('app pull writes the platform\'s settings and manifest', async (t) => {
     const result = await cli(['app', 'pull', '--json'], dir)
     t.equal(result.code, 0, result.stderr)
@@ -130,7 +158,7 @@ t.test('the app-platform CLI against a running platform', async (t) => {
     t.same(JSON.parse(readFileSync(join(dir, 'app-platform.json'), 'utf8')), {
       appId, name: saved.name, description: saved.description, category: saved.category, scopes: saved.scopes, appUrl: saved.appUrl,
       redirectUrl: saved.redirectUrl, webhookUrl: saved.webhookUrl, webhookEvents: saved.webhookEvents, apiVersion: saved.apiVersion ?? null,
-      signatureScheme: saved.webhookSignatureScheme, manifest: saved.manifest
+      signatureScheme: saved.webhookSignatureScheme, pricing: saved.pricing, manifest: saved.manifest
     })
   })
 

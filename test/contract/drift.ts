@@ -3,6 +3,7 @@ import { join, relative } from 'node:path'
 import ts from 'typescript'
 import { APP_CATEGORIES, EVENT_NAMES, HOOK_POINTS, ORDER_STATUSES, PAYMENT_STATUSES, SCOPES } from '../../sdk/src/contract/index.ts'
 import * as resources from '../../sdk/src/contract/resources.ts'
+import * as appResources from '../../sdk/src/contract/apps.ts'
 
 /**
  * One source for the contract's lists (DESIGN §16): a file outside sdk/src/contract that writes out
@@ -71,7 +72,7 @@ export function findDrift (files: SourceFile[]): Drift[] {
 }
 
 /**
- * One source for the resources (DESIGN §16): the objects of sdk/src/contract/resources.ts, by title
+ * One source for the resources (DESIGN §16): the objects of sdk/src/contract/resources.ts and apps.ts, by title
  * and field names. Elsewhere, an interface or object type named after a resource, or a definition of
  * a shape (an interface, an object type, the properties of a `Type.Object`) with the fields of a
  * resource of five fields or more (its `id` if it has one; three quarters of the resource's fields,
@@ -80,7 +81,7 @@ export function findDrift (files: SourceFile[]): Drift[] {
  * (a `Type.Object` with `additionalProperties: false`; no `id`) are not definitions of a resource.
  */
 export const CONTRACT_RESOURCES: Record<string, readonly string[]> = Object.fromEntries(
-  Object.values(resources as Record<string, unknown>)
+  [...Object.values(resources as Record<string, unknown>), ...Object.values(appResources as Record<string, unknown>)]
     .filter((value): value is { title: string, type: string, properties: Record<string, unknown> } =>
       typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'object' &&
       typeof (value as { title?: unknown }).title === 'string' && typeof (value as { properties?: unknown }).properties === 'object')

@@ -2,7 +2,8 @@
 
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
-import type { App, AppListing, AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
+import type { AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
+import type { App, AppListing } from '../../../sdk/src/contract/apps.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES, describeScope } from '../../../sdk/src/contract/scopes.ts'
@@ -19,7 +20,7 @@ export type Envelope<T> = ListEnvelope<T>
 /** The developer's (and reviewer's) view of an app: never the secret (the contract's App). */
 export type DeveloperApp = App
 
-export interface ReviewedApp extends DeveloperApp { addedScopes: string[] }
+export interface ReviewedApp extends DeveloperApp { addedScopes: string[], pricingChanged: boolean }
 
 export interface CreatedApp { app: DeveloperApp, clientSecret: string }
 

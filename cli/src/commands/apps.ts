@@ -20,7 +20,7 @@ export async function listApps (ctx: Context): Promise<void> {
 /** The app body's name of a setting: the file says `signatureScheme`, the app `webhookSignatureScheme`. */
 const BODY_FIELD: Record<SettingKey, string> = {
   name: 'name', description: 'description', category: 'category', scopes: 'scopes', appUrl: 'appUrl', redirectUrl: 'redirectUrl', webhookUrl: 'webhookUrl',
-  webhookEvents: 'webhookEvents', apiVersion: 'apiVersion', signatureScheme: 'webhookSignatureScheme'
+  webhookEvents: 'webhookEvents', apiVersion: 'apiVersion', signatureScheme: 'webhookSignatureScheme', pricing: 'pricing'
 }
 /** Lists compared as sets: their order means nothing. */
 const SET_SETTINGS = new Set<SettingKey>(['scopes', 'webhookEvents'])
@@ -32,9 +32,14 @@ export function settingsOf (app: DeveloperApp): Settings {
   return settings
 }
 
+/** A value's JSON with its objects' keys sorted: the platform keeps pricing as jsonb, in its own key order. */
+const sortedJson = (value: unknown): string => JSON.stringify(value ?? null, (_key, item: unknown) => typeof item === 'object' && item !== null && !Array.isArray(item)
+  ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0))
+  : item)
+
 const same = (key: SettingKey, a: unknown, b: unknown): boolean => SET_SETTINGS.has(key) && Array.isArray(a) && Array.isArray(b)
   ? a.length === b.length && a.every((item) => b.includes(item))
-  : JSON.stringify(a ?? null) === JSON.stringify(b ?? null)
+  : sortedJson(a) === sortedJson(b)
 
 /** The settings the file changes: each with the app's value and the file's. */
 export function settingsDiff (app: DeveloperApp, wanted: Settings): Array<{ key: SettingKey, from: unknown, to: unknown }> {
@@ -90,13 +95,13 @@ export async function pushApp (ctx: Context, options: { dir: string, yes: boolea
     status = (await client.apps.update(appId, patch)).status
   }
   const saved = await client.apps.putManifest(appId, manifest, false)
-  // as in the portal: added scopes on a published app wait for a review, the listing keeps its approved ones meanwhile
+  // as in the portal: added scopes or a new pricing on a published app wait for a review, the listing keeps its approved ones meanwhile
   const review = app.isPublished && status === 'DRAFT' && app.status !== 'DRAFT'
   ctx.out.result(
     { appId, pushed: true, settings: changes.map((change) => change.key), sync: saved.sync, status, needsReview: review },
     [
       ctx.out.green(`Pushed: ${changes.length} setting${changes.length === 1 ? '' : 's'} changed; extensions ${saved.sync.created.length} created, ${saved.sync.updated.length} updated, ${saved.sync.deactivated.length} deactivated.`),
-      ...(review ? [ctx.out.yellow('The new scopes need a review: the app is a DRAFT until you run `app-platform app submit` and a reviewer approves it.')] : [])
+      ...(review ? [ctx.out.yellow('The new scopes or pricing need a review: the app is a DRAFT until you run `app-platform app submit` and a reviewer approves it.')] : [])
     ].join('\n'))
 }
 

@@ -66,7 +66,9 @@ export async function initApp (ctx: Context, dir: string, options: { name?: stri
     webhookUrl: `${appUrl}/webhooks`,
     webhookEvents: [] as string[],
     apiVersion: null,
-    signatureScheme: 'spec'
+    signatureScheme: 'spec',
+    // no plans: the app is free (DESIGN §23); plans added here are pushed like the other settings
+    pricing: { plans: [] }
   }
   const sdk = await ctx.out.spin('Finding the SDK', () => sdkUrl(ctx))
   const client = ctx.client()

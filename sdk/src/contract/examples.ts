@@ -90,6 +90,17 @@ export const businessExample = {
   phone: '+15550123'
 }
 
+/** A recurring plan with a trial and a usage cap (DESIGN §23). */
+export const pricingPlanExample = {
+  id: 'pro',
+  name: 'Pro',
+  kind: 'RECURRING',
+  price: { amount: 1900, currency: 'USD' },
+  interval: 'EVERY_30_DAYS',
+  trialDays: 14,
+  usage: { cappedAmount: { amount: 5000, currency: 'USD' }, terms: '$0.05 per stamp card sent' }
+}
+
 export const appExample = {
   id: 'app_6Kp1',
   clientId: 'fbci_2Nf8Qw',
@@ -99,6 +110,9 @@ export const appExample = {
   category: 'loyalty',
   scopes: ['read_orders', 'read_business'],
   approvedScopes: ['read_orders', 'read_business'],
+  pricing: { plans: [pricingPlanExample] },
+  approvedPricing: { plans: [pricingPlanExample] },
+  billingCurrency: 'USD',
   redirectUrl: 'https://stamps.example.com/oauth/callback',
   appUrl: 'https://stamps.example.com/install',
   webhookUrl: 'https://stamps.example.com/webhooks',

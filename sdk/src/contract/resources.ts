@@ -1,7 +1,7 @@
 import { Type, type Static, type TLiteral, type TSchema, type TUnion, type TUnknown } from '@sinclair/typebox'
 import { ApiVersionSchema } from './api-version-names.ts'
-import { CategorySchema, EventNameValue, ScopeValue, SignatureSchemeSchema, StringEnum } from './schemas.ts'
-import { appExample, businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
+import { EventNameValue, ScopeValue, SignatureSchemeSchema, StringEnum } from './schemas.ts'
+import { businessExample, orderExample, pageExample, productExample, reviewExample, webhookRegistrationExample } from './examples.ts'
 
 /**
  * The resources of the App API and webhook management (DESIGN §16 "Contract source"): the server
@@ -329,33 +329,7 @@ export function appReviewState (app: { status: typeof APP_STATUSES[number], isPu
   return app.changesRequested ? 'CHANGES_REQUESTED' : 'DRAFT'
 }
 
-export const AppSchema = Type.Object({
-  id: Type.String(),
-  clientId: Type.String(),
-  name: Type.String(),
-  slug: Type.String(),
-  description: Type.String(),
-  category: CategorySchema,
-  scopes: Type.Array(ScopeValue),
-  approvedScopes: Type.Array(ScopeValue, { description: 'Scopes approved in the last review' }),
-  redirectUrl: Type.String(),
-  appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry and home: the listing’s Install button goes here' }),
-  webhookUrl: Type.Union([Type.String(), Type.Null()]),
-  webhookEvents: Type.Array(EventNameValue),
-  webhookSignatureScheme: SignatureSchemeSchema,
-  apiVersion: Type.Union([ApiVersionSchema, Type.Null()], { description: 'The API version its new installations pin to; null: 2026-11, the spec\'s shapes (DESIGN §22)' }),
-  iconUrl: Type.Union([Type.String(), Type.Null()]),
-  screenshots: Type.Array(Type.String()),
-  version: Type.String(),
-  status: StringEnum(APP_STATUSES),
-  isPublished: Type.Boolean(),
-  reviewNotes: Type.Union([Type.String(), Type.Null()]),
-  changesRequested: Type.Boolean({ description: 'The last review asked for changes (reviewNotes says which) and the app was not submitted since' }),
-  manifest: Type.Record(Type.String(), Type.Unknown()),
-  createdAt: Type.String({ format: 'date-time' }),
-  updatedAt: Type.String({ format: 'date-time' })
-}, { title: 'App', examples: [appExample] })
-export type App = Static<typeof AppSchema>
+// AppSchema is in apps.ts: it carries the app's pricing (billing.ts, which imports this file)
 
 export const AppVersionSchema = Type.Object({
   id: Type.String(),
@@ -383,23 +357,7 @@ export type AppVersion = Static<typeof AppVersionSchema>
 
 // ---- marketplace and installations (what the merchant's screens read)
 
-export const AppListingSchema = Type.Object({
-  id: Type.String(),
-  clientId: Type.String({ description: 'Public OAuth client id, to start an install' }),
-  name: Type.String(),
-  slug: Type.String(),
-  description: Type.String(),
-  category: Type.String(),
-  iconUrl: Type.Union([Type.String(), Type.Null()]),
-  screenshots: Type.Array(Type.String()),
-  scopes: Type.Array(ScopeValue, { description: 'The approved scopes' }),
-  version: Type.String(),
-  developerName: Type.String(),
-  installCount: Type.Integer({ description: 'Active installs, test installs excluded' }),
-  publishedAt: Type.Union([Iso, Type.Null()]),
-  appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry: the Install button sends the merchant to appUrl?businessId=<id>&business=<slug>; null when the app has none' })
-}, { title: 'AppListing' })
-export type AppListing = Static<typeof AppListingSchema>
+// AppListingSchema is in apps.ts, beside AppSchema: the listing shows the approved pricing
 
 export const INSTALLATION_STATUSES = ['ACTIVE', 'PENDING', 'EXPIRED'] as const
 

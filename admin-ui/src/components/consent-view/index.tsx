@@ -1,5 +1,7 @@
 import type { ComponentChildren } from 'preact'
 import { describeScope } from '../../lib/types.ts'
+import type { Pricing } from '../../../../sdk/src/contract/billing.ts'
+import { PlanList } from '../plan-list/index.tsx'
 import styles from './style.module.css'
 
 export interface ConsentApp { name: string, description?: string, iconUrl: string | null, developerName?: string }
@@ -8,7 +10,7 @@ export interface ConsentApp { name: string, description?: string, iconUrl: strin
  * What the merchant approves, in plain words: the consent screen for an install and for a scope
  * expansion (DESIGN §16 Re-consent) share it. `added` scopes are marked new; the rest are already granted.
  */
-export function ConsentView ({ app, target, scopes, added = [], granted = [], children }: {
+export function ConsentView ({ app, target, scopes, added = [], granted = [], pricing, children }: {
   app: ConsentApp
   target: ComponentChildren
   /** What it will be able to do (an install). */
@@ -17,6 +19,8 @@ export function ConsentView ({ app, target, scopes, added = [], granted = [], ch
   added?: string[]
   /** …and what it already has. */
   granted?: string[]
+  /** An install: the plans the app may charge from (the approved ones; DESIGN §23). */
+  pricing?: Pricing
   children: ComponentChildren
 }) {
   const reconsent = added.length > 0
@@ -52,6 +56,13 @@ export function ConsentView ({ app, target, scopes, added = [], granted = [], ch
             </ul>
           </>
           )}
+      {pricing !== undefined && (
+        <div class={styles.pricing}>
+          <h2>Pricing</h2>
+          <PlanList pricing={pricing} />
+          {pricing.plans.length > 0 && <p class='muted'>The app asks you to approve each charge before it starts.</p>}
+        </div>
+      )}
       {children}
     </div>
   )

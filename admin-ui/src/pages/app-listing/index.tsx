@@ -7,6 +7,7 @@ import { isInstalled, type InstallationItem } from '../../lib/admin-types.ts'
 import { openHref } from '../../components/admin-shell/index.tsx'
 import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
 import { AppIcon } from '../../components/app-icon/index.tsx'
+import { PlanList } from '../../components/plan-list/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
 import styles from './style.module.css'
 
@@ -107,6 +108,8 @@ export default function AppListing () {
           )}
         </div>
         <aside class={`panel ${styles.facts}`}>
+          <h2>Pricing</h2>
+          <PlanList pricing={listing.pricing} />
           <h2>It can access</h2>
           <ul class={styles.scopes} data-testid='approved-scopes'>{listing.scopes.map((s) => <li key={s} title={s}>{describeScope(s)}</li>)}</ul>
           <h2>Details</h2>

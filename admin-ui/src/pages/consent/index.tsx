@@ -4,11 +4,13 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { ApiError } from '../../lib/api.ts'
 import { ConsentView } from '../../components/consent-view/index.tsx'
+import type { Pricing } from '../../../../sdk/src/contract/billing.ts'
 import styles from './style.module.css'
 
 interface ConsentInfo {
   app: { name: string, description: string, iconUrl: string | null, developerName: string }
   scopes: Array<{ name: string, description: string }>
+  pricing: Pricing
   business: { name: string, isSandbox: boolean }
   isTestInstall: boolean
   alreadyInstalled: boolean
@@ -103,7 +105,7 @@ export default function Consent () {
     </>
   )
   return (
-    <ConsentView app={app} target={target} scopes={scopes.map((scope) => scope.name)}>
+    <ConsentView app={app} target={target} scopes={scopes.map((scope) => scope.name)} pricing={info.data.pricing}>
       {error !== null && <div class='error' role='alert'>{error}</div>}
       <div class={styles.actions}>
         <button class='secondary' disabled={busy} onClick={() => { void decide('deny') }}>Deny</button>

@@ -58,7 +58,7 @@ export function ReviewSection ({ app, reload }: SectionProps) {
       {app.status === 'DRAFT' && (
         <div class={styles.row}>
           <button type='button' disabled={action.busy} onClick={() => { void submit() }}>{action.busy ? 'Submitting…' : app.changesRequested ? 'Resubmit for review' : 'Submit for review'}</button>
-          <span class='muted'>Reviewers check the settings, scopes and manifest.</span>
+          <span class='muted'>Reviewers check the settings, scopes, pricing and manifest.</span>
         </div>
       )}
       <ErrorMessage message={action.error} />

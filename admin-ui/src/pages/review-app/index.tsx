@@ -16,6 +16,7 @@ import { ReviewThread } from '../../components/review-thread/index.tsx'
 import { ApiError } from '../../lib/api.ts'
 import type { CheckRun } from '../../lib/check-types.ts'
 import { CodeBlock } from '../../components/code-block/index.tsx'
+import { PlanList } from '../../components/plan-list/index.tsx'
 import styles from './style.module.css'
 
 type RunResource = Resource<CheckRun | null>
@@ -182,6 +183,11 @@ function ReviewApp () {
             <dl class={styles.facts} data-testid='review-scopes'>
               <dt>Requested</dt><dd><ScopeList scopes={a.scopes} added={a.addedScopes} /></dd>
               <dt>Approved now</dt><dd>{a.approvedScopes.length > 0 ? <ScopeList scopes={a.approvedScopes} added={[]} /> : <span class='muted'>none (never approved)</span>}</dd>
+            </dl>
+            <h2>Pricing</h2>
+            <dl class={styles.facts} data-testid='review-pricing'>
+              <dt>Submitted{a.pricingChanged && <> <span class={styles.flag}>changed</span></>}</dt><dd><PlanList pricing={a.pricing} /></dd>
+              <dt>Approved now</dt><dd>{a.approvedPricing !== null ? <PlanList pricing={a.approvedPricing} /> : <span class='muted'>none (never approved)</span>}</dd>
             </dl>
             {a.screenshots.length > 0 && <><h2>Screenshots</h2><div class={styles.shots}>{a.screenshots.map((src) => <img key={src} src={src} alt='Screenshot' />)}</div></>}
             <h2>Manifest</h2>
