@@ -53,7 +53,7 @@ export const ERROR_CODES = {
   app_url_invalid: 'A redirect, app or webhook URL the platform refuses (scheme, private address, platform origin)',
   app_image_url_invalid: 'An icon or screenshot is neither an http(s) URL nor an uploaded /media/ path',
   webhook_event_scope_missing: 'A webhook event needs a scope the app does not request',
-  currency_mismatch: 'A plan\'s price or usage cap is not in the platform\'s BILLING_CURRENCY',
+  currency_mismatch: 'A plan\'s price or usage cap is not in the platform\'s BILLING_CURRENCY', // also plugins/billing/errors.ts
   plan_id_duplicate: 'Two pricing plans of the app have the same id',
   plan_interval_missing: 'A RECURRING pricing plan needs an interval',
   plan_one_time_field: 'A ONE_TIME pricing plan has an interval, trialDays or usage, which only RECURRING plans take',
@@ -82,6 +82,17 @@ export const ERROR_CODES = {
   password_weak: 'The password is too short, too common or too close to the email or name',
   credentials_invalid: 'Wrong email or password',
   sign_in_throttled: 'Too many failed sign-ins; `Retry-After` says when to try again',
+  // plugins/billing/errors.ts
+  plan_unknown: 'No plan of this id in the app\'s pricing (the approved pricing on a production install)',
+  plan_kind_mismatch: 'A ONE_TIME plan asked for as a subscription, or a RECURRING one as a purchase',
+  return_url_foreign: 'The returnUrl is not on the app\'s App URL or redirect URL origin',
+  charge_not_found: 'No charge of this id for this installation or business',
+  charge_not_pending: 'The charge was already approved, declined or expired',
+  charge_expired: 'The charge waited 48 hours without a decision and expired',
+  charge_not_active: 'Only an ACTIVE subscription can be cancelled or take usage records',
+  usage_not_in_plan: 'The subscription\'s plan has no capped usage amount',
+  usage_cap_exceeded: 'The usage record would take the period\'s usage past the plan\'s capped amount',
+  billing_app_not_found: 'No app of this id among the developer\'s apps',
   // plugins/checkout-hooks/errors.ts
   hook_call_not_found: 'No hook call with this id of the app',
   payment_provider_unreachable: 'The payment method\'s app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)',

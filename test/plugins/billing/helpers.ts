@@ -46,7 +46,7 @@ export async function merchantWith (app: App, priced: PricedApp, merchant?: Sess
 export const RETURN_URL = 'https://app.example.com/billing/return'
 
 /** The app asks for a charge; answers the JSON (throws unless 201). */
-export async function ask (app: App, installed: Installed, kind: 'subscriptions' | 'purchases', planId: string, extra: Record<string, unknown> = {}) {
+export async function ask (app: App, installed: Pick<Installed, 'auth'>, kind: 'subscriptions' | 'purchases', planId: string, extra: Record<string, unknown> = {}) {
   const response = await app.inject({ method: 'POST', url: `/app-api/billing/${kind}`, headers: installed.auth, payload: { planId, returnUrl: RETURN_URL, ...extra } })
   if (response.statusCode !== 201) throw new Error(`charge failed: ${response.statusCode} ${response.body}`)
   return response.json()
