@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import type { Pricing } from '@app-platform/sdk'
 
 /**
  * app.manifest.json with `{{APP_URL}}` replaced by where this app runs: the listing (what
@@ -19,6 +20,8 @@ export interface AppDefinition {
     webhookUrl: string
     webhookEvents: string[]
     version: string
+    /** The plans merchants may subscribe to (DESIGN §23): approved with the listing, shown on it and on the consent screen. */
+    pricing: Pricing
   }
   extensions: Record<string, unknown>
 }
