@@ -26,9 +26,18 @@ export interface AppDefinition {
   extensions: Record<string, unknown>
 }
 
-export function appDefinition (appUrl: string): AppDefinition {
+/** `currency`: the platform's BILLING_CURRENCY when it is not the file's (every plan's amounts must be in it). */
+export function appDefinition (appUrl: string, options: { currency?: string } = {}): AppDefinition {
   const text = readFileSync(MANIFEST_FILE, 'utf8').replaceAll('{{APP_URL}}', appUrl.replace(/\/$/, ''))
   const definition = JSON.parse(text) as AppDefinition & { $comment?: string }
   delete definition.$comment
+  const { currency } = options
+  if (currency !== undefined) {
+    definition.listing.pricing.plans = definition.listing.pricing.plans.map((plan) => ({
+      ...plan,
+      price: { ...plan.price, currency },
+      ...(plan.usage === undefined ? {} : { usage: { ...plan.usage, cappedAmount: { ...plan.usage.cappedAmount, currency } } })
+    }))
+  }
   return definition
 }

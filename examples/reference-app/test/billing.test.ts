@@ -87,7 +87,7 @@ t.test('the Pro plan: listed, upgraded to from the admin page, charged per order
   t.test('each order processed is one usage record, keyed by the order id', async (t) => {
     const order = await placeOrder(s)
     await portsOf(s.platform).webhooks.delivery.idle()
-    const used = async () => (await s.platform.inject({ url: `/merchant/billing`, headers: s.merchant.auth })).json().usage as Array<{ subscriptionId: string, used: { amount: number } }>
+    const used = async () => (await s.platform.inject({ url: '/merchant/billing', headers: s.merchant.auth })).json().usage as Array<{ subscriptionId: string, used: { amount: number } }>
     const usage = await until(used, (list) => list.some((u) => u.subscriptionId === chargeId && u.used.amount > 0))
     t.match(usage, [{ subscriptionId: chargeId, used: usd(USAGE_PER_ORDER), cap: usd(5000) }], 'the merchant sees the usage against the cap')
     t.ok(store.events(installation.businessId).some((e) => e.event === 'order.created' && e.summary.includes(`#${order.orderNumber}`)))
