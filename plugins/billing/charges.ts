@@ -261,6 +261,18 @@ export async function endForUninstall (tx: Tx, context: BillingContext, installa
   }
 }
 
+/**
+ * A charge as it stands now: a PENDING one past its 48 hours is expired on the read that finds it
+ * (and the app told), so no screen offers a charge that can no longer be approved.
+ */
+export async function current (context: BillingContext, charge: ChargeRow): Promise<ChargeRow> {
+  if (charge.status !== 'PENDING' || charge.expiresAt > context.clock.now()) return charge
+  return await context.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(appCharges).where(eq(appCharges.id, charge.id)).for('update')
+    return locked.status === 'PENDING' ? await expire(tx, context, locked) : locked
+  })
+}
+
 /** Expires the PENDING charges whose 48 hours have passed (the billing job). */
 export async function expireDue (context: BillingContext, limit = 500): Promise<number> {
   return await context.db.transaction(async (tx) => {

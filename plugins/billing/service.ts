@@ -6,7 +6,7 @@ import type { Apps } from '../apps/service.ts'
 import type { Guards } from '../auth/guards.ts'
 import type { Installations } from '../installations/service.ts'
 import {
-  cancelByApp, cancelByMerchant, chargeOfBusiness, chargeOfInstallation, createCharge, decide, endForUninstall, expireDue, listOfInstallation,
+  cancelByApp, cancelByMerchant, chargeOfBusiness, chargeOfInstallation, createCharge, current, decide, endForUninstall, expireDue, listOfInstallation,
   recordUsage, type Caller, type Decision
 } from './charges.ts'
 import { accountOf, presentMerchantCharge, presentPurchase, presentSubscription, stateOf, type BillingContext, type ChargeRow } from './context.ts'
@@ -53,7 +53,8 @@ export function createBilling (context: BillingContext) {
       const page = await listOfInstallation(context, caller, 'PURCHASE', query)
       return { ...page, data: page.data.map((row) => presentPurchase(context, row)) }
     },
-    getSubscription: async (caller: Caller, id: string) => await subscriptionOf(await chargeOfInstallation(context.db, caller, 'SUBSCRIPTION', id)),
+    getSubscription: async (caller: Caller, id: string) =>
+      await subscriptionOf(await current(context, await chargeOfInstallation(context.db, caller, 'SUBSCRIPTION', id))),
     cancelByApp: async (caller: Caller, id: string) => await subscriptionOf(await cancelByApp(context, caller, id)),
     recordUsage: async (caller: Caller, id: string, body: Parameters<typeof recordUsage>[3]) => await recordUsage(context, caller, id, body),
 
@@ -77,7 +78,7 @@ export function createBilling (context: BillingContext) {
       }
     },
     async merchantCharge (businessId: string, id: string) {
-      const [charge] = await presentForMerchant([await chargeOfBusiness(context.db, businessId, id)], businessId)
+      const [charge] = await presentForMerchant([await current(context, await chargeOfBusiness(context.db, businessId, id))], businessId)
       return charge
     },
     /** Approve or decline: the charge, and where the merchant's browser goes next (returnUrl with charge_id and status). */

@@ -160,6 +160,7 @@ export async function endForDeletedApp (context: InstallationsContext<Tx>, app: 
   if (rows.some((row) => !row.isTestInstall)) throw conflict('app_has_installations', 'The app has merchant installations and cannot be deleted')
   for (const row of rows.filter((r) => r.uninstalledAt === null)) {
     await context.webhooks.in(tx).deactivateFor(row.id)
+    for (const listener of context.onUninstalling ?? []) await listener(tx, row)
     await context.commerce.in(tx).removeBlocksOf(row.businessId, row.id)
     await announce(context, tx, row.id)
   }

@@ -53,6 +53,8 @@ export async function everyTag (): Promise<void> {
   const events: EventName[] = ['order.created']
   const created = await api.POST('/webhooks', { ...auth, body: { url: 'https://app.example.com/hooks', events } }) // webhooks
   const hook: WebhookRegistration | undefined = created.data
+  const asked = await api.POST('/app-api/billing/subscriptions', { ...auth, body: { planId: 'pro', returnUrl: 'https://app.example.com/billing' } }) // billing
+  const usageLeft: number | undefined = asked.data?.usage?.balanceRemaining.amount
   const listed = await api.GET('/merchant/products', auth) // merchant
   const merchantProduct: MerchantProduct | undefined = listed.data?.data[0]
   const merchantPrice: number | undefined = merchantProduct?.price
@@ -62,7 +64,7 @@ export async function everyTag (): Promise<void> {
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice)
+  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice, usageLeft)
 }
 `
 

@@ -23,6 +23,8 @@ export const MAX_TRIAL_DAYS = 90
 /** The largest amount one plan, cap, usage record or line may carry: 10 million in major units. */
 export const MAX_MONEY_AMOUNT = 1_000_000_000
 
+const PlanIntervalSchema = StringEnum(PLAN_INTERVALS, { title: 'PlanInterval' })
+
 /** What a merchant sees for each status (the admin's badges). */
 export const CHARGE_STATUS_WORDS: Record<ChargeStatus, string> = {
   PENDING: 'Waiting for approval',
@@ -49,7 +51,8 @@ export const PricingPlanSchema = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 60 }),
   kind: StringEnum(PLAN_KINDS, { title: 'PlanKind' }),
   price: BillingMoneySchema,
-  interval: Type.Optional(StringEnum(PLAN_INTERVALS, { title: 'PlanInterval', description: 'RECURRING plans only' })),
+  /** RECURRING plans only. */
+  interval: Type.Optional(PlanIntervalSchema),
   trialDays: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS, description: 'RECURRING plans only; default 0' })),
   usage: Type.Optional(PlanUsageSchema)
 }, { additionalProperties: false, title: 'PricingPlan' })
@@ -82,7 +85,7 @@ export const SubscriptionSchema = Type.Object({
   planId: Type.String(),
   name: Type.String(),
   price: BillingMoneySchema,
-  interval: StringEnum(PLAN_INTERVALS, { title: 'PlanInterval' }),
+  interval: PlanIntervalSchema,
   trialDays: Type.Integer(),
   trialEndsAt: Type.Union([Iso, Type.Null()], { description: 'Null while PENDING and without a trial' }),
   usage: Type.Union([SubscriptionUsageSchema, Type.Null()]),
@@ -156,7 +159,7 @@ export const MerchantChargeSchema = Type.Object({
   planId: Type.String(),
   name: Type.String(),
   price: BillingMoneySchema,
-  interval: Type.Union([StringEnum(PLAN_INTERVALS), Type.Null()]),
+  interval: Type.Union([PlanIntervalSchema, Type.Null()]),
   trialDays: Type.Integer(),
   trialEndsAt: Type.Union([Iso, Type.Null()]),
   usage: Type.Union([SubscriptionUsageSchema, Type.Null()]),

@@ -100,11 +100,13 @@ t.test('declined and expired charges; a pending charge expires after two billing
   t.equal((await app.inject({ url: `/app-api/billing/subscriptions/${late.id}`, headers: installed.auth })).json().status, 'EXPIRED')
 
   const swept = await ask(app, installed, 'subscriptions', 'basic')
+  const seen = await ask(app, installed, 'purchases', 'setup')
   clock.advance(2 * DAY_MS + 1)
+  t.match((await app.inject({ url: `/merchant/charges/${seen.id}`, headers: merchant.auth })).json(), { status: 'EXPIRED', expiresAt: null }, 'a read finds it expired')
   t.equal((await portsOf(app).billing.runDue()).expired, 1, 'the job expires what nobody decided')
   t.equal((await app.inject({ url: `/app-api/billing/subscriptions/${swept.id}`, headers: installed.auth })).json().status, 'EXPIRED')
-  await hooks.waitFor(3)
-  t.same(hooks.received.map((received) => JSON.parse(received.body).data.status), ['DECLINED', 'EXPIRED', 'EXPIRED'])
+  await hooks.waitFor(4)
+  t.same(hooks.received.map((received) => JSON.parse(received.body).data.status), ['DECLINED', 'EXPIRED', 'EXPIRED', 'EXPIRED'])
 })
 
 t.test('uninstalling cancels; a reinstall keeps what was used of the trial', async (t) => {
