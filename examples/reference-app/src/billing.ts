@@ -15,11 +15,13 @@ export const PAID_PLAN_ID = 'pro'
 export const USAGE_PER_ORDER = 10
 export const RETURN_PATH = '/billing/return'
 
-/** Our paid plan as the listing declares it. */
+let declared: PricingPlan | null = null
+
+/** Our paid plan as the listing declares it (read once from app.manifest.json). */
 export function paidPlan (): PricingPlan {
-  const plan = appDefinition('').listing.pricing.plans.find((candidate) => candidate.id === PAID_PLAN_ID)
-  if (plan === undefined) throw new Error(`app.manifest.json has no "${PAID_PLAN_ID}" plan`)
-  return plan
+  declared ??= appDefinition('').listing.pricing.plans.find((candidate) => candidate.id === PAID_PLAN_ID) ?? null
+  if (declared === null) throw new Error(`app.manifest.json has no "${PAID_PLAN_ID}" plan`)
+  return declared
 }
 
 /** Where the platform sends the merchant back: our own origin, the business in the query (the charge id comes with it). */
