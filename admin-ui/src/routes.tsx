@@ -12,6 +12,8 @@ const AdminOrders = lazy(() => import('./pages/admin-orders/index.tsx'))
 const AdminOrder = lazy(() => import('./pages/admin-order/index.tsx'))
 const AdminReviews = lazy(() => import('./pages/admin-reviews/index.tsx'))
 const AdminBusiness = lazy(() => import('./pages/admin-business/index.tsx'))
+const AdminBilling = lazy(() => import('./pages/admin-billing/index.tsx'))
+const AdminCharge = lazy(() => import('./pages/admin-charge/index.tsx'))
 const AdminSettings = lazy(() => import('./pages/admin-settings/index.tsx'))
 const AdminAppPage = lazy(() => import('./pages/admin-app-page/index.tsx'))
 const AdminConsent = lazy(() => import('./pages/admin-consent/index.tsx'))
@@ -43,6 +45,8 @@ export function AppRoutes () {
       <Route path='/admin/orders/:id' component={AdminOrder} />
       <Route path='/admin/reviews' component={AdminReviews} />
       <Route path='/admin/settings' component={AdminBusiness} />
+      <Route path='/admin/billing' component={AdminBilling} />
+      <Route path='/admin/charges/:id' component={AdminCharge} />
       <Route path='/admin/apps/:installationId/settings' component={AdminSettings} />
       <Route path='/admin/apps/:installationId/pages/:pageId' component={AdminAppPage} />
       <Route path='/admin/apps/:installationId/consent' component={AdminConsent} />

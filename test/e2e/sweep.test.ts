@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { BrowserContext, Page } from 'playwright-core'
 import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, until, type Session, portsOf } from '../helper.ts'
 import { placeOrder, receiver } from '../plugins/webhooks/helpers.ts'
+import { PLANS, setPricing } from '../plugins/billing/helpers.ts'
 import { axeViolations, launch, screenshot, type AxeViolation } from './browser.ts'
 import { startStudioApp, studioManifest } from './studio-app.ts'
 
@@ -44,6 +45,7 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   })
   studio.client = { clientId: studioApp.clientId, clientSecret, redirectUrl, scope }
   t.equal((await app.inject({ method: 'PUT', url: `/developer/apps/${studioApp.id}/manifest`, headers: developer.auth, payload: { manifest: studioManifest(studio.origin) } })).statusCode, 200)
+  await setPricing(app, developer, studioApp.id, PLANS)
   await publishApp(app, developer, studioApp.id, 'Clear and useful: approved.')
   // the console's data: a test install on the sandbox store and an order there (a webhook delivery)
   const sandbox = await app.inject({ method: 'POST', url: `/developer/apps/${studioApp.id}/test-install`, headers: developer.auth })
@@ -80,6 +82,9 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   const embeds = await app.inject({ method: 'PUT', url: `/merchant/installations/${installed.installationId}/embeds`, headers: merchant.auth, payload: { embeds: { chat: { enabled: true } } } })
   t.equal(embeds.statusCode, 200, 'the widget on')
   const order = await placeOrder(app, merchant.businessId)
+  // app billing (DESIGN §23): the app asks for a subscription, which waits on the merchant's approval screen
+  const charge = await app.inject({ method: 'POST', url: '/app-api/billing/subscriptions', headers: installed.auth, payload: { planId: 'basic', returnUrl: `${studio.origin}/billing/return` } })
+  t.equal(charge.statusCode, 201, `a charge to approve ${charge.body}`)
   const business = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   const store = `${app.origins.storefrontOrigin(business.slug as string)}/store/${business.slug as string}`
 
@@ -115,12 +120,14 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
     { role: 'merchant', route: '/admin/apps/:installationId/pages/:pageId', url: `/admin/apps/${inst}/pages/reports` },
     { role: 'merchant', route: '/admin/apps/:installationId/consent', url: `/admin/apps/${inst}/consent` },
     { role: 'merchant', route: '/admin/apps/:installationId/embeds', url: `/admin/apps/${inst}/embeds` },
+    { role: 'merchant', route: '/admin/billing', url: '/admin/billing', ready: '[data-testid="pending-charges"]' },
+    { role: 'merchant', route: '/admin/charges/:id', url: `/admin/charges/${charge.json().id as string}`, ready: '[data-testid="charge"]' },
     { role: 'merchant', route: '/admin/pages', url: '/admin/pages' },
     { role: 'merchant', route: '/admin/pages/:slug', url: '/admin/pages/home' },
     { role: 'developer', route: '/portal', url: '/portal', ready: '[data-testid="portal-apps"]' },
     { role: 'developer', route: '/portal/apps/new', url: '/portal/apps/new' },
     { role: 'developer', route: '/portal/apps/:appId', url: `/portal/apps/${studioApp.id}` },
-    ...['credentials', 'manifest', 'checks', 'review', 'test', 'media', 'analytics', 'deliveries', 'hook-calls'].map((tab): Visit => ({
+    ...['credentials', 'manifest', 'checks', 'review', 'test', 'media', 'analytics', 'earnings', 'deliveries', 'hook-calls'].map((tab): Visit => ({
       role: 'developer', route: '/portal/apps/:appId/:tab', url: `/portal/apps/${studioApp.id}/${tab}`
     })),
     { role: 'developer', route: '/portal/apps/:appId/:tab', url: `/portal/apps/${studioApp.id}/deliveries?delivery=${deliveries[0].id}`, ready: '[data-testid="delivery-detail"] h3' },

@@ -50,7 +50,19 @@ export function createApiClient (options: ApiClientOptions) {
     }
     return data as T
   }
+  /** A file the API serves (a CSV export): the same session and error format, the body as a Blob. */
+  async function download (path: string): Promise<Blob> {
+    const token = options.getToken()
+    const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` }
+    const response = await doFetch(`${options.baseUrl ?? ''}${path}`, { method: 'GET', headers })
+    if (response.ok) return await response.blob()
+    if (response.status === 401 && token !== null) options.onUnauthorized?.()
+    let data: unknown = null
+    try { data = JSON.parse(await response.text()) } catch { data = null }
+    throw new ApiError(data !== null && typeof (data as ApiErrorBody).message === 'string' ? data as ApiErrorBody : { statusCode: response.status, error: response.statusText, message: `Request failed (${response.status})` })
+  }
   return {
+    download,
     get: <T>(path: string) => request<T>('GET', path),
     post: <T>(path: string, body?: unknown) => request<T>('POST', path, body ?? {}),
     put: <T>(path: string, body: unknown) => request<T>('PUT', path, body),

@@ -74,3 +74,15 @@ t.test('a 401 to a request with a session calls onUnauthorized; without one it d
   t.equal((await api.post('/auth/login', {}).catch((e: ApiError) => e) as ApiError).status, 401)
   t.equal(dropped, 1, 'a failed sign-in is not an expired session')
 })
+
+t.test('a download carries the session and answers the body as a Blob; its errors are ApiErrors', async (t) => {
+  const { calls, fetch } = fakeFetch(200, 'invoice_id,amount\ninv_1,100\n')
+  const api = createApiClient({ getToken: () => 'jwt-2', fetch })
+  const blob = await api.download('/developer/apps/a/earnings.csv')
+  t.equal(await blob.text(), 'invoice_id,amount\ninv_1,100\n')
+  t.same(calls[0].init.headers, { authorization: 'Bearer jwt-2' })
+  const failing = fakeFetch(404, JSON.stringify({ statusCode: 404, error: 'Not Found', message: 'App not found', code: 'app_not_found' }))
+  const error = await createApiClient({ getToken: () => 'jwt', fetch: failing.fetch }).download('/x').catch((e: unknown) => e) as ApiError
+  t.equal(error.status, 404)
+  t.equal(error.message, 'App not found')
+})

@@ -84,6 +84,8 @@ export function AdminShell ({ children }: ShellProps) {
         {link('/admin/reviews', 'Reviews')}
         {link('/admin/pages', 'Pages', false)}
         {link('/admin/apps', 'Installed apps')}
+        {/* a charge's approval screen is part of Billing */}
+        <a href='/admin/billing' aria-current={path === '/admin/billing' || path.startsWith('/admin/charges/') ? 'page' : undefined}>Billing</a>
         {link('/admin/settings', 'Settings')}
         {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {installs.filter((install) => install.adminPages.length > 0).map((install) => (

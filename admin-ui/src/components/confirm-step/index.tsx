@@ -7,13 +7,15 @@ import styles from './style.module.css'
  * A destructive button with a confirm step in place (as the pages list has): the step is an
  * alertdialog, focus goes to its Cancel, Escape closes it, and focus returns to the button.
  */
-export function ConfirmStep ({ label, confirmLabel, busyLabel = 'Deleting…', title, busy, error, onConfirm, children }: {
+export function ConfirmStep ({ label, confirmLabel, busyLabel = 'Deleting…', dismissLabel = 'Cancel', title, busy, error, onConfirm, children }: {
   /** The first button, e.g. "Delete". */
   label: string
   /** The button that does it, e.g. "Delete product". */
   confirmLabel: string
   /** The confirm button while it works, e.g. "Uninstalling…" (default "Deleting…"). */
   busyLabel?: string
+  /** The button that closes the step, doing nothing (default "Cancel"; "Keep it" where the action is itself a cancel). */
+  dismissLabel?: string
   /** The dialog's name and the first button's accessible name, e.g. "Delete Margherita". */
   title: string
   busy: boolean
@@ -44,7 +46,7 @@ export function ConfirmStep ({ label, confirmLabel, busyLabel = 'Deleting…', t
           <ErrorMessage message={error} />
           <div class={styles.buttons}>
             <button type='button' class='danger' disabled={busy} onClick={onConfirm}>{busy ? busyLabel : confirmLabel}</button>
-            <button ref={cancel} type='button' class='secondary' disabled={busy} onClick={() => setOpen(false)}>Cancel</button>
+            <button ref={cancel} type='button' class='secondary' disabled={busy} onClick={() => setOpen(false)}>{dismissLabel}</button>
           </div>
         </div>
       )}

@@ -1,6 +1,7 @@
 import type { AppStatus } from '../../lib/types.ts'
 import { APP_REVIEW_STATE_WORDS, appReviewState } from '../../../../sdk/src/contract/resources.ts'
 import { ORDER_STATUS_LABEL, PRODUCT_STATUS_LABEL, type OrderStatus, type ProductStatus } from '../../lib/commerce-types.ts'
+import { CHARGE_STATUS_WORDS, type ChargeStatus } from '../../lib/billing-types.ts'
 import styles from './style.module.css'
 
 /**
@@ -27,4 +28,14 @@ export function OrderStatusBadge ({ status }: { status: OrderStatus }) {
 
 export function ProductStatusBadge ({ status }: { status: ProductStatus }) {
   return <span class={`${styles.badge} ${styles[`product${status}`]}`} data-status={status}>{PRODUCT_STATUS_LABEL[status]}</span>
+}
+
+/** An app charge's status (DESIGN §23), in the contract's words. */
+export function ChargeStatusBadge ({ status }: { status: ChargeStatus }) {
+  return <span class={`${styles.badge} ${styles[`charge${status}`]}`} data-status={status} data-testid='charge-status'>{CHARGE_STATUS_WORDS[status]}</span>
+}
+
+/** A test charge: approved like any other, never invoiced. */
+export function TestBadge () {
+  return <span class={`${styles.badge} ${styles.test}`} data-testid='test-badge'>Test</span>
 }

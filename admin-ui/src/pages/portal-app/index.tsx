@@ -17,6 +17,7 @@ import { DeliveriesSection } from './deliveries-section.tsx'
 import { HookCallsSection } from './hook-calls-section.tsx'
 import { ChecksSection } from './checks-section.tsx'
 import { ApiVersionsSection } from './api-versions-section.tsx'
+import { EarningsSection } from './earnings/index.tsx'
 import styles from './style.module.css'
 
 const TABS = [
@@ -30,6 +31,8 @@ const TABS = [
   { id: 'media', label: 'Media', Section: MediaSection },
   // the developer console (DESIGN §16): the same screens for the sandbox's test installs and for merchants' installs
   { id: 'analytics', label: 'Analytics', Section: AnalyticsSection },
+  // app billing (DESIGN §23): what merchants' invoices paid for the app
+  { id: 'earnings', label: 'Earnings', Section: EarningsSection },
   { id: 'deliveries', label: 'Deliveries', Section: DeliveriesSection },
   { id: 'hook-calls', label: 'Hook calls', Section: HookCallsSection },
   { id: 'api-versions', label: 'API versions', Section: ApiVersionsSection }
