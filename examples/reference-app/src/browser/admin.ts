@@ -55,9 +55,10 @@ async function message (response: Response): Promise<string> {
 
 /**
  * Upgrade: our backend asks the App API for the subscription; the merchant approves it in the platform's
- * admin at confirmationUrl. That page must not open inside this frame: the admin panel's sandbox lets
- * us open a new tab (allow-popups), not move its own tab, so the approval opens in one, and the platform
- * sends that tab back to our /billing/return. We reload the plan when the merchant comes back here.
+ * admin at confirmationUrl, at the top level, never inside this frame (the platform's page must not be
+ * framed, and it sends the merchant's browser on to our /billing/return). The frame may move the top
+ * window only on a click of the merchant's (allow-top-navigation-by-user-activation), so we hand them
+ * a link to the top rather than navigating by script.
  */
 async function upgrade (button: HTMLButtonElement, out: HTMLElement): Promise<void> {
   button.disabled = true
@@ -71,11 +72,11 @@ async function upgrade (button: HTMLButtonElement, out: HTMLElement): Promise<vo
   const { confirmationUrl } = await response.json() as { confirmationUrl: string }
   const link = element('a', 'Review and approve the charge', 'button') as HTMLAnchorElement
   link.href = confirmationUrl
-  link.target = '_blank'
-  link.rel = 'noopener'
+  link.target = '_top'
   link.setAttribute('data-confirmation', '')
-  out.replaceChildren(link, element('p', 'The approval opens in your admin, in a new tab.', 'muted'))
-  window.open(confirmationUrl, '_blank', 'noopener')
+  button.hidden = true
+  out.replaceChildren(link, element('p', 'You approve it in your admin; then you come back here.', 'muted'))
+  link.focus()
 }
 
 function planCard (overview: Overview): HTMLElement {
@@ -160,7 +161,7 @@ onAdminInit((init) => {
   sessionToken = init.sessionToken
   load().catch(() => show('Could not reach the app’s server.', true))
 }, { expectedOrigin: data.adminOrigin })
-// back from approving in the other tab: show the plan as it is now
+// back in this tab after a while (the approval can take the merchant elsewhere): show the plan as it is now
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible' && sessionToken !== '') load().catch(() => {})
 })
