@@ -10,7 +10,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from './seed.ts'
  * users would click it) registers it as the demo developer, installs it on the developer's sandbox
  * and submits it (its app checks run against that sandbox installation and pass), approves it as the
  * reviewer and installs it through OAuth as the demo merchant, with its block on the home page and its
- * widget on.
+ * widget on. Its listing carries its pricing (a Pro plan with a trial and capped usage, DESIGN §23), so
+ * the approval makes the plan the listing shows and the app's "Upgrade to Pro" asks for.
  */
 
 export const REFERENCE_APP_BLOCK = 'reviews-highlights'
@@ -47,16 +48,38 @@ export async function startReferenceApp (platform: FastifyInstance, options: { p
   return reference
 }
 
-/** The listing and manifest the platform holds follow where the app runs now (a new EXAMPLE_APP_PORT, or PORT=0). */
+/** The listing and manifest the platform holds follow where the app runs now (a new EXAMPLE_APP_PORT, or PORT=0); an older demo gets the app's plans. */
 export async function syncReferenceAppUrls (platform: FastifyInstance, reference: ReferenceApp): Promise<void> {
-  const { appDefinition } = await import('@app-platform/reference-app')
-  const { listing, extensions } = appDefinition(reference.reference.urls.appUrl)
+  const { listing, extensions } = await referenceDefinition(platform, reference)
   const developer = await logIn(platform, DEMO_ACCOUNTS.developer, DEMO_PASSWORD)
   const apps = await call(platform, 'GET', '/developer/apps?limit=100', developer)
   const registered = (apps.data as Json[]).find((app) => app.slug === listing.slug)
-  if (registered === undefined || (registered.redirectUrl === listing.redirectUrl && registered.appUrl === listing.appUrl)) return
-  await call(platform, 'PATCH', `/developer/apps/${registered.id}`, developer, { appUrl: listing.appUrl, redirectUrl: listing.redirectUrl, webhookUrl: listing.webhookUrl })
-  await call(platform, 'PUT', `/developer/apps/${registered.id}/manifest`, developer, { manifest: extensions })
+  if (registered === undefined) return
+  if (registered.redirectUrl !== listing.redirectUrl || registered.appUrl !== listing.appUrl) {
+    await call(platform, 'PATCH', `/developer/apps/${registered.id}`, developer, { appUrl: listing.appUrl, redirectUrl: listing.redirectUrl, webhookUrl: listing.webhookUrl })
+    await call(platform, 'PUT', `/developer/apps/${registered.id}/manifest`, developer, { manifest: extensions })
+  }
+  // the demo starts without the plan rather than not at all
+  await priceOlderDemo(platform, developer, registered, listing.pricing).catch((err: unknown) => { platform.log.warn({ err }, 'demo: the reference app\'s plans were not added') })
+}
+
+/**
+ * A demo seeded before the reference app had a paid plan: its plans are added and approved as on a
+ * first start, so its "Upgrade to Pro" finds an approved plan. A demo that has plans is left as it is.
+ */
+async function priceOlderDemo (platform: FastifyInstance, developer: string, registered: Json, pricing: Json): Promise<void> {
+  const approved = (registered.approvedPricing as Json | null)?.plans as Json[] | undefined
+  if ((approved?.length ?? 0) > 0 || ((registered.pricing as Json | undefined)?.plans as Json[] | undefined ?? []).length > 0) return
+  await call(platform, 'PATCH', `/developer/apps/${registered.id as string}`, developer, { pricing })
+  await call(platform, 'POST', `/developer/apps/${registered.id as string}/submit`, developer)
+  const reviewer = reviewerLogin(platform)
+  await call(platform, 'POST', `/review/apps/${registered.id as string}/approve`, await logIn(platform, reviewer.email, reviewer.password), { notes: 'The reference app\'s Pro plan: approved for the demo.' })
+}
+
+/** The reference app's listing and manifest where it runs now, its plans in the platform's BILLING_CURRENCY. */
+async function referenceDefinition (platform: FastifyInstance, reference: ReferenceApp) {
+  const { appDefinition } = await import('@app-platform/reference-app')
+  return appDefinition(reference.reference.urls.appUrl, { currency: platform.config.billingCurrency })
 }
 
 /**
@@ -98,8 +121,7 @@ async function openAdminPage (platform: FastifyInstance, reference: ReferenceApp
  * listening: the app exchanges the OAuth codes and calls the App API over HTTP, as it would anywhere.
  */
 export async function installReferenceAppDemo (platform: FastifyInstance, reference: ReferenceApp): Promise<void> {
-  const { appDefinition } = await import('@app-platform/reference-app')
-  const { listing, extensions } = appDefinition(reference.reference.urls.appUrl)
+  const { listing, extensions } = await referenceDefinition(platform, reference)
 
   const developer = await logIn(platform, DEMO_ACCOUNTS.developer, DEMO_PASSWORD)
   const created = await call(platform, 'POST', '/developer/apps', developer, listing)

@@ -1,10 +1,10 @@
 import type { ErrorCode } from './contract/error-codes.ts'
 import { API_VERSION_HEADER, type ApiVersion, type VersionedResources } from './contract/api-versions.ts'
 import type {
-  Business, CreatedWebhook, CreateOrderInput, CreateWebhookInput, DashboardAnalytics, DashboardParams,
-  DeliveryListParams, FetchLike, ListParams, ListResponse, OrderListParams, OrderStatus, Page,
-  RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, UpdatedWebhook, UpdateWebhookInput, WebhookDelivery,
-  WebhookRegistration, WebhookTestResult
+  Business, CreatedWebhook, CreateOrderInput, CreatePurchaseInput, CreateSubscriptionInput, CreateUsageRecordInput, CreateWebhookInput,
+  DashboardAnalytics, DashboardParams, DeliveryListParams, FetchLike, ListParams, ListResponse, OrderListParams, OrderStatus, Page,
+  Purchase, RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, Subscription, UpdatedWebhook,
+  UpdateWebhookInput, UsageRecord, WebhookDelivery, WebhookRegistration, WebhookTestResult
 } from './types.ts'
 
 /** Typed client of the App API ({base_url}/app-api) and webhook management ({base_url}/webhooks). */
@@ -196,6 +196,29 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
     pages: {
       list: (params: ListParams = {}) => request<ListResponse<Page>>('GET', api('/pages'), { query: { ...params } }),
       bySlug: (slug: string) => request<Page>('GET', api(`/pages/${segment(slug)}`))
+    },
+
+    /**
+     * App billing (DESIGN §23): the charges of this installation, no scope needed. A charge is PENDING
+     * until the merchant approves it at its `confirmationUrl` (send their browser there, top level);
+     * they come back to `returnUrl?charge_id=…&status=…`. Refusals carry their code: `plan_unknown`,
+     * `plan_kind_mismatch`, `return_url_foreign`, `charge_not_found`, `charge_not_active`,
+     * `usage_not_in_plan`, `usage_cap_exceeded` (422, nothing recorded; `body.balanceRemaining`).
+     */
+    billing: {
+      createSubscription: (input: CreateSubscriptionInput) => request<Subscription>('POST', api('/billing/subscriptions'), { body: input }),
+      listSubscriptions: (params: ListParams = {}) => request<ListResponse<Subscription>>('GET', api('/billing/subscriptions'), { query: { ...params } }),
+      getSubscription: (id: string) => request<Subscription>('GET', api(`/billing/subscriptions/${segment(id)}`)),
+      /** Only an ACTIVE subscription: otherwise `charge_not_active` (409). */
+      cancelSubscription: (id: string) => request<Subscription>('POST', api(`/billing/subscriptions/${segment(id)}/cancel`)),
+      /**
+       * Usage against the plan's capped amount in the current period. The same `idempotencyKey` again
+       * answers the first record and records nothing, so a retry never charges twice.
+       */
+      createUsageRecord: (subscriptionId: string, input: CreateUsageRecordInput) =>
+        request<UsageRecord>('POST', api(`/billing/subscriptions/${segment(subscriptionId)}/usage-records`), { body: input }),
+      createPurchase: (input: CreatePurchaseInput) => request<Purchase>('POST', api('/billing/purchases'), { body: input }),
+      listPurchases: (params: ListParams = {}) => request<ListResponse<Purchase>>('GET', api('/billing/purchases'), { query: { ...params } })
     },
 
     webhooks: {

@@ -1,5 +1,6 @@
 /** Webhook events (spec, Events) and hook points (spec, Outbound calls) with their payloads. */
 import { EVENT_NAMES, HOOK_POINTS } from './contract/events.ts'
+import type { Purchase, Subscription } from './contract/billing.ts'
 
 /** The event catalog: the contract's list (sdk/src/contract). */
 export const WEBHOOK_EVENTS = EVENT_NAMES
@@ -49,6 +50,16 @@ export interface DataErasureEventData {
   businessId: string
   uninstalledAt: string
 }
+
+/**
+ * data of app_subscription.updated: the subscription as the App API shows it (DESIGN §23), sent to the
+ * app's webhook URL whenever one of its charges changes status (approved, declined, expired, cancelled,
+ * replaced), whatever its webhookEvents.
+ */
+export type AppSubscriptionEventData = Subscription
+
+/** data of app_purchase.updated: the one-time purchase as the App API shows it. */
+export type AppPurchaseEventData = Purchase
 
 /** data of webhook.test. */
 export interface WebhookTestEventData {

@@ -8,6 +8,7 @@ import type {
   Page, Product, Redelivered, Replayed, Review, ReviewStats, UpdatedWebhookRegistration, WebhookRegistration, WebhookTestResult
 } from './contract/resources.ts'
 import type { CreateWebhookBody, ReplayBody, UpdateWebhookBody } from './contract/webhook-bodies.ts'
+import type { CreateChargeBody, UsageRecordBody } from './contract/billing.ts'
 
 export type {
   Business, BlockInstance, Customer, Order, OrderItem, Page, Product, Redelivered, Replayed, Review, ReviewStats, WebhookRegistration, WebhookTestResult
@@ -70,6 +71,19 @@ export interface DeliveryListParams extends ListParams {
 
 /** POST /webhooks/:id/replay: re-send every delivery since `since` (ISO 8601), optionally of one status (the contract's ReplayBody). */
 export type ReplayInput = ReplayBody
+
+/** App billing's records (DESIGN §23), the contract's: money is `{ amount, currency }`, integer minor units. */
+export type {
+  BillingMoney, ChargeStatus, Pricing, PricingPlan, PlanInterval, PlanKind, Purchase, Subscription, UsageRecord
+} from './contract/billing.ts'
+export { CHARGE_STATUSES } from './contract/billing.ts'
+
+/** POST /app-api/billing/subscriptions: a RECURRING plan, and where the merchant comes back to (the App URL's or redirect URL's origin). */
+export type CreateSubscriptionInput = CreateChargeBody
+/** POST /app-api/billing/purchases: a ONE_TIME plan, the same body. */
+export type CreatePurchaseInput = CreateChargeBody
+/** POST /app-api/billing/subscriptions/:id/usage-records; `idempotencyKey` is required (the order id, say). */
+export type CreateUsageRecordInput = UsageRecordBody
 
 /** The last X-RateLimit-* headers seen (spec, Limits). */
 export interface RateLimitInfo {

@@ -101,6 +101,7 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   const install = page.getByRole('link', { name: 'Install' })
   await install.waitFor()
   t.match(await install.getAttribute('href'), new RegExp(`^${appOrigin}/\\?businessId=biz_\\w+&business=${slug}$`), 'Install goes to the app\'s App URL')
+  t.match(await page.getByTestId('pricing-plans').innerText(), /Pro\s+\$9\.99 every 30 days[\s\S]*14-day free trial/, 'the listing shows the app\'s approved Pro plan')
   await shot(page, 'listing')
   await install.click()
   await page.getByTestId('consent').waitFor()

@@ -1,13 +1,14 @@
 import Fastify, { type FastifyServerOptions } from 'fastify'
 import type { FetchLike } from '@app-platform/sdk'
 import { bundleBrowserScripts, STYLESHEET } from './assets.ts'
-import { createContext, type Urls } from './context.ts'
+import { createContext, type Context, type Urls } from './context.ts'
 import { openStore, type Credentials } from './store.ts'
 import installRoutes from './routes/install.ts'
 import platformRoutes from './routes/platform.ts'
 import storefrontRoutes from './routes/storefront.ts'
 import adminRoutes from './routes/admin.ts'
 import payRoutes from './routes/pay.ts'
+import billingRoutes from './routes/billing.ts'
 
 export interface ReferenceAppOptions extends Urls {
   /** Where installations.json lives (the demo uses $DATA_DIR/example-app). */
@@ -37,7 +38,7 @@ export async function buildReferenceApp (options: ReferenceAppOptions) {
   const scripts = await bundleBrowserScripts()
 
   const app = options.loggerInstance !== undefined ? Fastify({ loggerInstance: options.loggerInstance }) : Fastify({ logger: options.logger ?? false })
-  app.decorate('reference', { urls, store })
+  app.decorate('reference', { urls, store, context })
   app.addHook('onSend', async (_request, reply) => {
     if (String(reply.getHeader('content-type') ?? '').startsWith('text/html') && !reply.hasHeader('content-security-policy')) {
       reply.header('content-security-policy', PAGE_POLICY)
@@ -58,12 +59,14 @@ export async function buildReferenceApp (options: ReferenceAppOptions) {
   await app.register(storefrontRoutes, { context })
   await app.register(adminRoutes, { context })
   await app.register(payRoutes, { context })
+  await app.register(billingRoutes, { context })
   return app
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    reference: { urls: Urls, store: ReturnType<typeof openStore> }
+    /** `context` is what the routes share: the store, the URLs and each installation's App API client. */
+    reference: { urls: Urls, store: ReturnType<typeof openStore>, context: Context }
   }
 }
 

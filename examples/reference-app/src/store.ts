@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import type { Subscription } from '@app-platform/sdk'
 
 /*
  * Everything the app remembers, in one JSON file (`<dataDir>/installations.json`). A real app would
@@ -58,6 +59,8 @@ interface StoreData {
   pending: Record<string, PendingAuthorization>
   events: Record<string, ReceivedEvent[]>
   payments: Record<string, Payment>
+  /** The business's subscription to our paid plan as the App API last showed it (src/billing.ts). */
+  subscriptions: Record<string, Subscription>
 }
 
 export const STORE_FILE = 'installations.json'
@@ -65,7 +68,7 @@ export const STORE_FILE = 'installations.json'
 export const MAX_EVENTS_PER_BUSINESS = 200
 export const PENDING_TTL_MS = 10 * 60_000
 
-const empty = (): StoreData => ({ credentials: null, installations: {}, pending: {}, events: {}, payments: {} })
+const empty = (): StoreData => ({ credentials: null, installations: {}, pending: {}, events: {}, payments: {}, subscriptions: {} })
 
 function read (path: string): StoreData {
   let text: string
@@ -142,6 +145,12 @@ export function openStore (dataDir: string, now: () => Date = () => new Date()) 
       save()
     },
 
+    subscription: (businessId: string): Subscription | null => data.subscriptions[businessId] ?? null,
+    saveSubscription (businessId: string, subscription: Subscription): void {
+      data.subscriptions[businessId] = subscription
+      save()
+    },
+
     /**
      * business.data_erasure: everything kept about the business goes (spec, Events). An erasure that
      * comes for an uninstall older than our installation (the merchant came back since) erases what we
@@ -155,11 +164,14 @@ export function openStore (dataDir: string, now: () => Date = () => new Date()) 
         for (const [invoiceId, payment] of Object.entries(data.payments)) {
           if (payment.businessId === businessId && Date.parse(payment.expiresAt) <= before) delete data.payments[invoiceId]
         }
+        const subscription = data.subscriptions[businessId]
+        if (subscription !== undefined && Date.parse(subscription.createdAt) <= before) delete data.subscriptions[businessId]
         save()
         return
       }
       delete data.installations[businessId]
       delete data.events[businessId]
+      delete data.subscriptions[businessId]
       for (const [invoiceId, payment] of Object.entries(data.payments)) {
         if (payment.businessId === businessId) delete data.payments[invoiceId]
       }

@@ -1,4 +1,5 @@
 import { adminBridge, onAdminInit, requestSessionToken } from '@app-platform/sdk/browser'
+import type { PricingPlan, Subscription } from '@app-platform/sdk'
 
 /*
  * The admin page inside the platform's admin panel. The panel posts service:init with a signed
@@ -13,6 +14,8 @@ interface Overview {
   orders: { total: number, revenue: number }
   reviews: { averageRating: number, totalReviews: number }
   events: Array<{ event: string, receivedAt: string, summary: string }>
+  /** The store's plan (null subscription: free) and the paid plan we offer. */
+  billing: { subscription: Subscription | null, offer: PricingPlan }
 }
 
 const data = JSON.parse(document.getElementById('app-data')?.textContent ?? '{}') as { adminOrigin: string }
@@ -33,6 +36,73 @@ function element (tag: string, text?: string, className?: string): HTMLElement {
 }
 
 const money = (minor: number, currency: string): string => new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(minor / 100)
+
+let sessionToken = ''
+
+/** A call to our backend with the panel's session token, asking the panel for a fresh one once on a 401 (tokens live five minutes). */
+async function backend (path: string, init: RequestInit = {}): Promise<Response> {
+  const call = async () => await fetch(path, { ...init, headers: { authorization: `Bearer ${sessionToken}` } })
+  const response = await call()
+  if (response.status !== 401) return response
+  sessionToken = await requestSessionToken({ expectedOrigin: data.adminOrigin })
+  return await call()
+}
+
+async function message (response: Response): Promise<string> {
+  const body = await response.json().catch(() => ({})) as { message?: string }
+  return body.message ?? response.statusText
+}
+
+/**
+ * Upgrade: our backend asks the App API for the subscription; the merchant approves it in the platform's
+ * admin at confirmationUrl, at the top level, never inside this frame (the platform's page must not be
+ * framed, and it sends the merchant's browser on to our /billing/return). The frame may move the top
+ * window only on a click of the merchant's (allow-top-navigation-by-user-activation), so we hand them
+ * a link to the top rather than navigating by script.
+ */
+async function upgrade (button: HTMLButtonElement, out: HTMLElement): Promise<void> {
+  button.disabled = true
+  out.replaceChildren(element('span', 'Asking the platform…', 'muted'))
+  const response = await backend('/admin/api/upgrade', { method: 'POST' })
+  button.disabled = false
+  if (!response.ok) {
+    out.replaceChildren(element('span', await message(response), 'error'))
+    return
+  }
+  const { confirmationUrl } = await response.json() as { confirmationUrl: string }
+  const link = element('a', 'Review and approve the charge', 'button') as HTMLAnchorElement
+  link.href = confirmationUrl
+  link.target = '_top'
+  link.setAttribute('data-confirmation', '')
+  button.hidden = true
+  out.replaceChildren(link, element('p', 'You approve it in your admin; then you come back here.', 'muted'))
+  link.focus()
+}
+
+function planCard (overview: Overview): HTMLElement {
+  const { subscription, offer } = overview.billing
+  const card = element('section', undefined, 'card')
+  card.setAttribute('data-plan', subscription?.status === 'ACTIVE' ? subscription.planId : 'free')
+  card.append(element('h2', 'Your plan'))
+  if (subscription?.status === 'ACTIVE') {
+    const trial = subscription.trialEndsAt !== null && Date.parse(subscription.trialEndsAt) > Date.now() ? `, free trial until ${new Date(subscription.trialEndsAt).toLocaleDateString()}` : ''
+    card.append(element('p', `${subscription.name}: ${money(subscription.price.amount, subscription.price.currency)} every 30 days${trial}${subscription.test ? ' (test charge)' : ''}.`))
+    if (subscription.usage !== null) {
+      const { balanceUsed, cappedAmount, terms } = subscription.usage
+      card.append(element('p', `Usage this period: ${money(balanceUsed.amount, balanceUsed.currency)} of ${money(cappedAmount.amount, cappedAmount.currency)} (${terms}).`, 'muted'))
+    }
+    return card
+  }
+  card.append(element('p', `Free. ${offer.name}: ${money(offer.price.amount, offer.price.currency)} every 30 days${offer.trialDays !== undefined && offer.trialDays > 0 ? ` after a ${offer.trialDays}-day free trial` : ''}${offer.usage === undefined ? '' : `, plus ${offer.usage.terms} (at most ${money(offer.usage.cappedAmount.amount, offer.usage.cappedAmount.currency)})`}.`))
+  if (subscription?.status === 'PENDING') card.append(element('p', `${subscription.name} is waiting for your approval.`, 'muted'))
+  const button = element('button', `Upgrade to ${offer.name}`, 'button') as HTMLButtonElement
+  button.type = 'button'
+  const out = element('div')
+  out.setAttribute('aria-live', 'polite')
+  button.addEventListener('click', () => { upgrade(button, out).catch(() => out.replaceChildren(element('span', 'Could not reach the app’s server.', 'error'))) })
+  card.append(button, out)
+  return card
+}
 
 function render (overview: Overview): void {
   status.hidden = true
@@ -67,19 +137,13 @@ function render (overview: Overview): void {
     events.append(table)
   }
   const scopes = element('p', `Granted scopes: ${overview.installation.scopes.join(', ')}`, 'muted')
-  content.append(element('h1', overview.business.name), verified, stats, events, scopes)
+  content.append(element('h1', overview.business.name), verified, stats, planCard(overview), events, scopes)
 }
 
-async function load (sessionToken: string, retried = false): Promise<void> {
-  const response = await fetch('/admin/api/overview', { headers: { authorization: `Bearer ${sessionToken}` } })
-  if (response.status === 401 && !retried) {
-    // Session tokens live five minutes: ask the panel for a fresh one and try once more.
-    await load(await requestSessionToken({ expectedOrigin: data.adminOrigin }), true)
-    return
-  }
+async function load (): Promise<void> {
+  const response = await backend('/admin/api/overview')
   if (!response.ok) {
-    const body = await response.json().catch(() => ({})) as { message?: string }
-    show(`Could not load this store's data: ${body.message ?? response.statusText}`, true)
+    show(`Could not load this store's data: ${await message(response)}`, true)
     return
   }
   render(await response.json() as Overview)
@@ -94,5 +158,10 @@ show('Loading…')
 const waiting = setTimeout(() => show('Open this page from the platform’s admin panel: it needs the panel’s signed session token.', true), 5000)
 onAdminInit((init) => {
   clearTimeout(waiting)
-  load(init.sessionToken).catch(() => show('Could not reach the app’s server.', true))
+  sessionToken = init.sessionToken
+  load().catch(() => show('Could not reach the app’s server.', true))
 }, { expectedOrigin: data.adminOrigin })
+// back in this tab after a while (the approval can take the merchant elsewhere): show the plan as it is now
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'visible' && sessionToken !== '') load().catch(() => {})
+})

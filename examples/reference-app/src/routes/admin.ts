@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyReply } from 'fastify'
-import { AppApiError, SessionTokenError, verifySessionToken, type SessionTokenClaims } from '@app-platform/sdk'
+import type { FastifyInstance } from 'fastify'
+import { AppApiError } from '@app-platform/sdk'
 import { origin, type Context } from '../context.ts'
 import { page } from '../html.ts'
-import type { Installation } from '../store.ts'
+import { verifiedSession } from '../session.ts'
+import { currentSubscription, paidPlan } from '../billing.ts'
 
 /*
  * The admin page (manifest adminPages[].renderUrl), framed by the platform's admin panel. The page's
@@ -13,20 +14,6 @@ import type { Installation } from '../store.ts'
 export const ADMIN_PAGE_PATH = '/admin'
 export const OVERVIEW_PATH = '/admin/api/overview'
 const OVERVIEW_DAYS = 30
-
-function unauthorized (reply: FastifyReply, message: string) {
-  return reply.code(401).header('www-authenticate', 'Bearer').send({ statusCode: 401, error: 'Unauthorized', message })
-}
-
-/** The installation a token claims to be for, read before its signature is checked (the secret depends on it). */
-function claimedBusiness (token: string): string | null {
-  try {
-    const claims = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { businessId?: unknown }
-    return typeof claims.businessId === 'string' ? claims.businessId : null
-  } catch {
-    return null
-  }
-}
 
 export default async function adminRoutes (fastify: FastifyInstance, { context }: { context: Context }) {
   fastify.get(ADMIN_PAGE_PATH, async (_request, reply) => {
@@ -43,28 +30,18 @@ export default async function adminRoutes (fastify: FastifyInstance, { context }
   })
 
   fastify.get(OVERVIEW_PATH, async (request, reply) => {
-    const header = request.headers.authorization ?? ''
-    const token = header.startsWith('Bearer ') ? header.slice(7) : ''
-    const credentials = context.store.credentials()
-    const installation: Installation | null = context.store.installation(claimedBusiness(token) ?? '')
-    if (token === '' || credentials === null || installation === null) return unauthorized(reply, 'A session token from the admin panel is required')
-    let claims: SessionTokenClaims
-    try {
-      claims = verifySessionToken(token, { secret: installation.webhookSecret, clientId: credentials.clientId, issuer: origin(context.urls.adminUrl) })
-    } catch (error) {
-      if (error instanceof SessionTokenError) return unauthorized(reply, error.message)
-      throw error
-    }
-    if (claims.installationId !== installation.installationId) return unauthorized(reply, 'Session token is for an earlier installation')
-
+    const session = verifiedSession(context, request, reply)
+    if (session === null) return reply
+    const { installation, claims } = session
     const api = context.api(installation)
     const to = context.now()
     const from = new Date(to.getTime() - (OVERVIEW_DAYS - 1) * 86_400_000)
     try {
-      const [business, dashboard, reviews] = await Promise.all([
+      const [business, dashboard, reviews, subscription] = await Promise.all([
         api.business.get(),
         api.analytics.dashboard({ from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) }),
-        api.reviews.stats()
+        api.reviews.stats(),
+        currentSubscription(context, installation)
       ])
       return {
         business: { id: business.id, name: business.name, currency: business.currency },
@@ -72,7 +49,9 @@ export default async function adminRoutes (fastify: FastifyInstance, { context }
         verifiedAs: { userId: claims.sub, expiresAt: new Date(claims.exp * 1000).toISOString() },
         orders: { total: dashboard.orderCount, revenue: dashboard.revenue },
         reviews: { averageRating: reviews.averageRating, totalReviews: reviews.totalReviews },
-        events: context.store.events(installation.businessId).slice(0, 10).map(({ event, receivedAt, summary }) => ({ event, receivedAt, summary }))
+        events: context.store.events(installation.businessId).slice(0, 10).map(({ event, receivedAt, summary }) => ({ event, receivedAt, summary })),
+        // the plan the store is on (null: free) and the one we offer
+        billing: { subscription, offer: paidPlan() }
       }
     } catch (error) {
       if (!(error instanceof AppApiError)) throw error

@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import {
   DeliveryDeduper, verifyHookRequest, verifyWebhook, WebhookVerificationError,
-  type HeaderBag, type HookRequestDataMap, type WebhookEvent
+  type AppSubscriptionEventData, type HeaderBag, type HookRequestDataMap, type WebhookEvent
 } from '@app-platform/sdk'
 import type { Context } from '../context.ts'
 import type { Installation } from '../store.ts'
+import { onSubscriptionEvent, recordOrderUsage } from '../billing.ts'
 import { loyaltyDiscount, minorUnits, money, PAYMENT_TTL_MS, paymentMethods, shippingRate, validateOrder, WALLET_METHOD_ID } from '../checkout-rules.ts'
 
 /*
@@ -60,6 +61,7 @@ function summarise (event: WebhookEvent): string {
   const data = event.data as Record<string, unknown>
   if (event.event === 'order.created') return `Order #${String(data.orderNumber)}: ${money(minorUnits(data.amount))} (${paymentLabel(data.paymentMethod)})`
   if (event.event === 'review.created') return `${String(data.rating)}★ from ${String(data.authorName)}`
+  if (event.event === 'app_subscription.updated') return `Subscription ${String(data.name)}: ${String(data.status)}`
   if (typeof data.orderId === 'string') return `Order ${data.orderId}${typeof data.status === 'string' ? ` is ${data.status}` : ''}`
   return typeof data.message === 'string' ? data.message : ''
 }
@@ -82,7 +84,7 @@ export default async function platformRoutes (fastify: FastifyInstance, { contex
     }
     const eventId = event.eventId
     if (eventId !== null && context.store.hasEvent(eventId)) return { received: true, duplicate: true }
-    const ran = await inFlight.run(eventId, () => {
+    const ran = await inFlight.run(eventId, async () => {
       if (event.event === 'business.data_erasure') {
         // The merchant uninstalled 48 hours ago: erase everything we keep about the business (from before
         // that uninstall, when they have installed us again since).
@@ -90,6 +92,13 @@ export default async function platformRoutes (fastify: FastifyInstance, { contex
         context.store.eraseBusiness(event.businessId, typeof uninstalledAt === 'string' ? uninstalledAt : undefined)
         request.log.info({ businessId: event.businessId }, 'business data erased')
         return
+      }
+      if (event.event === 'app_subscription.updated') onSubscriptionEvent(context, event.businessId, event.data as unknown as AppSubscriptionEventData)
+      if (event.event === 'order.created') {
+        // our paid plan charges per order processed; keyed by the order id, so a retried delivery records nothing twice
+        const { orderId, orderNumber } = event.data as { orderId: string, orderNumber: string }
+        const usage = await recordOrderUsage(context, installation, { orderId, orderNumber: String(orderNumber) })
+        if ('skipped' in usage && usage.skipped === 'cap_reached') request.log.info({ businessId: event.businessId, orderId }, 'usage cap reached: order not charged')
       }
       context.store.recordEvent(event.businessId, {
         eventId: eventId ?? `local_${randomBytes(8).toString('hex')}`, event: event.event, receivedAt: context.now().toISOString(), summary: summarise(event)
