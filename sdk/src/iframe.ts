@@ -22,6 +22,13 @@ export const ADMIN_RESIZE = 'service:resize'
 export const ADMIN_TOAST = 'service:toast'
 /** admin page → admin panel: open another admin page of the same installation. */
 export const ADMIN_NAVIGATE = 'service:navigate'
+/**
+ * admin page → admin panel: open the approval screen of one of this installation's charges (DESIGN §23:
+ * the charge's confirmationUrl, which a sandboxed frame cannot navigate the admin to itself).
+ */
+export const ADMIN_CONFIRM_CHARGE = 'service:confirm-charge'
+/** What a charge id looks like: `sub_…` or `pur_…`. */
+export const CHARGE_ID_PATTERN = /^(sub|pur)_[A-Za-z0-9]{1,60}$/
 
 /** The admin panel clamps admin page heights to this range (DESIGN §14). */
 export const MIN_ADMIN_HEIGHT = 200
@@ -60,8 +67,10 @@ export interface AdminResizeMessage { type: typeof ADMIN_RESIZE, height: number 
 export type ToastKind = 'info' | 'error'
 export interface AdminToastMessage { type: typeof ADMIN_TOAST, message: string, kind: ToastKind }
 export interface AdminNavigateMessage { type: typeof ADMIN_NAVIGATE, pageId: string }
+export interface AdminConfirmChargeMessage { type: typeof ADMIN_CONFIRM_CHARGE, chargeId: string }
 /** Everything an admin page may send the admin panel. */
-export type AdminFrameMessage = AdminReadyMessage | AdminResizeMessage | AdminToastMessage | AdminNavigateMessage | AdminSessionTokenRequestMessage
+export type AdminFrameMessage =
+  | AdminReadyMessage | AdminResizeMessage | AdminToastMessage | AdminNavigateMessage | AdminSessionTokenRequestMessage | AdminConfirmChargeMessage
 export interface AdminSessionTokenMessage { type: typeof ADMIN_SESSION_TOKEN, sessionToken: string }
 
 const MAX_SETTINGS_DEPTH = 16
@@ -150,6 +159,8 @@ export function parseAdminFrameMessage (data: unknown): AdminFrameMessage | null
     }
     case ADMIN_NAVIGATE:
       return isNonEmptyString(data.pageId) && data.pageId.length <= 64 ? { type: ADMIN_NAVIGATE, pageId: data.pageId } : null
+    case ADMIN_CONFIRM_CHARGE:
+      return typeof data.chargeId === 'string' && CHARGE_ID_PATTERN.test(data.chargeId) ? { type: ADMIN_CONFIRM_CHARGE, chargeId: data.chargeId } : null
     default: return null
   }
 }
@@ -293,6 +304,11 @@ export interface AdminBridge {
   toast (message: string, kind?: ToastKind): void
   /** Opens another admin page of the same app installation. */
   navigate (pageId: string): void
+  /**
+   * Sends the merchant to the approval screen of a charge this installation asked for (the `id` of
+   * `billing.createSubscription` / `createPurchase`): the admin opens its own `/admin/charges/:id`.
+   */
+  confirmCharge (chargeId: string): void
 }
 
 /** Inside an admin page iframe: the messages to the admin panel, posted to its origin only. */
@@ -306,6 +322,7 @@ export function adminBridge (options: AdminInitOptions): AdminBridge {
     ready: () => post({ type: ADMIN_READY }),
     resize: (height) => post({ type: ADMIN_RESIZE, height: Math.ceil(height) }),
     toast: (message, kind = 'info') => post({ type: ADMIN_TOAST, message, kind }),
-    navigate: (pageId) => post({ type: ADMIN_NAVIGATE, pageId })
+    navigate: (pageId) => post({ type: ADMIN_NAVIGATE, pageId }),
+    confirmCharge: (chargeId) => post({ type: ADMIN_CONFIRM_CHARGE, chargeId })
   }
 }

@@ -54,7 +54,7 @@ document.getElementById('greeting').textContent = settings.greeting || ''
 
 /** The admin page: ready at once, asks for 900 px, a toast on click, and records its init. */
 const ADMIN_PAGE = (adminOrigin: string) => html(`<h2>Reports</h2><p id="init">waiting</p>
-<button id="toast">Say hello</button> <button id="next">Go to settings page</button>
+<button id="toast">Say hello</button> <button id="next">Go to settings page</button> <button id="charge">Approve a charge</button>
 <div style="height:820px;background:linear-gradient(#eef,#fff)">Tall report</div>
 <script>
 const admin = ${JSON.stringify(adminOrigin)}
@@ -65,6 +65,8 @@ window.addEventListener('message', (event) => {
 })
 document.getElementById('toast').onclick = () => post({ type: 'service:toast', message: 'Report exported', kind: 'info', futureField: 1 })
 document.getElementById('next').onclick = () => post({ type: 'service:navigate', pageId: 'nowhere' })
+// a charge that is not this installation's (DESIGN §23): the admin must not open it
+document.getElementById('charge').onclick = () => post({ type: 'service:confirm-charge', chargeId: 'sub_notours' })
 post({ type: 'service:ready' })
 post({ type: 'service:resize', height: document.body.scrollHeight })
 </script>`)

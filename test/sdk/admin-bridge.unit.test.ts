@@ -1,6 +1,7 @@
 import t from 'tap'
 import {
-  ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MAX_ADMIN_HEIGHT, MAX_TOAST_LENGTH, MIN_ADMIN_HEIGHT,
+  ADMIN_CONFIRM_CHARGE, ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MAX_ADMIN_HEIGHT, MAX_TOAST_LENGTH,
+  MIN_ADMIN_HEIGHT,
   adminBridge, clampAdminHeight, parseAdminFrameMessage, type FrameWindow
 } from '../../sdk/src/browser.ts'
 
@@ -10,6 +11,10 @@ t.test('parseAdminFrameMessage: what the admin panel accepts from an admin page 
   t.same(parseAdminFrameMessage({ type: ADMIN_TOAST, message: 'Saved' }), { type: ADMIN_TOAST, message: 'Saved', kind: 'info' }, 'kind defaults to info')
   t.same(parseAdminFrameMessage({ type: ADMIN_TOAST, message: 'x'.repeat(1000), kind: 'error' }), { type: ADMIN_TOAST, message: 'x'.repeat(MAX_TOAST_LENGTH), kind: 'error' }, 'long toasts are cut')
   t.same(parseAdminFrameMessage({ type: ADMIN_NAVIGATE, pageId: 'reports' }), { type: ADMIN_NAVIGATE, pageId: 'reports' })
+  t.same(parseAdminFrameMessage({ type: ADMIN_CONFIRM_CHARGE, chargeId: 'sub_a1B2', url: 'https://evil.example' }), { type: ADMIN_CONFIRM_CHARGE, chargeId: 'sub_a1B2' }, 'a charge id, never a URL')
+  for (const chargeId of ['inv_1', 'sub_../../auth', 'https://evil.example', '', 7, `sub_${'a'.repeat(61)}`]) {
+    t.equal(parseAdminFrameMessage({ type: ADMIN_CONFIRM_CHARGE, chargeId }), null, `refused: ${String(chargeId)}`)
+  }
   t.same(parseAdminFrameMessage({ type: ADMIN_SESSION_TOKEN_REQUEST }), { type: ADMIN_SESSION_TOKEN_REQUEST })
   t.same(parseAdminFrameMessage({ type: ADMIN_READY, version: 2, extra: { a: 1 } }), { type: ADMIN_READY }, 'unknown fields are ignored and dropped')
   t.same(parseAdminFrameMessage({ type: ADMIN_TOAST, message: 'Hi', kind: 'info', icon: 'party' }), { type: ADMIN_TOAST, message: 'Hi', kind: 'info' })
@@ -41,9 +46,10 @@ t.test('adminBridge (admin page side) posts to the admin origin only', async (t)
   bridge.toast('Exported')
   bridge.toast('Failed', 'error')
   bridge.navigate('settings')
+  bridge.confirmCharge('pur_x9')
   t.same(posted.map((p) => p.message), [
     { type: ADMIN_READY }, { type: ADMIN_RESIZE, height: 813 }, { type: ADMIN_TOAST, message: 'Exported', kind: 'info' },
-    { type: ADMIN_TOAST, message: 'Failed', kind: 'error' }, { type: ADMIN_NAVIGATE, pageId: 'settings' }
+    { type: ADMIN_TOAST, message: 'Failed', kind: 'error' }, { type: ADMIN_NAVIGATE, pageId: 'settings' }, { type: ADMIN_CONFIRM_CHARGE, chargeId: 'pur_x9' }
   ])
   t.ok(posted.every((p) => p.targetOrigin === admin))
   t.ok(posted.every((p) => parseAdminFrameMessage(p.message) !== null), 'every message passes the panel’s validator')

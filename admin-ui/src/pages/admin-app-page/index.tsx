@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { useLocation, useRoute } from 'preact-iso'
 import {
-  ADMIN_INIT, ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MIN_ADMIN_HEIGHT,
+  ADMIN_CONFIRM_CHARGE, ADMIN_INIT, ADMIN_NAVIGATE, ADMIN_READY, ADMIN_RESIZE, ADMIN_SESSION_TOKEN, ADMIN_SESSION_TOKEN_REQUEST, ADMIN_TOAST, MIN_ADMIN_HEIGHT,
   clampAdminHeight, parseAdminFrameMessage, type AdminInitMessage, type AdminSessionTokenMessage, type ToastKind
 } from '../../../../sdk/src/iframe.ts'
 import { AdminShell } from '../../components/admin-shell/index.tsx'
@@ -83,6 +83,12 @@ function AdminFrame ({ page, business, install }: { page: AdminPageLink, busines
         case ADMIN_NAVIGATE:
           // only another page of the same installation; anything else is ignored
           if (install.adminPages.some((p) => p.pageId === message.pageId)) route(`/admin/apps/${installationId}/pages/${encodeURIComponent(message.pageId)}`)
+          break
+        case ADMIN_CONFIRM_CHARGE:
+          // only a charge this installation asked for, and only the admin's own approval screen: never a URL of the app's
+          void api.get<{ installationId: string }>(`/merchant/charges/${encodeURIComponent(message.chargeId)}`).then((charge) => {
+            if (charge.installationId === installationId) route(`/admin/charges/${encodeURIComponent(message.chargeId)}`)
+          }, () => {})
           break
         case ADMIN_SESSION_TOKEN_REQUEST:
           void sessionToken().then((token) => post({ type: ADMIN_SESSION_TOKEN, sessionToken: token }), () => {})

@@ -55,10 +55,9 @@ async function message (response: Response): Promise<string> {
 
 /**
  * Upgrade: our backend asks the App API for the subscription; the merchant approves it in the platform's
- * admin at confirmationUrl, at the top level, never inside this frame (the platform's page must not be
- * framed, and it sends the merchant's browser on to our /billing/return). The frame may move the top
- * window only on a click of the merchant's (allow-top-navigation-by-user-activation), so we hand them
- * a link to the top rather than navigating by script.
+ * admin. A sandboxed frame cannot move the admin's tab, and the platform's page must never be framed, so
+ * we ask the admin panel to open its own approval screen for this charge (service:confirm-charge); the
+ * platform then sends the merchant's browser on to our /billing/return.
  */
 async function upgrade (button: HTMLButtonElement, out: HTMLElement): Promise<void> {
   button.disabled = true
@@ -69,14 +68,9 @@ async function upgrade (button: HTMLButtonElement, out: HTMLElement): Promise<vo
     out.replaceChildren(element('span', await message(response), 'error'))
     return
   }
-  const { confirmationUrl } = await response.json() as { confirmationUrl: string }
-  const link = element('a', 'Review and approve the charge', 'button') as HTMLAnchorElement
-  link.href = confirmationUrl
-  link.target = '_top'
-  link.setAttribute('data-confirmation', '')
-  button.hidden = true
-  out.replaceChildren(link, element('p', 'You approve it in your admin; then you come back here.', 'muted'))
-  link.focus()
+  const { subscription } = await response.json() as { subscription: Subscription }
+  out.replaceChildren(element('p', 'Opening the approval in your admin…', 'muted'))
+  bridge.confirmCharge(subscription.id)
 }
 
 function planCard (overview: Overview): HTMLElement {
