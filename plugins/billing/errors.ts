@@ -11,8 +11,7 @@ export const ERROR_CODES = defineErrors({
   charge_expired: 'The charge waited 48 hours without a decision and expired',
   charge_not_active: 'Only an ACTIVE subscription can be cancelled or take usage records',
   usage_not_in_plan: 'The subscription\'s plan has no capped usage amount',
-  usage_cap_exceeded: 'The usage record would take the period\'s usage past the plan\'s capped amount',
-  billing_app_not_found: 'No app of this id among the developer\'s apps'
+  usage_cap_exceeded: 'The usage record would take the period\'s usage past the plan\'s capped amount'
 })
 
 export const { badRequest, conflict, fieldError, notFound, unprocessable } = errorHelpers(ERROR_CODES)

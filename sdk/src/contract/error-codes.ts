@@ -92,7 +92,6 @@ export const ERROR_CODES = {
   charge_not_active: 'Only an ACTIVE subscription can be cancelled or take usage records',
   usage_not_in_plan: 'The subscription\'s plan has no capped usage amount',
   usage_cap_exceeded: 'The usage record would take the period\'s usage past the plan\'s capped amount',
-  billing_app_not_found: 'No app of this id among the developer\'s apps',
   // plugins/checkout-hooks/errors.ts
   hook_call_not_found: 'No hook call with this id of the app',
   payment_provider_unreachable: 'The payment method\'s app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)',
