@@ -2,13 +2,36 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createServer } from 'node:net'
 
-/** A TCP port free on 127.0.0.1 right now. */
-export async function freePort (): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  const { port } = server.address() as { port: number }
-  server.close()
-  return port
+/** Whether `port` can be listened on, on 127.0.0.1, right now. */
+async function canListen (port: number): Promise<boolean> {
+  const server = createServer()
+  return await new Promise<boolean>((resolve) => {
+    server.once('error', () => { resolve(false) })
+    server.listen(port, '127.0.0.1', () => { server.close(() => { resolve(true) }) })
+  })
+}
+
+/**
+ * Below Linux's ephemeral range (32768–60999), where the kernel picks the local ports of outgoing
+ * connections: a port found free there could be taken a moment later by any test's database or HTTP
+ * client, which made `npm start`'s PORT + 1 (the storefront) collide now and then.
+ */
+const LOW = 20_000
+const HIGH = 32_000
+
+/**
+ * A TCP port on 127.0.0.1 such that it and the `run - 1` after it are free right now (a started server
+ * listens on PORT, PORT + 1 for the storefront and PORT + 2 for the reference app), outside the
+ * ephemeral range.
+ */
+export async function freePort (run = 3): Promise<number> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const base = LOW + Math.floor(Math.random() * (HIGH - LOW - run))
+    let free = true
+    for (let offset = 0; offset < run && free; offset++) free = await canListen(base + offset)
+    if (free) return base
+  }
+  throw new Error(`freePort: no ${run} free ports in a row between ${LOW} and ${HIGH}`)
 }
 
 export interface ServerProcess { child: ChildProcess, output: () => string, readyMs: number }
