@@ -20,16 +20,18 @@ export const EVENT_SCOPES = {
   'webhook.test': null,
   // app billing (DESIGN §23): to the app's own webhook URL, whatever its webhookEvents
   'app_subscription.updated': null,
-  'app_purchase.updated': null
+  'app_purchase.updated': null,
+  // bulk exports (DESIGN §25): to the app's own webhook URL when its export is COMPLETED or FAILED
+  'bulk_export.finished': null
 } as const satisfies Record<string, Scope | null>
 export type EventName = keyof typeof EVENT_SCOPES
 export const EVENT_NAMES = Object.keys(EVENT_SCOPES) as EventName[]
 
 /**
  * Events aimed at one installation, sent to the app's own webhook URL without a subscription: the
- * erasure after an uninstall, and the app's own charges changing (DESIGN §23).
+ * erasure after an uninstall, the app's own charges changing (DESIGN §23) and its bulk exports finishing (§25).
  */
-export const INSTALLATION_EVENTS = ['business.data_erasure', 'app_subscription.updated', 'app_purchase.updated'] as const
+export const INSTALLATION_EVENTS = ['business.data_erasure', 'app_subscription.updated', 'app_purchase.updated', 'bulk_export.finished'] as const
 export type InstallationEvent = typeof INSTALLATION_EVENTS[number]
 
 /** Events a webhook can subscribe to: the installation events are always sent, webhook.test on demand. */
