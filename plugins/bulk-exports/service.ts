@@ -3,7 +3,7 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
+import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import { BULK_EXPORT_LINK_SECONDS, BULK_EXPORT_RETENTION_DAYS, type BulkExport, type BulkExportCreateBody, type SyncResource } from '../../sdk/src/contract/bulk-exports.ts'
 import { downgrade, present, showsAsRecorded, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { databaseNow, databaseNowMinus, type Clock } from '../../server/clock.ts'
@@ -258,8 +258,10 @@ export function createBulkExports (context: BulkExportsContext) {
           const [{ free }] = (await tx.execute(sql`select pg_try_advisory_xact_lock(${runLock(row.id)}) as free`) as unknown as { rows: Array<{ free: boolean }> }).rows
           if (!free) return false
           if (row.attempts >= MAX_ATTEMPTS) return true
+          // holding the run's lock: no process runs it now; a runner that claimed it a moment ago waits for this
+          // transaction, then finds it claimed again and leaves it to whichever locks first (execute)
           const [again] = await tx.update(bulkExports).set({ claimedAt: null })
-            .where(and(eq(bulkExports.id, row.id), eq(bulkExports.status, 'RUNNING'), eq(bulkExports.claimedAt, row.claimedAt as Date))).returning()
+            .where(and(eq(bulkExports.id, row.id), eq(bulkExports.status, 'RUNNING'), isNotNull(bulkExports.claimedAt))).returning()
           if (again !== undefined) await enqueue(tx, row.id)
           return again !== undefined
         })
