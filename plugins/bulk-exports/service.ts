@@ -71,7 +71,7 @@ export function createBulkExports (context: BulkExportsContext) {
       id: row.id,
       status: row.status,
       resource: row.resource,
-      updatedSince: iso(row.updatedSince),
+      updatedSince: row.updatedSince,
       apiVersion: row.apiVersion as ApiVersion,
       createdAt: row.createdAt.toISOString(),
       finishedAt: iso(row.finishedAt),
@@ -144,7 +144,7 @@ export function createBulkExports (context: BulkExportsContext) {
           await tx.insert(bulkExportChunks).values({ exportId: row.id, seq: seq++, data })
         }
         const records = context.commerce.exportRecords(tx, {
-          businessId: row.businessId, resource: row.resource, updatedSince: iso(row.updatedSince), settleSeconds: context.settleSeconds
+          businessId: row.businessId, resource: row.resource, updatedSince: row.updatedSince, settleSeconds: context.settleSeconds
         })
         await pipeline(
           Readable.from((async function * lines () {
@@ -204,7 +204,7 @@ export function createBulkExports (context: BulkExportsContext) {
             installationId: caller.id,
             appId: caller.appId,
             resource: body.resource,
-            updatedSince: updatedSince === null ? null : sql`${updatedSince}::timestamptz` as unknown as Date,
+            updatedSince,
             apiVersion: version
           }).returning()
           await enqueue(tx, created.id)

@@ -16,8 +16,6 @@ import { badRequest } from './errors.ts'
 /** What a list's query says of cursor mode; a list is in cursor mode when either is given. */
 export interface SyncQuery { updatedSince?: string, cursor?: string, limit?: number, page?: number }
 
-export const inCursorMode = (query: SyncQuery): boolean => query.updatedSince !== undefined || query.cursor !== undefined
-
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/

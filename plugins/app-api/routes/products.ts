@@ -5,7 +5,7 @@ import { answerInVersion } from '../../api-versions/index.ts'
 import { IdParams, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, SlugParams } from '../../commerce/schemas.ts'
 import { CURSOR_MODE, ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts, syncQueryOf, type AppApiRouteOptions, type CursorAnswer } from './common.ts'
-import { inCursorMode } from '../../commerce/sync.ts'
+import { inCursorMode } from '../../../sdk/src/contract/bulk-exports.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
