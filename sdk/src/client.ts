@@ -165,8 +165,7 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
   /** The records of each list that syncs, in this client's API version. */
   type SyncRecords = { products: Product, orders: Order, reviews: Review }
 
-  const syncPage = <R extends SyncResource>(resource: R, query: Query, signal?: AbortSignal) =>
-    request<SyncPage<SyncRecords[R]>>('GET', api(`/${resource}`), { query, signal })
+  const syncPage = <R extends SyncResource>(resource: R, query: Query) => request<SyncPage<SyncRecords[R]>>('GET', api(`/${resource}`), { query })
 
   /** POST /app-api/bulk-exports; a 409 (one already running) becomes a BulkExportError with code bulk_export_running. */
   async function createBulkExport (resource: SyncResource, options: Pick<BulkExportOptions, 'updatedSince' | 'signal'> = {}): Promise<BulkExport> {
