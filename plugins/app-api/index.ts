@@ -40,8 +40,8 @@ export interface AppApiNeeds {
 }
 
 /** The App API: data of the token's business only, each route behind its scope (DESIGN §7). */
-const appApiRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
-  const options: AppApiRouteOptions = { commerce, checkoutHooks, appAuth }
+const appApiRoutes: FastifyPluginAsyncTypebox<Omit<AppApiRouteOptions, 'syncSettleSeconds'>> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const options: AppApiRouteOptions = { commerce, checkoutHooks, appAuth, syncSettleSeconds: fastify.config.syncSettleSeconds }
   // one business's requests take at most a few of the pool's connections at a time (fairness.ts)
   const fairness = createFairness({
     perBusiness: fastify.config.appApiBusinessConcurrency,

@@ -3,13 +3,13 @@ import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
 import { businessNamesOf, createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
 import { checkoutContext, createOrder } from './checkout-service.ts'
-import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
+import { findOrderRow, getOrder, listOrders, syncOrders, updateOrderStatus } from './orders-service.ts'
 import { createPage, deletePage, getPage, listPages, pageById, placeBlocks, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
 import { attachPaymentSession, completePayment, expirePayment, failPayment } from './payments-service.ts'
-import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, updateProduct } from './products-service.ts'
+import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, syncProducts, updateProduct } from './products-service.ts'
 import { productImageById, setProductImage } from './product-images.ts'
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from './promo-codes-service.ts'
-import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
+import { createReview, deleteReview, getReview, listReviews, reviewStats, syncReviews } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 import type { CommerceProviders } from './providers.ts'
@@ -33,11 +33,11 @@ export function createCommerceService (executor: Executor) {
     in: (tx: Executor) => createCommerceService(tx),
     ...bindExecutor(executor, {
       createBusiness, findBusiness, businessBySlug, businessNamesOf, getBusinessProfile, updateBusinessProfile, dashboard,
-      listProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
+      listProducts, syncProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
       setProductImage, productImageById,
-      listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
+      listOrders, syncOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
       attachPaymentSession, completePayment, expirePayment, failPayment,
-      listReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
+      listReviews, syncReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
       listPromoCodes, getPromoCode, createPromoCode, updatePromoCode, deletePromoCode,
       listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf, placeBlocks,
       seedSample: seedSampleCommerce
