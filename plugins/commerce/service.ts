@@ -11,12 +11,15 @@ import { productImageById, setProductImage } from './product-images.ts'
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from './promo-codes-service.ts'
 import { createReview, deleteReview, getReview, listReviews, reviewStats, syncReviews } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
+import { exportRecords } from './export-rows.ts'
+import { parseUpdatedSince } from './sync.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 import type { CommerceProviders } from './providers.ts'
 import type { CatalogCache } from './catalog-cache.ts'
 import type { PaymentExpiry } from './payment-expiry.ts'
 
 // What other capabilities may use without reaching into commerce's files
+export { EXPORT_FETCH_ROWS, type ExportQuery } from './export-rows.ts'
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
 export type { BlockPlacement, PlacementOutcome } from './pages-service.ts'
@@ -31,6 +34,10 @@ export type { PaymentExpiry } from './payment-expiry.ts'
 export function createCommerceService (executor: Executor) {
   return {
     in: (tx: Executor) => createCommerceService(tx),
+    /** A bulk export's records, streamed from a cursor in the caller's transaction (export-rows.ts). */
+    exportRecords,
+    /** An ISO 8601 updatedSince, else 400 updated_since_invalid (cursor mode's own check). */
+    parseUpdatedSince,
     ...bindExecutor(executor, {
       createBusiness, findBusiness, businessBySlug, businessNamesOf, getBusinessProfile, updateBusinessProfile, dashboard,
       listProducts, syncProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
