@@ -1,8 +1,9 @@
 import t, { type Test } from 'tap'
 import {
-  AppApiError, createAppApiClient, paginate, type FetchLike, type Order
+  AppApiError, BulkExportError, createAppApiClient, paginate, verifyWebhook, waitForBulkExport,
+  type BulkExportFinishedEventData, type FetchLike, type Order
 } from '../../sdk/src/index.ts'
-import { build, listen } from '../helper.ts'
+import { build, listen, portsOf, until } from '../helper.ts'
 import { installApp, placeOrder, receiver } from '../plugins/webhooks/helpers.ts'
 
 /**
@@ -12,6 +13,8 @@ import { installApp, placeOrder, receiver } from '../plugins/webhooks/helpers.ts
  */
 
 const SCOPES = ['read_orders', 'write_orders', 'read_products', 'read_reviews']
+/** Polls of a running export in a test: soon after one another (the SDK's default starts at 1 s). */
+const FAST_POLL = { pollIntervalMs: 20, maxPollIntervalMs: 100 }
 
 /** The error a promise or an iteration threw. */
 async function caught<E extends Error> (work: Promise<unknown>, type: new (...args: never[]) => E): Promise<E> {
@@ -116,4 +119,88 @@ t.test('client.sync: a list that changes between pages, then only what changed s
     t.match(await caught(drain(api.sync('orders', { updatedSince: 'yesterday' })), AppApiError), { statusCode: 400, code: 'updated_since_invalid' })
     t.match(await caught(drain(api.sync('orders', { cursor: 'not-a-cursor' })), AppApiError), { statusCode: 400, code: 'cursor_invalid' })
   })
+})
+
+t.test('client.bulkExport: every record of the list from one file', async (t) => {
+  const { api, hooks, installed, client } = await stage(t)
+  const synced = await drain(api.sync('orders'))
+
+  const run = api.bulkExport('orders', FAST_POLL)
+  const exported: Order[] = await drain(run)
+  const done = run.bulkExport!
+  t.match(done, { id: /^bex_/, status: 'COMPLETED', resource: 'orders', rowCount: synced.length, sha256: /^[0-9a-f]{64}$/ })
+  t.equal(exported.length, done.rowCount, 'as many records as rowCount')
+  const byId = (a: { id: string }, b: { id: string }) => a.id < b.id ? -1 : 1
+  t.same([...exported].sort(byId), [...synced].sort(byId), 'the records of the list, field for field')
+
+  t.test('bulk_export.finished reaches the app\'s webhook', async (t) => {
+    const finished = () => hooks.received.map((d) => verifyWebhook(d.body, d.headers, installed.webhookSecret)).filter((e) => e.event === 'bulk_export.finished')
+    const events = await until(async () => finished(), (list) => list.length > 0)
+    t.equal(events.length, 1)
+    const data = events[0].data as unknown as BulkExportFinishedEventData
+    t.same(data, { exportId: done.id, resource: 'orders', status: 'COMPLETED', rowCount: done.rowCount })
+  })
+
+  t.test('createBulkExport and getBulkExport, updatedSince', async (t) => {
+    const since = synced[synced.length - 1].updatedAt
+    const created = await api.createBulkExport('orders', { updatedSince: since })
+    t.match(created, { id: /^bex_/, status: 'RUNNING', resource: 'orders' })
+    const reread = await api.getBulkExport(created.id)
+    t.equal(reread.id, created.id)
+    const finished = await untilFinished(api, created.id)
+    t.equal(finished.status, 'COMPLETED')
+    t.equal(finished.rowCount, synced.filter((o) => o.updatedAt >= since).length, 'only what changed since')
+  })
+
+  t.test('a tampered link is refused, and so is a file that is not the export\'s', async (t) => {
+    const tamper: FetchLike = async (url, init) => {
+      const target = new URL(url)
+      if (target.pathname.endsWith('/download')) {
+        const signature = target.searchParams.get('signature') ?? ''
+        target.searchParams.set('signature', signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0'))
+        t.notOk(new Headers(init?.headers).has('authorization'), 'the download carries no token')
+      }
+      return await fetch(target.toString(), init)
+    }
+    const refused = await caught(drain(client(tamper).bulkExport('orders', FAST_POLL)), BulkExportError)
+    t.match(refused, { code: 'download_failed', exportId: /^bex_/, message: /answered 403/ })
+
+    // the download swapped for another export's file (of products): its bytes do not match
+    const other = await untilFinished(api, (await api.createBulkExport('products')).id)
+    const swap: FetchLike = async (url, init) => await fetch(new URL(url).pathname.endsWith('/download') ? other.url! : url, init)
+    const mismatch = await caught(drain(client(swap).bulkExport('orders', FAST_POLL)), BulkExportError)
+    t.match(mismatch, { code: 'download_mismatch', message: /sha256|bytes/ })
+  })
+})
+
+/** Reads the export until it is no longer RUNNING (the SDK's own wait, fast); FAILED throws. */
+async function untilFinished (api: ReturnType<typeof createAppApiClient>, id: string) {
+  return await waitForBulkExport(async () => await api.getBulkExport(id), await api.getBulkExport(id), FAST_POLL)
+}
+
+t.test('client.bulkExport: one at a time (409), and an export that FAILED, as BulkExportErrors', async (t) => {
+  // a web process alone: no worker takes the export's run, so it stays RUNNING until the test ends it
+  const platform = await build(t, { env: { RATE_LIMIT_PER_MINUTE: '1000000', PROCESS_ROLE: 'web' } })
+  const baseUrl = await listen(platform)
+  const installed = await installApp(platform, { scopes: SCOPES })
+  const api = createAppApiClient({ baseUrl, accessToken: installed.accessToken })
+
+  const run = api.bulkExport('orders', FAST_POLL)
+  // settled, never rejected, until the test reads it below
+  const reading = drain(run).then(() => null, (error: unknown) => error)
+  const running = await until(async () => run.bulkExport, (current) => current !== null)
+  t.match(running, { id: /^bex_/, status: 'RUNNING' })
+
+  const busy = await caught(api.createBulkExport('products'), BulkExportError)
+  t.match(busy, { code: 'bulk_export_running', message: /already running/ })
+  t.match(busy.cause, { statusCode: 409, code: 'bulk_export_running' }, 'the API\'s answer as its cause')
+  t.equal((await caught(drain(api.bulkExport('reviews', FAST_POLL)), BulkExportError)).code, 'bulk_export_running')
+
+  // the process running it stopped twice (a crash, a restart): the sweep gives it up
+  await platform.database.executeSql('update bulk_exports set claimed_at = now() - interval \'1 minute\', attempts = 2 where id = $1', [running!.id])
+  t.equal(await portsOf(platform).bulkExports.sweep(0), 1)
+  const failed = await caught(reading.then((error) => { throw error }), BulkExportError)
+  t.match(failed, { code: 'bulk_export_failed', exportId: running!.id, message: /interrupted 2 times/ }, 'the export\'s error in the message')
+  t.match(failed.bulkExport, { status: 'FAILED', error: /interrupted 2 times/ })
+  t.match(await api.createBulkExport('orders'), { status: 'RUNNING' }, 'one at a time: the next is accepted')
 })
