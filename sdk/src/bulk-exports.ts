@@ -50,6 +50,8 @@ export type BulkExportErrorCode =
   | 'download_mismatch'
   /** The file's lines are not the export's rowCount records. */
   | 'row_count_mismatch'
+  /** The file (as the export describes it) is not gzip JSON lines. */
+  | 'file_invalid'
 
 export class BulkExportError extends Error {
   readonly code: BulkExportErrorCode
@@ -125,6 +127,14 @@ async function download (fetch: FetchLike, bulkExport: BulkExport, file: string,
   }
 }
 
+function parseLine<T> (bulkExport: BulkExport, line: string, number: number): T {
+  try {
+    return JSON.parse(line) as T
+  } catch (error) {
+    throw new BulkExportError('file_invalid', `bulk export ${bulkExport.id}: line ${number} is not JSON`, { bulkExport, cause: error })
+  }
+}
+
 /**
  * The records of a COMPLETED export, parsed a line at a time from the gunzipped stream of its
  * checked file: memory holds one line, however large the export.
@@ -134,17 +144,28 @@ export async function * readBulkExport<T> (fetch: FetchLike, bulkExport: BulkExp
   try {
     const file = join(dir, `${bulkExport.id}.jsonl.gz`)
     await download(fetch, bulkExport, file, options.signal)
-    const gunzipped = createReadStream(file, { signal: options.signal }).pipe(createGunzip())
+    const input = createReadStream(file, { signal: options.signal })
+    const gunzipped = createGunzip()
+    // pipe() does not pass a read error on: the lines below must end with it, not wait
+    input.on('error', (error) => gunzipped.destroy(error))
+    input.pipe(gunzipped)
     const lines = createInterface({ input: gunzipped, crlfDelay: Number.POSITIVE_INFINITY })
     let rows = 0
     try {
       for await (const line of lines) {
         if (line === '') continue
         rows += 1
-        yield JSON.parse(line) as T
+        yield parseLine<T>(bulkExport, line, rows)
       }
+    } catch (error) {
+      // zlib's errors carry Z_* codes: bytes that match the export's sha256 but are no gzip
+      if (typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('Z_')) {
+        throw new BulkExportError('file_invalid', `bulk export ${bulkExport.id}: the file is not gzip (${(error as Error).message})`, { bulkExport, cause: error })
+      }
+      throw error
     } finally {
       lines.close()
+      input.destroy()
       gunzipped.destroy()
     }
     if (bulkExport.rowCount !== null && rows !== bulkExport.rowCount) {

@@ -265,7 +265,7 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
      * 1 s, growing to 10 s: each poll is a request), downloads its file without the token, checks its
      * sha256 and size and yields its records a line at a time. Throws BulkExportError with a code:
      * `bulk_export_running`, `bulk_export_failed` (the export's `error` as message), `download_failed`,
-     * `download_mismatch`, `row_count_mismatch`.
+     * `download_mismatch`, `row_count_mismatch`, `file_invalid`.
      *
      *   const run = api.bulkExport('orders')
      *   for await (const order of run) upsert(order)
