@@ -41,7 +41,9 @@ const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fast
   }, async (request, reply) => {
     const query = syncQueryOf(request, request.query)
     // cursor mode reads past the catalogue cache: each sync page is asked once
-    if (inCursorMode(query)) return await presentProducts(commerce, businessOf(request), await commerce.syncProducts(businessOf(request), query, syncSettleSeconds)) as CursorAnswer
+    if (inCursorMode(query)) {
+      return await presentProducts(commerce, businessOf(request), await commerce.syncProducts(businessOf(request), query, syncSettleSeconds)) as CursorAnswer
+    }
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
     return await cached(request, reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,

@@ -16,7 +16,8 @@ async function syncPage (app: App, installed: Installed, url: string): Promise<C
 }
 
 /** Every page of a list in cursor mode from `updatedSince`, `between` called after each page but the last. */
-async function syncAll (app: App, installed: Installed, list: string, updatedSince: string, limit: number, between: (page: number, seen: Record_[]) => Promise<void> = async () => {}) {
+async function syncAll (app: App, installed: Installed, list: string, updatedSince: string, limit: number,
+  between: (page: number, seen: Record_[]) => Promise<void> = async () => {}) {
   const seen: Record_[] = []
   let answer = await syncPage(app, installed, `/app-api/${list}?updatedSince=${encodeURIComponent(updatedSince)}&limit=${limit}`)
   for (let page = 1; ; page++) {
