@@ -113,8 +113,9 @@ async function download (fetch: FetchLike, bulkExport: BulkExport, file: string,
   }
   const response = await fetch(url, { method: 'GET', redirect: 'error', signal })
   if (response.status !== 200 || response.body === null) {
-    await response.body?.cancel()
-    throw new BulkExportError('download_failed', `bulk export ${bulkExport.id}: the download link answered ${response.status}`, { bulkExport })
+    // the platform's refusal names its code (bulk_export_link_invalid, bulk_export_link_expired, bulk_export_not_found)
+    const code = await response.json().then((body: { code?: unknown }) => typeof body?.code === 'string' ? ` (${body.code})` : '', () => '')
+    throw new BulkExportError('download_failed', `bulk export ${bulkExport.id}: the download link answered ${response.status}${code}`, { bulkExport })
   }
   const measured = measuring(bulkExport, sizeBytes)
   await pipeline(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>), measured.stream, createWriteStream(file, { mode: 0o600 }), { signal })

@@ -162,7 +162,7 @@ t.test('client.bulkExport: every record of the list from one file', async (t) =>
       return await fetch(target.toString(), init)
     }
     const refused = await caught(drain(client(tamper).bulkExport('orders', FAST_POLL)), BulkExportError)
-    t.match(refused, { code: 'download_failed', exportId: /^bex_/, message: /answered 403/ })
+    t.match(refused, { code: 'download_failed', exportId: /^bex_/, message: /answered 403 \(bulk_export_link_invalid\)/ })
 
     // the download swapped for another export's file (of products): its bytes do not match
     const other = await untilFinished(api, (await api.createBulkExport('products')).id)
