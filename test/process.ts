@@ -62,9 +62,9 @@ export async function startServer (env: Record<string, string>): Promise<ServerP
   return { child, output: () => output, readyMs: Date.now() - began }
 }
 
-/** SIGTERM, then the exit code once it has exited. */
+/** SIGTERM, then the exit code once it has exited (null when a signal ended it, e.g. a test's SIGKILL). */
 export async function stopServer (server: ServerProcess): Promise<number | null> {
-  if (server.child.exitCode !== null) return server.child.exitCode
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return server.child.exitCode
   server.child.kill('SIGTERM')
   const [code] = await once(server.child, 'exit')
   return code as number | null
