@@ -5,7 +5,7 @@ import { createGzip } from 'node:zlib'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm'
 import { BULK_EXPORT_LINK_SECONDS, BULK_EXPORT_RETENTION_DAYS, type BulkExport, type BulkExportCreateBody } from '../../sdk/src/contract/bulk-exports.ts'
-import { downgrade, present, showsAsRecorded, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
+import type { ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { databaseNow, databaseNowMinus, type Clock } from '../../server/clock.ts'
 import { safeEqual } from '../../server/crypto.ts'
 import { txExecutor, type Db, type Tx } from '../../server/db/client.ts'
@@ -41,7 +41,7 @@ export interface BulkExportsContext {
   clock: Clock
   jobs: Pick<Jobs, 'ensureQueue' | 'boss'>
   log: FastifyBaseLogger
-  commerce: Pick<Commerce, 'exportRecords' | 'getBusinessProfile' | 'parseUpdatedSince'>
+  commerce: Pick<Commerce, 'exportLines' | 'getBusinessProfile' | 'parseUpdatedSince'>
   /** The links' origin (BASE_URL). */
   baseUrl: () => string
   /** The key the download links are signed with (derived from ENCRYPTION_KEY). */
@@ -116,14 +116,7 @@ export function createBulkExports (context: BulkExportsContext) {
    */
   async function execute (row: BulkExportRow): Promise<void> {
     const deadline = performance.now() + context.timeoutSeconds * 1000
-    const version = row.apiVersion as ApiVersion
-    const shape = row.resource === 'products' ? 'Product' : row.resource === 'orders' ? 'Order' : 'Review'
     const currency = (await context.commerce.getBusinessProfile(row.businessId)).currency
-    // the App API list's record in the export's version: as recorded where no release changed it
-    const asRecorded = showsAsRecorded(shape, version)
-    const line = (record: object) => JSON.stringify(asRecorded
-      ? record
-      : downgrade(shape, present(shape, record, { currency: (record as { currency?: string }).currency ?? currency }), version)) + '\n'
     try {
       const ran = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${runLock(row.id)})`)
@@ -143,15 +136,16 @@ export function createBulkExports (context: BulkExportsContext) {
           pendingBytes = 0
           await tx.insert(bulkExportChunks).values({ exportId: row.id, seq: seq++, data })
         }
-        const records = context.commerce.exportRecords(tx, {
-          businessId: row.businessId, resource: row.resource, updatedSince: row.updatedSince, settleSeconds: context.settleSeconds
+        const lines = context.commerce.exportLines(tx, {
+          businessId: row.businessId, resource: row.resource, updatedSince: row.updatedSince, settleSeconds: context.settleSeconds,
+          version: row.apiVersion as ApiVersion, currency
         })
         await pipeline(
-          Readable.from((async function * lines () {
-            for await (const batch of records) {
+          Readable.from((async function * counted () {
+            for await (const batch of lines) {
               if (performance.now() > deadline) throw new ExportTimeout(context.timeoutSeconds)
-              rows += batch.length
-              yield batch.map(line).join('')
+              rows += batch.count
+              yield batch.text
             }
           })()),
           createGzip({ level: GZIP_LEVEL }),
@@ -166,7 +160,8 @@ export function createBulkExports (context: BulkExportsContext) {
             await flush()
           }
         )
-        const [done] = await tx.update(bulkExports).set({ status: 'COMPLETED', rowCount: rows, sizeBytes: size, sha256: hash.digest('hex'), finishedAt: databaseNow() })
+        // finishedAt from the clock: now() would be this long transaction's start
+        const [done] = await tx.update(bulkExports).set({ status: 'COMPLETED', rowCount: rows, sizeBytes: size, sha256: hash.digest('hex'), finishedAt: context.clock.now() })
           .where(eq(bulkExports.id, row.id)).returning()
         await finished(tx, done)
         return true

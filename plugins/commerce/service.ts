@@ -11,7 +11,7 @@ import { productImageById, setProductImage } from './product-images.ts'
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from './promo-codes-service.ts'
 import { createReview, deleteReview, getReview, listReviews, reviewStats, syncReviews } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
-import { exportRecords } from './export-rows.ts'
+import { exportLines } from './export-rows.ts'
 import { parseUpdatedSince } from './sync.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 import type { CommerceProviders } from './providers.ts'
@@ -19,7 +19,7 @@ import type { CatalogCache } from './catalog-cache.ts'
 import type { PaymentExpiry } from './payment-expiry.ts'
 
 // What other capabilities may use without reaching into commerce's files
-export { EXPORT_FETCH_ROWS, type ExportQuery } from './export-rows.ts'
+export { EXPORT_FETCH_ROWS, EXPORT_KNOWN_CHANGES, EXPORT_SHAPES, type ExportQuery } from './export-rows.ts'
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
 export type { BlockPlacement, PlacementOutcome } from './pages-service.ts'
@@ -34,8 +34,8 @@ export type { PaymentExpiry } from './payment-expiry.ts'
 export function createCommerceService (executor: Executor) {
   return {
     in: (tx: Executor) => createCommerceService(tx),
-    /** A bulk export's records, streamed from a cursor in the caller's transaction (export-rows.ts). */
-    exportRecords,
+    /** A bulk export's JSON lines, written by the database and streamed from a cursor in the caller's transaction (export-rows.ts). */
+    exportLines,
     /** An ISO 8601 updatedSince, else 400 updated_since_invalid (cursor mode's own check). */
     parseUpdatedSince,
     ...bindExecutor(executor, {

@@ -84,6 +84,10 @@ export type MoneyAmount = Static<typeof MoneyObjectSchema>
 const ORDER_MONEY = ['subtotal', 'deliveryFee', 'discount', 'promoDiscount', 'amount'] as const
 const ORDER_ITEM_MONEY = ['unitPrice', 'total'] as const
 const PRODUCT_MONEY = ['price'] as const
+/** The money fields of each resource: what `money-objects` turns into { amount, currency } (a bulk export's SQL reads them). */
+export const MONEY_FIELDS: Record<'Order' | 'OrderItem' | 'Product', readonly string[]> = { Order: ORDER_MONEY, OrderItem: ORDER_ITEM_MONEY, Product: PRODUCT_MONEY }
+/** The id of the change that makes amounts objects. */
+export const MONEY_OBJECTS_CHANGE = 'money-objects'
 /** Webhook payloads: order.* carry amount and deliveryFee, payment.* an amount and their currency. */
 const ORDER_EVENT_MONEY = ['amount', 'deliveryFee'] as const
 const PAYMENT_EVENT_MONEY = ['amount'] as const

@@ -42,6 +42,15 @@ t.test('a bulk export of orders: 202 RUNNING, then COMPLETED with a file whose l
   const narrowed = await download(app, since)
   t.ok(narrowed.lines.length >= 1 && narrowed.lines.every((line) => line.updatedAt >= last.updatedAt))
 
+  // an export is one request against the installation's 60 a minute, however many records it holds
+  const before = Number((await call(app, installed, 'GET', `/app-api/bulk-exports/${done.id}`)).headers['x-ratelimit-remaining'])
+  const posted = await call(app, installed, 'POST', '/app-api/bulk-exports', { resource: 'orders' })
+  t.equal(Number(posted.headers['x-ratelimit-remaining']), before - 1, 'the export costs one request')
+  const polled = await finishedExport(app, installed, posted.json().id)
+  t.equal(polled.status, 'COMPLETED')
+  t.equal(Number((await call(app, installed, 'GET', `/app-api/bulk-exports/${polled.id}`)).headers['x-ratelimit-remaining']), before - 3,
+    'its run costs nothing; each poll (finishedExport\'s and this one) one request')
+
   const reviews = await finishedExport(app, installed, (await startExport(app, installed, { resource: 'reviews' })).id)
   const reviewLines = (await download(app, reviews)).lines
   t.equal(reviewLines.length, reviews.rowCount)
@@ -173,7 +182,10 @@ t.test('an export that fails midway is FAILED with its error and leaves no parti
     select 'ord_bulk_' || g, business_id, 'B' || g, status, items, subtotal + g, delivery_fee, discount, amount + g, currency,
       delivery_method, payment_method, payment_status, customer, md5(g::text), created_at, updated_at
     from orders, generate_series(1, 3000) as g where id = ${order.id}`)
-  await app.db.execute(sql`update orders set customer = 'null'::jsonb where id = 'ord_bulk_3000'`)
+  // items that are not a list: the database cannot write that order's line (the last, by updatedAt), after 3 000 it wrote
+  await app.db.execute(sql`alter table orders disable trigger user`)
+  await app.db.execute(sql`update orders set items = '"not a list"'::jsonb, updated_at = now() + interval '1 second' where id = 'ord_bulk_3000'`)
+  await app.db.execute(sql`alter table orders enable trigger user`)
 
   const failed = await finishedExport(app, installed, (await startExport(app, installed, { resource: 'orders' })).id)
   t.equal(failed.status, 'FAILED')
@@ -184,7 +196,9 @@ t.test('an export that fails midway is FAILED with its error and leaves no parti
   t.same(JSON.parse(delivery.body).data, { exportId: failed.id, resource: 'orders', status: 'FAILED', rowCount: null })
 
   // mended, the next export runs (the failed one no longer counts as running)
-  await app.db.execute(sql`update orders set customer = '{"name": "Mended", "phone": "+15550000000", "email": null}'::jsonb where id = 'ord_bulk_3000'`)
+  await app.db.execute(sql`alter table orders disable trigger user`)
+  await app.db.execute(sql`update orders set items = '[]'::jsonb where id = 'ord_bulk_3000'`)
+  await app.db.execute(sql`alter table orders enable trigger user`)
   const done = await finishedExport(app, installed, (await startExport(app, installed, { resource: 'orders' })).id)
   t.equal(done.status, 'COMPLETED')
   t.ok((done.rowCount as number) > 3000)
