@@ -22,7 +22,8 @@ export const PREFIX = {
   webhooks: '/webhooks',
   store: '/store',
   wellKnown: '/.well-known',
-  downloads: '/downloads'
+  downloads: '/downloads',
+  bulkExports: '/bulk-exports'
 } as const
 
 /**
@@ -50,6 +51,8 @@ export const API_ROOTS: ReadonlyArray<{ path: string, devProxy: boolean }> = [
   { path: PREFIX.media, devProxy: true },
   // the SDK and CLI tarballs (DESIGN §22)
   { path: PREFIX.downloads, devProxy: true },
+  // bulk export files behind their signed links (DESIGN §25)
+  { path: PREFIX.bulkExports, devProxy: true },
   { path: '/health', devProxy: false },
   { path: '/ready', devProxy: false },
   { path: '/metrics', devProxy: false },

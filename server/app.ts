@@ -41,6 +41,7 @@ import storefrontPlugin from '../plugins/storefront/index.ts'
 import appChecksPlugin, { type AppChecks } from '../plugins/app-checks/index.ts'
 import apiVersionsPlugin, { type ApiVersions } from '../plugins/api-versions/index.ts'
 import billingPlugin, { type Billing } from '../plugins/billing/index.ts'
+import bulkExportsPlugin, { type BulkExports } from '../plugins/bulk-exports/index.ts'
 import appApiPlugin from '../plugins/app-api/index.ts'
 import marketplacePlugin from '../plugins/marketplace/index.ts'
 import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
@@ -160,8 +161,10 @@ export async function buildApp (options: BuildOptions) {
   const apiVersions = await mount(app, apiVersionsPlugin, { appAnalytics, commerce, apps, installations, guards })
   // app billing: charges, approvals, invoices, earnings (DESIGN §23); follows uninstalls
   const billing = await mount(app, billingPlugin, { apps, installations, guards })
+  // bulk exports: an installation's records as one signed file (DESIGN §25); follows uninstalls
+  const bulkExports = await mount(app, bulkExportsPlugin, { commerce, installations })
   // what apps call with their access token (/app-api, /webhooks): one token check and one rate-limit budget
-  await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing })
+  await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing, bulkExports })
   await mount(app, marketplacePlugin, { apps, auth, installations })
   const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 
@@ -169,7 +172,7 @@ export async function buildApp (options: BuildOptions) {
   await app.register(spaPlugin, { frameSources: async () => [...await installations.adminPageOrigins(), app.origins.storefrontSource] })
 
   const ports: Ports = {
-    guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, downloads
+    guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, bulkExports, downloads
   }
   portsByApp.set(app, ports)
   // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too. Not when
@@ -197,6 +200,7 @@ export interface Ports {
   appChecks: AppChecks
   apiVersions: ApiVersions
   billing: Billing
+  bulkExports: BulkExports
   downloads: Downloads
 }
 

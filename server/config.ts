@@ -46,6 +46,9 @@ export const EnvSchema = Type.Object({
   BILLING_CURRENCY: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217: the currency of every app price, charge and invoice (DESIGN §23)' })),
   PLATFORM_FEE_PERCENT: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
   BILLING_DAY_SECONDS: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'The length of a billing day: the 30-day cycle, trials, the 2-day expiry of a pending charge and the 365-day year scale with it (tests)' })),
+  SYNC_SETTLE_SECONDS: Type.Optional(Type.Number({ minimum: 0, maximum: 300, description: 'Cursor mode of the App API lists shows changes older than this (a change is stamped when its transaction starts and seen when it commits); 0 on the embedded database, whose transactions run one at a time' })),
+  BULK_EXPORT_TIMEOUT_SECONDS: Type.Optional(PositiveInt),
+  BULK_EXPORT_CHUNK_BYTES: Type.Optional(Type.Integer({ minimum: 1024, maximum: 64 * 1024 * 1024, description: 'The pieces an export file is stored in, one row each' })),
   RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   STOREFRONT_RATE_LIMIT_PER_MINUTE: Type.Optional(PositiveInt),
   PAYMENT_EXPIRY_MINUTES: Type.Optional(PositiveInt),
@@ -88,6 +91,10 @@ export const DEFAULTS = {
   BILLING_CURRENCY: 'USD',
   PLATFORM_FEE_PERCENT: 20,
   BILLING_DAY_SECONDS: 86_400,
+  /** On PostgreSQL; the embedded database needs none (one transaction at a time). */
+  SYNC_SETTLE_SECONDS: 2,
+  BULK_EXPORT_TIMEOUT_SECONDS: 3600,
+  BULK_EXPORT_CHUNK_BYTES: 1024 * 1024,
   RATE_LIMIT_PER_MINUTE: 60,
   STOREFRONT_RATE_LIMIT_PER_MINUTE: 60,
   PAYMENT_EXPIRY_MINUTES: 30,
@@ -125,7 +132,7 @@ export class ConfigError extends Error {
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
   'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'PLATFORM_FEE_PERCENT', 'BILLING_DAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
-  'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY',
+  'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY', 'SYNC_SETTLE_SECONDS', 'BULK_EXPORT_TIMEOUT_SECONDS', 'BULK_EXPORT_CHUNK_BYTES',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS', 'DATABASE_STATEMENT_TIMEOUT_MS', 'APP_API_BUSINESS_CONCURRENCY',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
   'HTTP_REQUEST_TIMEOUT_MS', 'HTTP_HEADERS_TIMEOUT_MS', 'HTTP_KEEP_ALIVE_TIMEOUT_MS'])
@@ -298,6 +305,16 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     billingCurrency: env.BILLING_CURRENCY ?? DEFAULTS.BILLING_CURRENCY,
     platformFeePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULTS.PLATFORM_FEE_PERCENT,
     billingDaySeconds: env.BILLING_DAY_SECONDS ?? DEFAULTS.BILLING_DAY_SECONDS,
+    /**
+     * Incremental sync (DESIGN §25): cursor mode shows the changes stamped at least this long ago, so
+     * that a transaction still running when a page is read (its rows stamped with its start) cannot
+     * commit behind the app's cursor. 0 on PGlite, where transactions run one at a time.
+     */
+    syncSettleSeconds: env.SYNC_SETTLE_SECONDS ?? (databaseUrl === null ? 0 : DEFAULTS.SYNC_SETTLE_SECONDS),
+    /** A bulk export running longer is FAILED (narrow it with updatedSince). */
+    bulkExportTimeoutSeconds: env.BULK_EXPORT_TIMEOUT_SECONDS ?? DEFAULTS.BULK_EXPORT_TIMEOUT_SECONDS,
+    /** The pieces an export file is stored in (a row each in bulk_export_chunks). */
+    bulkExportChunkBytes: env.BULK_EXPORT_CHUNK_BYTES ?? DEFAULTS.BULK_EXPORT_CHUNK_BYTES,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ?? DEFAULTS.RATE_LIMIT_PER_MINUTE,
     storefrontRateLimitPerMinute: env.STOREFRONT_RATE_LIMIT_PER_MINUTE ?? DEFAULTS.STOREFRONT_RATE_LIMIT_PER_MINUTE,
     /** Fair stock (DESIGN §17): a storefront order's stock is held until its unpaid payment expires; one line takes at most maxLineQuantity. */

@@ -26,7 +26,7 @@ export const ERROR_CODES = defineErrors({
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it has',
   rate_limited: 'Too many requests in the window; `Retry-After` says when to retry',
   service_busy: 'No database connection came free in time; retry after `Retry-After` seconds',
-  cursor_invalid: 'The `before` cursor is not one this list gave out: pass its `nextCursor` as it was',
+  cursor_invalid: 'The `before` or `cursor` cursor is not one this list gave out (or was given for another filter): pass its `nextCursor` as it was',
   internal_error: 'An unexpected failure; the message names the request id that was logged',
   metrics_forbidden: 'Metrics are served to loopback only unless METRICS_TOKEN is set',
   metrics_token_missing: 'The metrics endpoint needs METRICS_TOKEN as a bearer token',

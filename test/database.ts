@@ -28,6 +28,8 @@ export function testConfig (env: Record<string, string> = {}, databaseUrl: strin
     AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '100000',
     // the bridge check would start Chromium in every checks run; test/plugins/app-checks/reference-app.test.ts names it
     CHECKS_BROWSER_PATH: 'off',
+    // tests read what they just wrote, with nothing else in flight: cursor mode needs no settle window (its own test sets one)
+    SYNC_SETTLE_SECONDS: '0',
     ...(databaseUrl !== null ? { DATABASE_URL: databaseUrl } : {}),
     ...env
   }, { inMemory: true })

@@ -114,11 +114,19 @@ export function createApiVersions (context: ApiVersionsContext) {
 
 export type ApiVersionsService = ReturnType<typeof createApiVersions>
 
-/** The resource a schema describes: its title, or the title of a list envelope's items (`Order_2026-12` is an `Order`). */
+/**
+ * The resource a schema describes: its title, or the title of a list envelope's items (`Order_2026-12`
+ * is an `Order`); for a list's envelopes in either mode (page or cursor, an anyOf), their common items'.
+ */
 function shapeOfSchema (schema: unknown): { shape: ShapeName, list: boolean } | null {
-  const object = schema as (TSchema & { properties?: Record<string, TSchema & { items?: TSchema }> }) | undefined
+  const object = schema as (TSchema & { properties?: Record<string, TSchema & { items?: TSchema }>, anyOf?: TSchema[] }) | undefined
   if (object === undefined || object === null) return null
   if (typeof object.title === 'string') return { shape: shapeOfTitle(object.title), list: false }
+  if (Array.isArray(object.anyOf)) {
+    const branches = object.anyOf.map(shapeOfSchema)
+    const first = branches[0]
+    return first !== null && first !== undefined && first.list && branches.every((branch) => branch?.list === true && branch.shape === first.shape) ? first : null
+  }
   const items = object.properties?.data?.items
   if (items !== undefined && typeof items.title === 'string') return { shape: shapeOfTitle(items.title), list: true }
   return null
@@ -196,10 +204,11 @@ function responseSchemaIn (schema: TSchema, resource: { shape: ShapeName, list: 
   if (byVersion === undefined) versionedSchemas.set(schema, byVersion = new Map())
   if (!byVersion.has(version)) {
     const own = (VERSION_SCHEMAS[version] as Record<string, TSchema | undefined>)[resource.shape]
-    const envelope = schema as TSchema & { properties: Record<string, TSchema> }
+    const withItems = (envelope: TSchema & { properties: Record<string, TSchema> }) => ({ ...envelope, properties: { ...envelope.properties, data: { ...envelope.properties.data, items: own } } })
+    const envelopes = schema as TSchema & { properties: Record<string, TSchema>, anyOf?: Array<TSchema & { properties: Record<string, TSchema> }> }
     byVersion.set(version, own === undefined
       ? null
-      : resource.list ? { ...envelope, properties: { ...envelope.properties, data: { ...envelope.properties.data, items: own } } } : own)
+      : !resource.list ? own : envelopes.anyOf !== undefined ? { ...envelopes, anyOf: envelopes.anyOf.map(withItems) } : withItems(envelopes))
   }
   return byVersion.get(version) ?? null
 }

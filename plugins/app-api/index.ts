@@ -11,6 +11,7 @@ import type { Commerce } from '../commerce/index.ts'
 import { registerAppRateLimit, type Installations } from '../installations/index.ts'
 import { webhookAppRoutes, type WebhooksPort } from '../webhooks/index.ts'
 import { billingAppRoutes, type Billing } from '../billing/index.ts'
+import { bulkExportAppRoutes, type BulkExports } from '../bulk-exports/index.ts'
 import type { AppApiRouteOptions } from './routes/common.ts'
 import businessRoutes from './routes/business.ts'
 import orderRoutes from './routes/orders.ts'
@@ -37,11 +38,12 @@ export interface AppApiNeeds {
   apiVersions: Pick<ApiVersions, 'registerVersioning'>
   webhooks: WebhooksPort
   billing: Billing
+  bulkExports: BulkExports
 }
 
 /** The App API: data of the token's business only, each route behind its scope (DESIGN §7). */
-const appApiRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
-  const options: AppApiRouteOptions = { commerce, checkoutHooks, appAuth }
+const appApiRoutes: FastifyPluginAsyncTypebox<Omit<AppApiRouteOptions, 'syncSettleSeconds'>> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+  const options: AppApiRouteOptions = { commerce, checkoutHooks, appAuth, syncSettleSeconds: fastify.config.syncSettleSeconds }
   // one business's requests take at most a few of the pool's connections at a time (fairness.ts)
   const fairness = createFairness({
     perBusiness: fastify.config.appApiBusinessConcurrency,
@@ -67,13 +69,13 @@ const appApiRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fasti
 }
 
 /**
- * What apps call with their access token, /app-api (billing's /app-api/billing too) and webhooks' /webhooks, in one scope: one token
+ * What apps call with their access token, /app-api (billing's /app-api/billing and bulk exports' /app-api/bulk-exports too) and webhooks' /webhooks, in one scope: one token
  * check (installations' requireAppToken) and one rate-limit budget per installation cover both; every
  * answer is counted for the app's analytics and each scope used for the app checks. The token is read,
  * the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
  */
 export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCapability (fastify, { expose, ...needs }) {
-  const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing } = needs
+  const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing, bulkExports } = needs
   // nothing of the App API is called by another capability
   expose(null)
   const { appAuth } = installations
@@ -87,5 +89,6 @@ export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCap
     await scope.register(appApiRoutes, { prefix: PREFIX.appApi, commerce, checkoutHooks, appAuth })
     await scope.register(webhookAppRoutes, { prefix: PREFIX.webhooks, webhooks })
     await scope.register(billingAppRoutes, { prefix: `${PREFIX.appApi}/billing`, billing })
+    await scope.register(bulkExportAppRoutes, { prefix: `${PREFIX.appApi}/bulk-exports`, bulkExports, appAuth })
   })
 }, { name: 'app-api' })

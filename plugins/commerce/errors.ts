@@ -35,6 +35,8 @@ export const ERROR_CODES = defineErrors({
   promo_code_discount_invalid: 'A promo code takes exactly one of percentOff and amountOff',
   promo_code_not_applicable: 'The promo code does not exist, is off or has expired (`field` is promoCode)',
   promo_code_min_subtotal: 'The subtotal is below the promo code\'s minimum (`minSubtotal`)',
+  updated_since_invalid: 'updatedSince is not an ISO 8601 time with its zone (e.g. 1970-01-01T00:00:00Z)',
+  sync_mode_conflict: 'A list in cursor mode takes updatedSince on its first page and cursor on the next ones, never page nor both',
   dashboard_period_invalid: 'The period ends before it starts, or spans more days than allowed'
 })
 

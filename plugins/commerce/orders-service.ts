@@ -10,6 +10,7 @@ import { ORDER_PAGE_LIMITS, ORDER_TRANSITIONS, type Order } from './schemas.ts'
 import { orderEventData, serializeOrder, type OrderRow } from './serializers.ts'
 import { businessPage, countRows, listCountTotal, preparedOnce } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { syncPage, type SyncQuery } from './sync.ts'
 
 // the only legal moves are the contract's (the admin's status buttons offer the same)
 export { ORDER_TRANSITIONS }
@@ -36,6 +37,13 @@ export async function listOrders (executor: Executor, businessId: string, query:
   const { rows, total } = await businessPage(executor, orders, 'orders_page', businessId, { limit, offset },
     query.status === undefined ? undefined : { name: 'status', column: orders.status, value: query.status }, ORDER_TOTAL)
   return { data: rows.map((row) => serializeOrder(row)), total, page, limit }
+}
+
+/** The business's orders changed since a time, oldest change first (cursor mode, DESIGN §25), optionally of one status. */
+export async function syncOrders (executor: Executor, businessId: string, query: SyncQuery & { status?: OrderStatus }, settleSeconds: number) {
+  const { rows, limit, nextCursor } = await syncPage(executor, orders, businessId, query, ORDER_PAGE_LIMITS, settleSeconds,
+    { name: 'status', column: orders.status, value: query.status })
+  return { data: rows.map((row) => serializeOrder(row)), limit, nextCursor }
 }
 
 const orderById = (executor: Executor) => preparedOnce(executor, 'order_by_id', (name) => executor.select().from(orders)

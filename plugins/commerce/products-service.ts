@@ -13,6 +13,7 @@ import { PRODUCT_PAGE_LIMITS, type Product, type ProductCreateBody, type Product
 import { serializeProduct, type ProductRow } from './serializers.ts'
 import { businessPage, countRows, listCountTotal } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { syncPage, type SyncQuery } from './sync.ts'
 
 /** The product list's total, kept by the database per business and category (list_counts). */
 const PRODUCT_TOTAL = listCountTotal('products', 'category')
@@ -25,6 +26,13 @@ export async function listProducts (executor: Executor, businessId: string, quer
   const { rows, total } = await businessPage(executor, products, 'products_page', businessId, { limit, offset },
     query.category === undefined ? undefined : { name: 'category', column: products.category, value: query.category }, PRODUCT_TOTAL)
   return { data: rows.map((row) => serializeProduct(row)), total, page, limit }
+}
+
+/** The business's products changed since a time, oldest change first (cursor mode, DESIGN §25), optionally of one category. */
+export async function syncProducts (executor: Executor, businessId: string, query: SyncQuery & { category?: string }, settleSeconds: number) {
+  const { rows, limit, nextCursor } = await syncPage(executor, products, businessId, query, PRODUCT_PAGE_LIMITS, settleSeconds,
+    { name: 'category', column: products.category, value: query.category })
+  return { data: rows.map((row) => serializeProduct(row)), limit, nextCursor }
 }
 
 export interface ProductSearchQuery extends ProductListQuery { q?: string, status?: Product['status'], lowStock?: boolean }

@@ -8,6 +8,7 @@ import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
 import { serializeReview } from './serializers.ts'
 import { businessPage, rows, type KeptTotal } from '../../server/db/rows.ts'
+import { syncPage, type SyncQuery } from './sync.ts'
 
 /** The review list's total: the business's (product '') or one product's reviews of every rating, kept by the database (review_counts). */
 const REVIEW_TOTAL: KeptTotal = (businessId, productId) => sql`(select coalesce(sum(n), 0) from review_counts
@@ -20,6 +21,13 @@ export async function listReviews (executor: Executor, businessId: string, query
   const { rows, total } = await businessPage(executor, reviews, 'reviews_page', businessId, { limit, offset },
     query.productId === undefined ? undefined : { name: 'product', column: reviews.productId, value: query.productId }, REVIEW_TOTAL)
   return { data: rows.map((row) => serializeReview(row)), total, page, limit }
+}
+
+/** The business's reviews changed since a time, oldest change first (cursor mode, DESIGN §25), optionally of one product. */
+export async function syncReviews (executor: Executor, businessId: string, query: SyncQuery & { productId?: string }, settleSeconds: number) {
+  const { rows, limit, nextCursor } = await syncPage(executor, reviews, businessId, query, REVIEW_PAGE_LIMITS, settleSeconds,
+    { name: 'productId', column: reviews.productId, value: query.productId })
+  return { data: rows.map((row) => serializeReview(row)), limit, nextCursor }
 }
 
 export async function getReview (executor: Executor, businessId: string, id: string): Promise<Review> {

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox'
 import { PaginationQuery, type PageLimits } from '../../server/schemas.ts'
+import { SyncQuery } from '../../sdk/src/contract/bulk-exports.ts'
 import { BusinessSchema, IsoDate, MAX_DASHBOARD_DAYS, Money, OrderStatus, ProductStatus } from '../../sdk/src/contract/resources.ts'
 
 // the resources the App API answers with are the contract's (sdk/src/contract/resources.ts; DESIGN §16)
@@ -56,7 +57,7 @@ export type ProductPatchBody = Static<typeof ProductPatchBodySchema>
 
 export const ProductListQuerySchema = Type.Composite([
   PaginationQuery(PRODUCT_PAGE_LIMITS),
-  Type.Object({ category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })) })
+  Type.Object({ category: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })), ...SyncQuery })
 ], { additionalProperties: false })
 
 /** The merchant's list adds a name search, a status filter and the low-stock view (the App API keeps the plain list). */
@@ -81,7 +82,7 @@ export const ProductImageUploadBodySchema = Type.Unknown({
 
 export const OrderListQuerySchema = Type.Composite([
   PaginationQuery(ORDER_PAGE_LIMITS),
-  Type.Object({ status: Type.Optional(OrderStatus) })
+  Type.Object({ status: Type.Optional(OrderStatus), ...SyncQuery })
 ], { additionalProperties: false })
 
 export const MerchantOrderListQuerySchema = Type.Composite([
@@ -139,7 +140,7 @@ export type ReviewCreateBody = Static<typeof ReviewCreateBodySchema>
 
 export const ReviewListQuerySchema = Type.Composite([
   PaginationQuery(REVIEW_PAGE_LIMITS),
-  Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })) })
+  Type.Object({ productId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...SyncQuery })
 ], { additionalProperties: false })
 
 // ---- pages

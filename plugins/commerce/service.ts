@@ -3,20 +3,23 @@ import { bindExecutor } from '../../server/db/bind.ts'
 import { dashboard } from './analytics-service.ts'
 import { businessNamesOf, createBusiness, findBusiness, getBusinessProfile, updateBusinessProfile } from './businesses.ts'
 import { checkoutContext, createOrder } from './checkout-service.ts'
-import { findOrderRow, getOrder, listOrders, updateOrderStatus } from './orders-service.ts'
+import { findOrderRow, getOrder, listOrders, syncOrders, updateOrderStatus } from './orders-service.ts'
 import { createPage, deletePage, getPage, listPages, pageById, placeBlocks, publishedPages, removeBlocksOf, setPageBlocks, updatePage } from './pages-service.ts'
 import { attachPaymentSession, completePayment, expirePayment, failPayment } from './payments-service.ts'
-import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, updateProduct } from './products-service.ts'
+import { createProduct, deleteProduct, getProduct, getProductBySlug, listProducts, searchProducts, syncProducts, updateProduct } from './products-service.ts'
 import { productImageById, setProductImage } from './product-images.ts'
 import { createPromoCode, deletePromoCode, getPromoCode, listPromoCodes, updatePromoCode } from './promo-codes-service.ts'
-import { createReview, deleteReview, getReview, listReviews, reviewStats } from './reviews-service.ts'
+import { createReview, deleteReview, getReview, listReviews, reviewStats, syncReviews } from './reviews-service.ts'
 import { seedSampleCommerce } from './sample-data.ts'
+import { exportRecords } from './export-rows.ts'
+import { parseUpdatedSince } from './sync.ts'
 import { businessBySlug, createStoreReview, listVisibleProducts } from './storefront-queries.ts'
 import type { CommerceProviders } from './providers.ts'
 import type { CatalogCache } from './catalog-cache.ts'
 import type { PaymentExpiry } from './payment-expiry.ts'
 
 // What other capabilities may use without reaching into commerce's files
+export { EXPORT_FETCH_ROWS, type ExportQuery } from './export-rows.ts'
 export { newOrderId, quoteCheckout, type CheckoutContext, type CheckoutPipeline } from './checkout-service.ts'
 export type { BusinessRow, PageRow, ProductRow } from './serializers.ts'
 export type { BlockPlacement, PlacementOutcome } from './pages-service.ts'
@@ -31,13 +34,17 @@ export type { PaymentExpiry } from './payment-expiry.ts'
 export function createCommerceService (executor: Executor) {
   return {
     in: (tx: Executor) => createCommerceService(tx),
+    /** A bulk export's records, streamed from a cursor in the caller's transaction (export-rows.ts). */
+    exportRecords,
+    /** An ISO 8601 updatedSince, else 400 updated_since_invalid (cursor mode's own check). */
+    parseUpdatedSince,
     ...bindExecutor(executor, {
       createBusiness, findBusiness, businessBySlug, businessNamesOf, getBusinessProfile, updateBusinessProfile, dashboard,
-      listProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
+      listProducts, syncProducts, searchProducts, getProduct, getProductBySlug, createProduct, updateProduct, deleteProduct, listVisibleProducts,
       setProductImage, productImageById,
-      listOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
+      listOrders, syncOrders, findOrderRow, getOrder, updateOrderStatus, checkoutContext, createOrder,
       attachPaymentSession, completePayment, expirePayment, failPayment,
-      listReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
+      listReviews, syncReviews, getReview, createReview, createStoreReview, deleteReview, reviewStats,
       listPromoCodes, getPromoCode, createPromoCode, updatePromoCode, deletePromoCode,
       listPages, getPage, pageById, createPage, updatePage, deletePage, publishedPages, setPageBlocks, removeBlocksOf, placeBlocks,
       seedSample: seedSampleCommerce

@@ -16,6 +16,7 @@ export const API_TAGS = [
   { name: 'app-api', description: 'The App API, called by apps with their access token (fbat_…)' },
   { name: 'api-versions', description: 'The dated API versions (App-Api-Version header), their status, sunsets and changes' },
   { name: 'webhooks', description: 'Webhook registrations of an installation, their delivery log, tests, redelivery and replay (access token)' },
+  { name: 'bulk-exports', description: 'Big merchants (DESIGN §25): an installation\'s records of a resource as one gzip JSON-lines file (access token), downloaded from a signed link' },
   { name: 'billing', description: 'App billing (DESIGN §23): an app\'s subscriptions, purchases and usage (access token); the merchant\'s approvals, subscriptions and invoices' },
   { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
   { name: 'storefront', description: 'Public storefront: pages, products, checkout, reviews' },

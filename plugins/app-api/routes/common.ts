@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify'
+import { Type, type TSchema } from '@sinclair/typebox'
 import { Paginated } from '../../../server/schemas.ts'
+import { CursorPage } from '../../../sdk/src/contract/bulk-exports.ts'
 import { CURRENT_SCHEMAS, present } from '../../../sdk/src/contract/api-versions.ts'
 import type { Order, Product } from '../../commerce/schemas.ts'
 import type { CheckoutHooks } from '../../checkout-hooks/index.ts'
@@ -20,8 +22,27 @@ export const businessOf = (request: FastifyRequest): string => request.installat
  */
 export const OrderAnswer = CURRENT_SCHEMAS.Order
 export const ProductAnswer = CURRENT_SCHEMAS.Product
-export const OrderPage = Paginated(OrderAnswer)
-export const ProductPage = Paginated(ProductAnswer)
+/** A list's answer: the page envelope, or in cursor mode (updatedSince or cursor given, DESIGN §25) the cursor envelope. */
+export const ListAnswer = <T extends TSchema>(item: T) => Type.Union([Paginated(item), CursorPage(item)])
+export const OrderPage = ListAnswer(OrderAnswer)
+export const ProductPage = ListAnswer(ProductAnswer)
+
+/** Cursor mode's wording, shared by the three lists' descriptions. */
+export const CURSOR_MODE = ' Cursor mode (incremental sync): with `updatedSince` (ISO 8601, inclusive; a full sync sends 1970-01-01T00:00:00Z) or `cursor`, ' +
+  'the records changed since, ordered by (updatedAt, id) ascending, in the envelope {data, limit, nextCursor}; follow nextCursor with `cursor` and `limit` only (null at the end). ' +
+  'A malformed updatedSince is 400 updated_since_invalid, a cursor not given out by the list 400 cursor_invalid.'
+
+/**
+ * The list query as cursor mode reads it: `page` only when the request named it (the validator fills
+ * in page 1 otherwise), so that a page in cursor mode is refused rather than ignored.
+ */
+export function syncQueryOf<Q extends { page?: number }> (request: FastifyRequest, query: Q): Q {
+  const named = request.url.includes('?') && new URLSearchParams(request.url.slice(request.url.indexOf('?') + 1)).has('page')
+  return named ? query : { ...query, page: undefined }
+}
+
+/** A cursor-mode answer (DESIGN §25). */
+export interface CursorAnswer { data: unknown[], limit: number, nextCursor: string | null }
 
 /** An order in the newest shape (it carries its own currency). */
 export const presentOrder = (order: Order): unknown => present('Order', order, { currency: order.currency })
@@ -42,6 +63,8 @@ export async function presentProducts<T> (commerce: Pick<Commerce, 'getBusinessP
 /** What each App API route file is registered with: the ports its handlers call, and the scope guard. */
 export interface AppApiRouteOptions {
   commerce: Commerce
+  /** SYNC_SETTLE_SECONDS: cursor mode shows the changes at least this old (config.ts). */
+  syncSettleSeconds: number
   checkoutHooks: Pick<CheckoutHooks, 'placeOrder'>
   appAuth: Pick<AppAuth, 'requireScope'>
 }

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { GuestOrderBodySchema, OrderListQuerySchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
-import { OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders, type AppApiRouteOptions } from './common.ts'
+import { CURSOR_MODE, OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders, syncQueryOf, type AppApiRouteOptions } from './common.ts'
+import { inCursorMode } from '../../commerce/sync.ts'
 
-const orderRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+const orderRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth, syncSettleSeconds }) => {
   const canRead = appAuth.requireScope('read_orders')
   const canWrite = appAuth.requireScope('write_orders')
 
@@ -11,12 +12,16 @@ const orderRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastif
     preValidation: canRead,
     schema: {
       tags: TAGS,
-      operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)', description: 'The token\'s business only. Paginated envelope, optionally filtered by status; `limit` above its maximum is clamped.',
+      operationId: 'listOrders', summary: 'List orders, newest first, optionally by status (read_orders)', description: 'The token\'s business only. Paginated envelope, optionally filtered by status; `limit` above its maximum is clamped.' + CURSOR_MODE,
       security: SECURITY,
       querystring: OrderListQuerySchema,
       response: { 200: OrderPage, ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => presentOrders(await commerce.listOrders(businessOf(request), request.query)))
+  }, async (request) => {
+    const query = syncQueryOf(request, request.query)
+    if (inCursorMode(query)) return presentOrders(await commerce.syncOrders(businessOf(request), query, syncSettleSeconds))
+    return presentOrders(await commerce.listOrders(businessOf(request), request.query))
+  })
 
   fastify.get('/orders/:id', {
     preValidation: canRead,

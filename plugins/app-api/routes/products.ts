@@ -4,7 +4,8 @@ import { LATEST_API_VERSION } from '../../../sdk/src/contract/api-versions.ts'
 import { answerInVersion } from '../../api-versions/index.ts'
 import { IdParams, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, SlugParams } from '../../commerce/schemas.ts'
-import { ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts, type AppApiRouteOptions } from './common.ts'
+import { CURSOR_MODE, ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts, syncQueryOf, type AppApiRouteOptions, type CursorAnswer } from './common.ts'
+import { inCursorMode } from '../../commerce/sync.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -15,7 +16,7 @@ const JSON_TYPE = 'application/json; charset=utf-8'
  * are; an older version's answer is downgraded from them once (plugins/api-versions answerInVersion)
  * and kept beside them under its own key, so a cached read costs no parse in any version.
  */
-const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, appAuth, syncSettleSeconds }) => {
   const preValidation = appAuth.requireScope('read_products')
   const cached = async (request: FastifyRequest, reply: FastifyReply, businessId: string, key: string, load: () => Promise<unknown>) => {
     const newest = async () => await commerce.catalogCache.read(businessId, key,
@@ -32,12 +33,15 @@ const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fast
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'listProducts', summary: 'List products, newest first, optionally of one category (read_products)', description: 'The token\'s business only. Paginated envelope; `limit` above its maximum is clamped.',
+      operationId: 'listProducts', summary: 'List products, newest first, optionally of one category (read_products)', description: 'The token\'s business only. Paginated envelope; `limit` above its maximum is clamped.' + CURSOR_MODE,
       security: SECURITY,
       querystring: ProductListQuerySchema,
       response: { 200: ProductPage, ...errorResponses(400, 401, 403, 429) }
     }
   }, async (request, reply) => {
+    const query = syncQueryOf(request, request.query)
+    // cursor mode reads past the catalogue cache: each sync page is asked once
+    if (inCursorMode(query)) return await presentProducts(commerce, businessOf(request), await commerce.syncProducts(businessOf(request), query, syncSettleSeconds)) as CursorAnswer
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
     return await cached(request, reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,

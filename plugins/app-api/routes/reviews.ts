@@ -1,22 +1,28 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { Paginated, errorResponses } from '../../../server/schemas.ts'
+import { errorResponses } from '../../../server/schemas.ts'
 import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../commerce/schemas.ts'
 import { ReviewStatsQuerySchema } from '../schemas.ts'
-import { SECURITY, TAGS, businessOf, type AppApiRouteOptions } from './common.ts'
+import { CURSOR_MODE, ListAnswer, SECURITY, TAGS, businessOf, syncQueryOf, type AppApiRouteOptions } from './common.ts'
+import { inCursorMode } from '../../commerce/sync.ts'
 
-const reviewRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth }) => {
+const reviewRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, appAuth, syncSettleSeconds }) => {
   const preValidation = appAuth.requireScope('read_reviews')
 
   fastify.get('/reviews', {
     preValidation,
     schema: {
       tags: TAGS,
-      operationId: 'listReviews', summary: 'List reviews, newest first, optionally of one product (read_reviews)', description: 'The token\'s business only. Paginated envelope, optionally of one product; `limit` above its maximum is clamped.',
+      operationId: 'listReviews', summary: 'List reviews, newest first, optionally of one product (read_reviews)', description: 'The token\'s business only. Paginated envelope, optionally of one product; `limit` above its maximum is clamped.' + CURSOR_MODE,
       security: SECURITY,
       querystring: ReviewListQuerySchema,
-      response: { 200: Paginated(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
+      response: { 200: ListAnswer(ReviewSchema), ...errorResponses(400, 401, 403, 429) }
     }
-  }, async (request) => await commerce.listReviews(businessOf(request), request.query))
+  }, async (request) => {
+    const query = syncQueryOf(request, request.query)
+    return inCursorMode(query)
+      ? await commerce.syncReviews(businessOf(request), query, syncSettleSeconds)
+      : await commerce.listReviews(businessOf(request), request.query)
+  })
 
   fastify.get('/reviews/stats', {
     preValidation,

@@ -16,7 +16,7 @@ export const ERROR_CODES = {
   method_not_allowed: 'The path exists but not with this method; `Allow` lists the methods it has',
   rate_limited: 'Too many requests in the window; `Retry-After` says when to retry',
   service_busy: 'No database connection came free in time; retry after `Retry-After` seconds',
-  cursor_invalid: 'The `before` cursor is not one this list gave out: pass its `nextCursor` as it was',
+  cursor_invalid: 'The `before` or `cursor` cursor is not one this list gave out (or was given for another filter): pass its `nextCursor` as it was',
   internal_error: 'An unexpected failure; the message names the request id that was logged',
   metrics_forbidden: 'Metrics are served to loopback only unless METRICS_TOKEN is set',
   metrics_token_missing: 'The metrics endpoint needs METRICS_TOKEN as a bearer token',
@@ -126,6 +126,8 @@ export const ERROR_CODES = {
   promo_code_discount_invalid: 'A promo code takes exactly one of percentOff and amountOff',
   promo_code_not_applicable: 'The promo code does not exist, is off or has expired (`field` is promoCode)',
   promo_code_min_subtotal: 'The subtotal is below the promo code\'s minimum (`minSubtotal`)',
+  updated_since_invalid: 'updatedSince is not an ISO 8601 time with its zone (e.g. 1970-01-01T00:00:00Z)',
+  sync_mode_conflict: 'A list in cursor mode takes updatedSince on its first page and cursor on the next ones, never page nor both',
   dashboard_period_invalid: 'The period ends before it starts, or spans more days than allowed',
   // plugins/downloads/errors.ts
   downloads_unavailable: 'A tarball could not be built from the workspace: the other routes are unaffected',

@@ -56,7 +56,8 @@ export const reviewExample = {
   rating: 5,
   text: 'Crisp crust, soft crumb.',
   authorName: 'Ana',
-  createdAt: '2026-01-15T10:30:00.000Z'
+  createdAt: '2026-01-15T10:30:00.000Z',
+  updatedAt: '2026-01-15T10:30:00.000Z'
 }
 
 export const pageExample = {

@@ -156,7 +156,8 @@ export const ReviewSchema = Type.Object({
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
   text: Type.String(),
   authorName: Type.String(),
-  createdAt: Iso
+  createdAt: Iso,
+  updatedAt: Type.String({ format: 'date-time', description: 'Its last change (incremental sync, DESIGN §25)' })
 }, { title: 'Review', examples: [reviewExample] })
 export type Review = Static<typeof ReviewSchema>
 

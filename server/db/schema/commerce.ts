@@ -45,6 +45,8 @@ export const products = pgTable('products', {
   // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
   index('products_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
   index('products_business_category_idx').on(t.businessId, t.category, t.createdAt.desc().nullsFirst(), t.id),
+  // incremental sync (DESIGN §25): what changed since, oldest change first
+  index('products_business_updated_idx').on(t.businessId, t.updatedAt, t.id),
   check('products_price_check', sql`${t.price} >= 0`),
   // A concurrent checkout can never sell stock that is not there
   check('products_stock_check', sql`${t.stock} >= 0`),
@@ -95,6 +97,8 @@ export const orders = pgTable('orders', {
   // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
   index('orders_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
   index('orders_business_status_idx').on(t.businessId, t.status, t.createdAt.desc().nullsFirst(), t.id),
+  // incremental sync (DESIGN §25): what changed since, oldest change first
+  index('orders_business_updated_idx').on(t.businessId, t.updatedAt, t.id),
   index('orders_business_invoice_idx').on(t.businessId, t.paymentInvoiceId).where(sql`payment_invoice_id is not null`),
   check('orders_amounts_check', sql`${t.subtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.discount} >= 0 and ${t.amount} >= 0`),
   check('orders_promo_discount_check', sql`${t.promoDiscount} >= 0 and ${t.promoDiscount} <= ${t.discount}`)
@@ -131,8 +135,11 @@ export const reviews = pgTable('reviews', {
   rating: integer('rating').notNull(),
   text: text('text').notNull().default(''),
   authorName: text('author_name').notNull(),
-  createdAt: createdAt()
+  createdAt: createdAt(),
+  updatedAt: updatedAt()
 }, (t) => [
+  // incremental sync (DESIGN §25): what changed since, oldest change first
+  index('reviews_business_updated_idx').on(t.businessId, t.updatedAt, t.id),
   // newest first, ties by id: the list's order, read forward (and index-only for a deep page's ids)
   index('reviews_business_created_idx').on(t.businessId, t.createdAt.desc().nullsFirst(), t.id),
   index('reviews_business_product_idx').on(t.businessId, t.productId, t.createdAt.desc().nullsFirst(), t.id),
@@ -153,7 +160,8 @@ export const pages = pgTable('pages', {
   index('pages_business_created_idx').on(t.businessId, t.createdAt, t.id)
 ])
 
-const bytea = customType<{ data: Buffer, driverData: Buffer | Uint8Array }>({
+/** Binary data (pictures, export files), a Buffer in and out. */
+export const bytea = customType<{ data: Buffer, driverData: Buffer | Uint8Array }>({
   dataType: () => 'bytea',
   fromDriver: (value) => Buffer.isBuffer(value) ? value : Buffer.from(value)
 })

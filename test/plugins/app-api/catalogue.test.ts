@@ -15,7 +15,7 @@ t.test('App API reviews, pages, business and dashboard', async (t) => {
     const body = response.json()
     t.match(body, { total: 6, page: 1, limit: 10 })
     for (const review of body.data) {
-      t.same(Object.keys(review).sort(), ['authorName', 'createdAt', 'id', 'productId', 'rating', 'text'])
+      t.same(Object.keys(review).sort(), ['authorName', 'createdAt', 'id', 'productId', 'rating', 'text', 'updatedAt'])
     }
     const productId = body.data[0].productId
     const one = (await call(app, installed, 'GET', `/app-api/reviews?productId=${productId}`)).json()

@@ -27,7 +27,7 @@ t.test('merchant reviews', async (t) => {
     const all = (await get('/merchant/reviews')).json()
     t.match(all, { total: 6, page: 1, limit: 10 })
     t.same(all.data.map((r: { id: string }) => r.id), created.map((r) => r.id).reverse())
-    t.same(Object.keys(all.data[0]).sort(), ['authorName', 'createdAt', 'id', 'productId', 'rating', 'text'])
+    t.same(Object.keys(all.data[0]).sort(), ['authorName', 'createdAt', 'id', 'productId', 'rating', 'text', 'updatedAt'])
     t.equal((await get(`/merchant/reviews?productId=${salad.id}`)).json().total, 2)
     t.equal((await get(`/merchant/reviews?productId=${theirs.productId}`)).json().total, 0, "another business's product has nothing here")
     t.equal((await get('/merchant/reviews?limit=1000')).json().limit, 50)
