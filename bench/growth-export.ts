@@ -79,6 +79,10 @@ export async function benchExport (b: ExportBench): Promise<{ aims: Aim[], figur
   const others = othersLoad(app, b.other.businessId, b.other.probes, b.arrivals)
   await sleep(b.quietMs)
   others.busy()
+  // with NODE_OPTIONS=--expose-gc: a full GC before and after tells a retained heap from garbage not yet collected
+  const gc = (globalThis as { gc?: () => void }).gc
+  gc?.()
+  const liveBefore = process.memoryUsage().heapUsed
   const memory = watchMemory()
   let run: Awaited<ReturnType<typeof exportOrders>>
   try {
@@ -89,6 +93,8 @@ export async function benchExport (b: ExportBench): Promise<{ aims: Aim[], figur
     throw error
   }
   const peak = memory.stop()
+  gc?.()
+  const liveAfter = process.memoryUsage().heapUsed
   const load = await others.stop()
   const { exported } = run
   const seconds = run.ms / 1000
@@ -96,10 +102,13 @@ export async function benchExport (b: ExportBench): Promise<{ aims: Aim[], figur
   const rows = exported.rowCount ?? 0
   const jobSeconds = exported.finishedAt === null ? Number.NaN : (Date.parse(exported.finishedAt) - Date.parse(exported.createdAt)) / 1000
   console.log(`  export ${exported.id}: ${exported.status}${exported.error === null ? '' : ` (${exported.error})`}, ${thousands(rows)} rows in ${figure(seconds, 1)} s ` +
-    `(${thousands(Math.round(rows / seconds))} rows/s; createdAt → finishedAt ${figure(jobSeconds, 1)} s; ${run.polls} polls)`)
+    `(${thousands(Math.round(rows / seconds))} rows/s; its finishedAt − createdAt ${figure(jobSeconds, 1)} s; ${run.polls} polls)`)
   console.log(`  RSS of this process during the export: ${figure(megabytes(peak.beforeRss), 0)} MB before, peak ${figure(megabytes(peak.peakRss), 0)} MB: ` +
     `+${figure(megabytes(peak.rssGrowth), 1)} MB (heap +${figure(megabytes(peak.heapGrowth), 1)} MB, external +${figure(megabytes(peak.externalGrowth), 1)} MB at their peaks; ` +
     `${peak.samples} samples${peak.highWaterMark ? ' and the kernel\'s high-water mark' : ''})`)
+  console.log(gc === undefined
+    ? '  live heap: run with NODE_OPTIONS=--expose-gc to see it after a full GC'
+    : `  live heap after a full GC: ${figure(megabytes(liveBefore), 1)} MB before the export, ${figure(megabytes(liveAfter), 1)} MB after (${figure(megabytes(liveAfter - liveBefore), 1)} MB kept)`)
 
   let verified = false
   let fetched = null
@@ -138,7 +147,8 @@ export async function benchExport (b: ExportBench): Promise<{ aims: Aim[], figur
   return {
     aims,
     figures: {
-      orders, status: exported.status, error: exported.error, rows, seconds, rowsPerSecond: rows / seconds, jobSeconds, memory: peak,
+      orders, status: exported.status, error: exported.error, rows, seconds, rowsPerSecond: rows / seconds, jobSeconds,
+      memory: { ...peak, liveHeapBefore: gc === undefined ? null : liveBefore, liveHeapAfter: gc === undefined ? null : liveAfter },
       sizeBytes: exported.sizeBytes, download: fetched === null ? null : { ...fetched, firstLine: undefined }, verified,
       paging: { pageSize, perMinute, requests, hours: pagingHours }, others: load
     }
