@@ -26,6 +26,7 @@ import { portsOf } from '../server/app.ts'
  *   BENCH_SAMPLES=40            requests per figure per round
  *   BENCH_EXPORT_QUIET_SECONDS=15  another business's load measured this long before the bulk export of the large size's orders
  * PostgreSQL with BENCH_DATABASE_URL (a scratch database is made and dropped); else in-memory PGlite.
+ * NODE_OPTIONS=--expose-gc adds the live heap after a full GC before and after the export.
  */
 
 const list = (value: string | undefined, fallback: number[]) => value === undefined || value === '' ? fallback : value.split(',').map(Number)
