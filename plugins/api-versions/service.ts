@@ -125,7 +125,8 @@ function shapeOfSchema (schema: unknown): { shape: ShapeName, list: boolean } | 
   if (Array.isArray(object.anyOf)) {
     const branches = object.anyOf.map(shapeOfSchema)
     const first = branches[0]
-    return first !== null && first !== undefined && first.list && branches.every((branch) => branch?.list === true && branch.shape === first.shape) ? first : null
+    const same = first !== null && first !== undefined && first.list && branches.every((branch) => branch?.list === true && branch.shape === first.shape)
+    return same ? first : null
   }
   const items = object.properties?.data?.items
   if (items !== undefined && typeof items.title === 'string') return { shape: shapeOfTitle(items.title), list: true }
@@ -204,7 +205,8 @@ function responseSchemaIn (schema: TSchema, resource: { shape: ShapeName, list: 
   if (byVersion === undefined) versionedSchemas.set(schema, byVersion = new Map())
   if (!byVersion.has(version)) {
     const own = (VERSION_SCHEMAS[version] as Record<string, TSchema | undefined>)[resource.shape]
-    const withItems = (envelope: TSchema & { properties: Record<string, TSchema> }) => ({ ...envelope, properties: { ...envelope.properties, data: { ...envelope.properties.data, items: own } } })
+    const withItems = (envelope: TSchema & { properties: Record<string, TSchema> }) =>
+      ({ ...envelope, properties: { ...envelope.properties, data: { ...envelope.properties.data, items: own } } })
     const envelopes = schema as TSchema & { properties: Record<string, TSchema>, anyOf?: Array<TSchema & { properties: Record<string, TSchema> }> }
     byVersion.set(version, own === undefined
       ? null

@@ -69,10 +69,11 @@ const appApiRoutes: FastifyPluginAsyncTypebox<Omit<AppApiRouteOptions, 'syncSett
 }
 
 /**
- * What apps call with their access token, /app-api (billing's /app-api/billing and bulk exports' /app-api/bulk-exports too) and webhooks' /webhooks, in one scope: one token
- * check (installations' requireAppToken) and one rate-limit budget per installation cover both; every
- * answer is counted for the app's analytics and each scope used for the app checks. The token is read,
- * the call counted (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
+ * What apps call with their access token, /app-api (billing's /app-api/billing and bulk exports'
+ * /app-api/bulk-exports too) and webhooks' /webhooks, in one scope: one token check (installations'
+ * requireAppToken) and one rate-limit budget per installation cover both; every answer is counted for
+ * the app's analytics and each scope used for the app checks. The token is read, the call counted
+ * (X-RateLimit-* on every answer, 401 included: DESIGN §21), then a bad token refused.
  */
 export default fp<CapabilityOptions<AppApiNeeds, null>>(async function appApiCapability (fastify, { expose, ...needs }) {
   const { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing, bulkExports } = needs

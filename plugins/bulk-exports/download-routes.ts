@@ -12,7 +12,7 @@ import type { BulkExports } from './service.ts'
 const downloadRoutes: FastifyPluginAsyncTypebox<{ bulkExports: BulkExports }> = async (fastify, { bulkExports }) => {
   fastify.get('/:id/download', {
     schema: {
-      tags: ['bulk-exports'], operationId: 'downloadBulkExport', summary: 'Download an export\'s gzip JSON-lines file (signed link, no token)',
+      tags: ['bulk-exports'], security: [], operationId: 'downloadBulkExport', summary: 'Download an export\'s gzip JSON-lines file (signed link, no token)',
       description: 'The `url` of a COMPLETED export. A missing or wrong signature is 403 bulk_export_link_invalid, a link past its expiry 403 bulk_export_link_expired, ' +
         'an export gone (pruned after 7 days, or its app uninstalled) 404. The bytes are the gzip file itself (application/gzip, no Content-Encoding): their SHA-256 is the export\'s sha256.',
       params: BulkExportParams,

@@ -3,8 +3,8 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm'
-import { BULK_EXPORT_LINK_SECONDS, BULK_EXPORT_RETENTION_DAYS, type BulkExport, type BulkExportCreateBody, type SyncResource } from '../../sdk/src/contract/bulk-exports.ts'
+import { and, asc, eq, isNotNull, isNull, lt, sql } from 'drizzle-orm'
+import { BULK_EXPORT_LINK_SECONDS, BULK_EXPORT_RETENTION_DAYS, type BulkExport, type BulkExportCreateBody } from '../../sdk/src/contract/bulk-exports.ts'
 import { downgrade, present, showsAsRecorded, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
 import { databaseNow, databaseNowMinus, type Clock } from '../../server/clock.ts'
 import { safeEqual } from '../../server/crypto.ts'
@@ -71,7 +71,7 @@ export function createBulkExports (context: BulkExportsContext) {
       id: row.id,
       status: row.status,
       resource: row.resource,
-      updatedSince: iso(row.updatedSince),
+      updatedSince: row.updatedSince,
       apiVersion: row.apiVersion as ApiVersion,
       createdAt: row.createdAt.toISOString(),
       finishedAt: iso(row.finishedAt),
@@ -115,7 +115,7 @@ export function createBulkExports (context: BulkExportsContext) {
    * the rest: a FAILED export leaves no partial file.
    */
   async function execute (row: BulkExportRow): Promise<void> {
-    const deadline = Date.now() + context.timeoutSeconds * 1000
+    const deadline = performance.now() + context.timeoutSeconds * 1000
     const version = row.apiVersion as ApiVersion
     const shape = row.resource === 'products' ? 'Product' : row.resource === 'orders' ? 'Order' : 'Review'
     const currency = (await context.commerce.getBusinessProfile(row.businessId)).currency
@@ -125,11 +125,11 @@ export function createBulkExports (context: BulkExportsContext) {
       ? record
       : downgrade(shape, present(shape, record, { currency: (record as { currency?: string }).currency ?? currency }), version)) + '\n'
     try {
-      await db.transaction(async (tx) => {
+      const ran = await db.transaction(async (tx) => {
         await tx.execute(sql`select pg_advisory_xact_lock(${runLock(row.id)})`)
         // a sweep that found this run between its claim and its lock has queued another: the first to lock runs
         const [current] = await tx.select({ status: bulkExports.status }).from(bulkExports).where(eq(bulkExports.id, row.id)).for('update')
-        if (current?.status !== 'RUNNING') return
+        if (current?.status !== 'RUNNING') return false
         const hash = createHash('sha256')
         let size = 0
         let rows = 0
@@ -144,12 +144,12 @@ export function createBulkExports (context: BulkExportsContext) {
           await tx.insert(bulkExportChunks).values({ exportId: row.id, seq: seq++, data })
         }
         const records = context.commerce.exportRecords(tx, {
-          businessId: row.businessId, resource: row.resource, updatedSince: iso(row.updatedSince), settleSeconds: context.settleSeconds
+          businessId: row.businessId, resource: row.resource, updatedSince: row.updatedSince, settleSeconds: context.settleSeconds
         })
         await pipeline(
           Readable.from((async function * lines () {
             for await (const batch of records) {
-              if (Date.now() > deadline) throw new ExportTimeout(context.timeoutSeconds)
+              if (performance.now() > deadline) throw new ExportTimeout(context.timeoutSeconds)
               rows += batch.length
               yield batch.map(line).join('')
             }
@@ -169,8 +169,9 @@ export function createBulkExports (context: BulkExportsContext) {
         const [done] = await tx.update(bulkExports).set({ status: 'COMPLETED', rowCount: rows, sizeBytes: size, sha256: hash.digest('hex'), finishedAt: databaseNow() })
           .where(eq(bulkExports.id, row.id)).returning()
         await finished(tx, done)
+        return true
       })
-      context.log.info({ exportId: row.id, resource: row.resource }, 'bulk export completed')
+      if (ran) context.log.info({ exportId: row.id, resource: row.resource }, 'bulk export completed')
     } catch (error) {
       const message = error instanceof ExportTimeout ? error.message : 'The export failed on the server; create it again (the failure is in the platform\'s log)'
       context.log.error({ err: error, exportId: row.id }, 'bulk export failed')
@@ -203,7 +204,7 @@ export function createBulkExports (context: BulkExportsContext) {
             installationId: caller.id,
             appId: caller.appId,
             resource: body.resource,
-            updatedSince: updatedSince === null ? null : sql`${updatedSince}::timestamptz` as unknown as Date,
+            updatedSince,
             apiVersion: version
           }).returning()
           await enqueue(tx, created.id)
@@ -258,8 +259,10 @@ export function createBulkExports (context: BulkExportsContext) {
           const [{ free }] = (await tx.execute(sql`select pg_try_advisory_xact_lock(${runLock(row.id)}) as free`) as unknown as { rows: Array<{ free: boolean }> }).rows
           if (!free) return false
           if (row.attempts >= MAX_ATTEMPTS) return true
+          // holding the run's lock: no process runs it now; a runner that claimed it a moment ago waits for this
+          // transaction, then finds it claimed again and leaves it to whichever locks first (execute)
           const [again] = await tx.update(bulkExports).set({ claimedAt: null })
-            .where(and(eq(bulkExports.id, row.id), eq(bulkExports.status, 'RUNNING'), eq(bulkExports.claimedAt, row.claimedAt as Date))).returning()
+            .where(and(eq(bulkExports.id, row.id), eq(bulkExports.status, 'RUNNING'), isNotNull(bulkExports.claimedAt))).returning()
           if (again !== undefined) await enqueue(tx, row.id)
           return again !== undefined
         })

@@ -66,7 +66,15 @@ export function orderEventData (row: OrderRow) {
 }
 
 export function serializeReview (row: ReviewRow): Review {
-  return { id: row.id, productId: row.productId, rating: row.rating, text: row.text, authorName: row.authorName, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() }
+  return {
+    id: row.id,
+    productId: row.productId,
+    rating: row.rating,
+    text: row.text,
+    authorName: row.authorName,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString()
+  }
 }
 
 export function serializePage (row: PageRow): Page {

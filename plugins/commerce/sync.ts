@@ -16,12 +16,10 @@ import { badRequest } from './errors.ts'
 /** What a list's query says of cursor mode; a list is in cursor mode when either is given. */
 export interface SyncQuery { updatedSince?: string, cursor?: string, limit?: number, page?: number }
 
-export const inCursorMode = (query: SyncQuery): boolean => query.updatedSince !== undefined || query.cursor !== undefined
-
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/
-const FILTER_VALUE = /^[^\u0000]{1,100}$/
+const FILTER_MAX = 100
 
 /** An ISO 8601 time with its zone (1970-01-01T00:00:00Z), else 400 `updated_since_invalid`. */
 export function parseUpdatedSince (value: string): string {
@@ -47,7 +45,7 @@ function decodeCursor (cursor: string): Position {
   if (Array.isArray(value) && (value.length === 2 || value.length === 3)) {
     const [at, id, filter] = value as unknown[]
     if (typeof at === 'string' && CURSOR_TIME.test(at) && typeof id === 'string' && CURSOR_ID.test(id) &&
-      (filter === undefined || (typeof filter === 'string' && FILTER_VALUE.test(filter)))) {
+      (filter === undefined || (typeof filter === 'string' && filter.length > 0 && filter.length <= FILTER_MAX && !filter.includes('\u0000')))) {
       return { at, id, filter: filter ?? null }
     }
   }

@@ -6,6 +6,9 @@ import type {
   Purchase, RateLimitInfo, Redelivered, Replayed, ReplayInput, Review, ReviewListParams, ReviewStats, Subscription, UpdatedWebhook,
   UpdateWebhookInput, UsageRecord, WebhookDelivery, WebhookRegistration, WebhookTestResult
 } from './types.ts'
+import type { BulkExport, SyncResource } from './contract/bulk-exports.ts'
+import { BulkExportError, BulkExportRun, type BulkExportOptions } from './bulk-exports.ts'
+import { SyncIterator, syncQuery, type SyncPage, type SyncParams } from './sync.ts'
 
 /** Typed client of the App API ({base_url}/app-api) and webhook management ({base_url}/webhooks). */
 
@@ -67,6 +70,7 @@ type Query = Record<string, string | number | boolean | undefined>
 interface RequestOptions {
   query?: Query
   body?: unknown
+  signal?: AbortSignal
 }
 
 /** Seconds to wait from a Retry-After value (delta-seconds or HTTP-date); null when unusable. */
@@ -124,6 +128,7 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
   if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new TypeError('maxRetries must be a non-negative integer')
   let rateLimit: RateLimitInfo | null = null
   let answeredVersion: string | null = null
+  const api = (path: string): string => `/app-api${path}`
 
   function buildUrl (path: string, query: Query = {}): string {
     const url = new URL(base.pathname.replace(/\/$/, '') + path, base)
@@ -133,11 +138,11 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
     return url.toString()
   }
 
-  async function request<T> (method: string, path: string, { query, body }: RequestOptions = {}): Promise<T> {
+  async function request<T> (method: string, path: string, { query, body, signal }: RequestOptions = {}): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${options.accessToken}`, accept: 'application/json' }
     if (options.apiVersion !== undefined) headers[API_VERSION_HEADER.toLowerCase()] = options.apiVersion
     if (body !== undefined) headers['content-type'] = 'application/json'
-    const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'error' }
+    const init: RequestInit = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), redirect: 'error', signal }
     const url = buildUrl(path, query)
     for (let attempt = 0; ; attempt++) {
       const response = await doFetch(url, init)
@@ -157,7 +162,26 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
     }
   }
 
-  const api = (path: string): string => `/app-api${path}`
+  /** The records of each list that syncs, in this client's API version. */
+  type SyncRecords = { products: Product, orders: Order, reviews: Review }
+
+  const syncPage = <R extends SyncResource>(resource: R, query: Query) => request<SyncPage<SyncRecords[R]>>('GET', api(`/${resource}`), { query })
+
+  /** POST /app-api/bulk-exports; a 409 (one already running) becomes a BulkExportError with code bulk_export_running. */
+  async function createBulkExport (resource: SyncResource, options: Pick<BulkExportOptions, 'updatedSince' | 'signal'> = {}): Promise<BulkExport> {
+    const { updatedSince, signal } = options
+    const body = { resource, ...(updatedSince === undefined ? {} : { updatedSince: updatedSince instanceof Date ? updatedSince.toISOString() : updatedSince }) }
+    try {
+      return await request<BulkExport>('POST', api('/bulk-exports'), { body, signal })
+    } catch (error) {
+      if (!(error instanceof AppApiError) || error.statusCode !== 409) throw error
+      const running = error.body as { exportId?: unknown, id?: unknown } | undefined
+      const exportId = typeof running?.exportId === 'string' ? running.exportId : typeof running?.id === 'string' ? running.id : null
+      throw new BulkExportError('bulk_export_running',
+        `a bulk export of this installation is already running${exportId === null ? '' : ` (${exportId})`}: wait for it to finish (${error.message})`,
+        { exportId, cause: error })
+    }
+  }
 
   return {
     /** X-RateLimit-* of the last response; null before the first request. */
@@ -220,6 +244,44 @@ export function createAppApiClient<const V extends ApiVersion = '2026-11'> (opti
       createPurchase: (input: CreatePurchaseInput) => request<Purchase>('POST', api('/billing/purchases'), { body: input }),
       listPurchases: (params: ListParams = {}) => request<ListResponse<Purchase>>('GET', api('/billing/purchases'), { query: { ...params } })
     },
+
+    /**
+     * Incremental sync (DESIGN §25): the records of `resource` updated at or after `updatedSince`
+     * (default 1970-01-01T00:00:00Z, everything), in (updatedAt, id) order, one by one across pages.
+     * Store `iterator.lastUpdatedAt` and pass it as `updatedSince` next time to get only what changed.
+     *
+     *   const orders = api.sync('orders', { updatedSince: saved, status: 'PENDING', limit: 50 })
+     *   for await (const order of orders) upsert(order)
+     *   saved = orders.lastUpdatedAt ?? saved
+     */
+    sync: <R extends SyncResource>(resource: R, params: SyncParams<R> = {}) =>
+      new SyncIterator<SyncRecords[R]>(async (query) => await syncPage(resource, query), syncQuery(params)),
+
+    /** One page of a list in cursor mode: `{updatedSince, limit, ...filters}` for the first, `{cursor, limit}` after. */
+    syncPage: <R extends SyncResource>(resource: R, params: SyncParams<R> = {}) => syncPage(resource, syncQuery(params)),
+
+    /**
+     * A bulk export of `resource` (DESIGN §25), iterated for its records: creates it, polls it (waiting
+     * 1 s, growing to 10 s: each poll is a request), downloads its file without the token, checks its
+     * sha256 and size and yields its records a line at a time. Throws BulkExportError with a code:
+     * `bulk_export_running`, `bulk_export_failed` (the export's `error` as message), `download_failed`,
+     * `download_mismatch`, `row_count_mismatch`, `file_invalid`.
+     *
+     *   const run = api.bulkExport('orders')
+     *   for await (const order of run) upsert(order)
+     *   run.bulkExport?.rowCount
+     */
+    bulkExport: <R extends SyncResource>(resource: R, options: BulkExportOptions = {}) =>
+      new BulkExportRun<SyncRecords[R]>({
+        create: async () => await createBulkExport(resource, options),
+        read: async (id) => await request<BulkExport>('GET', api(`/bulk-exports/${segment(id)}`), { signal: options.signal }),
+        fetch: doFetch
+      }, options),
+
+    /** POST /app-api/bulk-exports: starts an export (202, RUNNING). */
+    createBulkExport,
+    /** GET /app-api/bulk-exports/:id: the export; COMPLETED carries its signed `url`, FAILED its `error`. */
+    getBulkExport: (id: string) => request<BulkExport>('GET', api(`/bulk-exports/${segment(id)}`)),
 
     webhooks: {
       create: (input: CreateWebhookInput) => request<CreatedWebhook>('POST', '/webhooks', { body: input }),

@@ -1,6 +1,7 @@
 /** Webhook events (spec, Events) and hook points (spec, Outbound calls) with their payloads. */
 import { EVENT_NAMES, HOOK_POINTS } from './contract/events.ts'
 import type { Purchase, Subscription } from './contract/billing.ts'
+import type { SyncResource } from './contract/bulk-exports.ts'
 
 /** The event catalog: the contract's list (sdk/src/contract). */
 export const WEBHOOK_EVENTS = EVENT_NAMES
@@ -60,6 +61,18 @@ export type AppSubscriptionEventData = Subscription
 
 /** data of app_purchase.updated: the one-time purchase as the App API shows it. */
 export type AppPurchaseEventData = Purchase
+
+/**
+ * data of bulk_export.finished (DESIGN §25), sent to the app's webhook URL whatever its webhookEvents
+ * when one of its bulk exports ends: read it with `getBulkExport(exportId)` (COMPLETED: its signed url).
+ */
+export interface BulkExportFinishedEventData {
+  exportId: string
+  resource: SyncResource
+  status: 'COMPLETED' | 'FAILED'
+  /** Records in the file; null when the export FAILED. */
+  rowCount: number | null
+}
 
 /** data of webhook.test. */
 export interface WebhookTestEventData {

@@ -8,6 +8,8 @@ export * from './node-http.ts'
 export * from './fastify.ts'
 export * from './oauth.ts'
 export * from './client.ts'
+export * from './sync.ts'
+export * from './bulk-exports.ts'
 export * from './types.ts'
 export * from './session-token.ts'
 // the API contract's lists (its TypeBox schemas stay in sdk/src/contract, for the server and the admin UI)

@@ -55,6 +55,10 @@ export async function everyTag (): Promise<void> {
   const hook: WebhookRegistration | undefined = created.data
   const asked = await api.POST('/app-api/billing/subscriptions', { ...auth, body: { planId: 'pro', returnUrl: 'https://app.example.com/billing' } }) // billing
   const usageLeft: number | undefined = asked.data?.usage?.balanceRemaining.amount
+  const exported = await api.POST('/app-api/bulk-exports', { ...auth, body: { resource: 'orders', updatedSince: '1970-01-01T00:00:00Z' } }) // bulk-exports
+  const exportUrl: string | null | undefined = exported.data?.url
+  const changed = await api.GET('/app-api/orders', { ...auth, params: { query: { updatedSince: '1970-01-01T00:00:00Z', limit: 50 } } })
+  const nextCursor: string | null | undefined = changed.data !== undefined && 'nextCursor' in changed.data ? changed.data.nextCursor : undefined
   const listed = await api.GET('/merchant/products', auth) // merchant
   const merchantProduct: MerchantProduct | undefined = listed.data?.data[0]
   const merchantPrice: number | undefined = merchantProduct?.price
@@ -64,7 +68,7 @@ export async function everyTag (): Promise<void> {
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice, usageLeft)
+  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice, usageLeft, exportUrl, nextCursor)
 }
 `
 

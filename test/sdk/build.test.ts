@@ -81,7 +81,9 @@ t.test('sdk builds with tsc and runs on plain node', async (t) => {
       "const client = createAppApiClient({ baseUrl: 'http://localhost', accessToken: 'fbat_x' })",
       'async function all (): Promise<Product[]> { const out: Product[] = []; for await (const p of paginate(client.products.list)) out.push(p); return out }',
       'const onInit = (m: BlockInitMessage): void => { console.log(m.blockId, name) }',
-      'export { all, onInit, connectBlock }',
+      "async function changed (since: string): Promise<string | null> { const it = client.sync('orders', { updatedSince: since, status: 'PENDING' }); for await (const o of it) console.log(o.orderNumber); return it.lastUpdatedAt }",
+      "async function exported (): Promise<number> { let n = 0; for await (const p of client.bulkExport('products', { pollIntervalMs: 500 })) n += p.stock; return n }",
+      'export { all, onInit, connectBlock, changed, exported }',
       ''
     ].join('\n'))
     const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')

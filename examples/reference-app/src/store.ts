@@ -51,6 +51,22 @@ export interface Payment {
   expiresAt: string
 }
 
+/** An order of the admin page's feed (src/order-feed.ts), as the App API last showed it; amount in minor units. */
+export interface FeedOrder {
+  id: string
+  orderNumber: string
+  status: string
+  amount: number
+  currency: string
+  updatedAt: string
+}
+
+/** The feed of one business: its latest orders, and the updatedAt of the last order read (the next refresh asks for changes since). */
+export interface OrderFeed {
+  lastUpdatedAt: string | null
+  orders: FeedOrder[]
+}
+
 export interface Credentials { clientId: string, clientSecret: string }
 
 interface StoreData {
@@ -61,6 +77,7 @@ interface StoreData {
   payments: Record<string, Payment>
   /** The business's subscription to our paid plan as the App API last showed it (src/billing.ts). */
   subscriptions: Record<string, Subscription>
+  orderFeeds: Record<string, OrderFeed>
 }
 
 export const STORE_FILE = 'installations.json'
@@ -68,7 +85,7 @@ export const STORE_FILE = 'installations.json'
 export const MAX_EVENTS_PER_BUSINESS = 200
 export const PENDING_TTL_MS = 10 * 60_000
 
-const empty = (): StoreData => ({ credentials: null, installations: {}, pending: {}, events: {}, payments: {}, subscriptions: {} })
+const empty = (): StoreData => ({ credentials: null, installations: {}, pending: {}, events: {}, payments: {}, subscriptions: {}, orderFeeds: {} })
 
 function read (path: string): StoreData {
   let text: string
@@ -151,6 +168,12 @@ export function openStore (dataDir: string, now: () => Date = () => new Date()) 
       save()
     },
 
+    orderFeed: (businessId: string): OrderFeed => data.orderFeeds[businessId] ?? { lastUpdatedAt: null, orders: [] },
+    saveOrderFeed (businessId: string, feed: OrderFeed): void {
+      data.orderFeeds[businessId] = feed
+      save()
+    },
+
     /**
      * business.data_erasure: everything kept about the business goes (spec, Events). An erasure that
      * comes for an uninstall older than our installation (the merchant came back since) erases what we
@@ -166,12 +189,15 @@ export function openStore (dataDir: string, now: () => Date = () => new Date()) 
         }
         const subscription = data.subscriptions[businessId]
         if (subscription !== undefined && Date.parse(subscription.createdAt) <= before) delete data.subscriptions[businessId]
+        // the feed mixes orders read before and after that uninstall: the next refresh reads it again
+        delete data.orderFeeds[businessId]
         save()
         return
       }
       delete data.installations[businessId]
       delete data.events[businessId]
       delete data.subscriptions[businessId]
+      delete data.orderFeeds[businessId]
       for (const [invoiceId, payment] of Object.entries(data.payments)) {
         if (payment.businessId === businessId) delete data.payments[invoiceId]
       }

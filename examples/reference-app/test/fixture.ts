@@ -6,6 +6,7 @@ import type { Test } from 'tap'
 import { build, listen, publishApp, registerUser, REVIEWER_ENV, type Session } from '../../../test/helper.ts'
 import { appDefinition, buildReferenceApp, type Installation, type ReferenceApp } from '../src/index.ts'
 import { portsOf } from '../../../server/app.ts'
+import type { FetchLike } from '@app-platform/sdk'
 
 /*
  * A real platform (test/helper.ts build + listen: real HTTP on 127.0.0.1) and the reference app on
@@ -32,19 +33,20 @@ export async function referenceAppDataDir (t: Test): Promise<string> {
 }
 
 /** Starts the reference app on 127.0.0.1 against `platformUrl`. */
-export async function startReference (t: Test, platformUrl: string, adminUrl: string, dataDir: string): Promise<ReferenceApp> {
-  const reference = await buildReferenceApp({ appUrl: 'http://127.0.0.1', platformUrl, adminUrl, dataDir })
+export async function startReference (t: Test, platformUrl: string, adminUrl: string, dataDir: string, fetch?: FetchLike): Promise<ReferenceApp> {
+  const reference = await buildReferenceApp({ appUrl: 'http://127.0.0.1', platformUrl, adminUrl, dataDir, fetch })
   t.teardown(() => reference.close())
   await reference.listen({ port: 0, host: '127.0.0.1' })
   reference.reference.urls.appUrl = `http://127.0.0.1:${(reference.server.address() as AddressInfo).port}`
   return reference
 }
 
-export async function stage (t: Test, env: Record<string, string> = {}): Promise<Stage> {
+/** `fetch`: the app's network (the OAuth exchange and the App API), for a test that watches what the app asks. */
+export async function stage (t: Test, env: Record<string, string> = {}, fetch?: FetchLike): Promise<Stage> {
   const platform = await build(t, { env: { ...REVIEWER_ENV, ...env } })
   const baseUrl = await listen(platform)
   const dataDir = await referenceAppDataDir(t)
-  const reference = await startReference(t, baseUrl, platform.origins.adminUrl, dataDir)
+  const reference = await startReference(t, baseUrl, platform.origins.adminUrl, dataDir, fetch)
   const appUrl = reference.reference.urls.appUrl
 
   const developer = await registerUser(platform, 'DEVELOPER')

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { IdParams, errorResponses } from '../../../server/schemas.ts'
 import { GuestOrderBodySchema, OrderListQuerySchema, OrderStatusBodySchema } from '../../commerce/schemas.ts'
 import { CURSOR_MODE, OrderAnswer, OrderPage, SECURITY, TAGS, businessOf, presentOrder, presentOrders, syncQueryOf, type AppApiRouteOptions } from './common.ts'
-import { inCursorMode } from '../../commerce/sync.ts'
+import { inCursorMode } from '../../../sdk/src/contract/bulk-exports.ts'
 
 const orderRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, checkoutHooks, appAuth, syncSettleSeconds }) => {
   const canRead = appAuth.requireScope('read_orders')

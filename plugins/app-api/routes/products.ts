@@ -5,7 +5,7 @@ import { answerInVersion } from '../../api-versions/index.ts'
 import { IdParams, errorResponses, pageWindow } from '../../../server/schemas.ts'
 import { PRODUCT_PAGE_LIMITS, ProductListQuerySchema, SlugParams } from '../../commerce/schemas.ts'
 import { CURSOR_MODE, ProductAnswer, ProductPage, SECURITY, TAGS, businessOf, presentProducts, syncQueryOf, type AppApiRouteOptions, type CursorAnswer } from './common.ts'
-import { inCursorMode } from '../../commerce/sync.ts'
+import { inCursorMode } from '../../../sdk/src/contract/bulk-exports.ts'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -41,7 +41,9 @@ const productRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fast
   }, async (request, reply) => {
     const query = syncQueryOf(request, request.query)
     // cursor mode reads past the catalogue cache: each sync page is asked once
-    if (inCursorMode(query)) return await presentProducts(commerce, businessOf(request), await commerce.syncProducts(businessOf(request), query, syncSettleSeconds)) as CursorAnswer
+    if (inCursorMode(query)) {
+      return await presentProducts(commerce, businessOf(request), await commerce.syncProducts(businessOf(request), query, syncSettleSeconds)) as CursorAnswer
+    }
     const { page, limit } = pageWindow(request.query, PRODUCT_PAGE_LIMITS)
     const { category } = request.query
     return await cached(request, reply, businessOf(request), `list:${page}:${limit}:${category ?? ''}`,

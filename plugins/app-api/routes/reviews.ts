@@ -3,7 +3,7 @@ import { errorResponses } from '../../../server/schemas.ts'
 import { ReviewListQuerySchema, ReviewSchema, ReviewStatsSchema } from '../../commerce/schemas.ts'
 import { ReviewStatsQuerySchema } from '../schemas.ts'
 import { CURSOR_MODE, ListAnswer, SECURITY, TAGS, businessOf, syncQueryOf, type AppApiRouteOptions } from './common.ts'
-import { inCursorMode } from '../../commerce/sync.ts'
+import { inCursorMode } from '../../../sdk/src/contract/bulk-exports.ts'
 
 const reviewRoutes: FastifyPluginAsyncTypebox<AppApiRouteOptions> = async (fastify, { commerce, appAuth, syncSettleSeconds }) => {
   const preValidation = appAuth.requireScope('read_reviews')

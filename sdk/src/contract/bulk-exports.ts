@@ -33,6 +33,9 @@ export const SyncQuery = {
   }))
 }
 
+/** Whether a list's query asks for cursor mode: `updatedSince` or `cursor` given. */
+export const inCursorMode = (query: { updatedSince?: string, cursor?: string }): boolean => query.updatedSince !== undefined || query.cursor !== undefined
+
 /** The envelope of a list in cursor mode: no total, no page; nextCursor is null on the last page. */
 export function CursorPage<T extends TSchema> (item: T) {
   return Type.Object({
@@ -57,7 +60,7 @@ export const BulkExportSchema = Type.Object({
   id: Type.String({ description: 'bex_…' }),
   status: BulkExportStatusSchema,
   resource: SyncResourceSchema,
-  updatedSince: Nullable(Iso),
+  updatedSince: Nullable(Type.String({ description: 'As given at creation (ISO 8601)' })),
   apiVersion: ApiVersionSchema,
   createdAt: Iso,
   finishedAt: Nullable(Iso),

@@ -92,6 +92,11 @@ export const ERROR_CODES = {
   charge_not_active: 'Only an ACTIVE subscription can be cancelled or take usage records',
   usage_not_in_plan: 'The subscription\'s plan has no capped usage amount',
   usage_cap_exceeded: 'The usage record would take the period\'s usage past the plan\'s capped amount',
+  // plugins/bulk-exports/errors.ts
+  bulk_export_running: 'The installation has an export RUNNING already: wait for its bulk_export.finished (one runs at a time)',
+  bulk_export_not_found: 'No export with this id for the installation (another installation\'s, or pruned after 7 days)',
+  bulk_export_link_invalid: 'The download link\'s signature is missing or does not match: use the `url` of GET /app-api/bulk-exports/{id} as it is',
+  bulk_export_link_expired: 'The download link is past its `expiresAt`: GET /app-api/bulk-exports/{id} gives a fresh one',
   // plugins/checkout-hooks/errors.ts
   hook_call_not_found: 'No hook call with this id of the app',
   payment_provider_unreachable: 'The payment method\'s app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)',

@@ -11,7 +11,7 @@ CREATE TABLE "bulk_exports" (
 	"installation_id" text NOT NULL,
 	"app_id" text NOT NULL,
 	"resource" text NOT NULL,
-	"updated_since" timestamp with time zone,
+	"updated_since" text,
 	"api_version" text NOT NULL,
 	"status" text DEFAULT 'RUNNING' NOT NULL,
 	"row_count" integer,

@@ -13,7 +13,8 @@ export const bulkExports = pgTable('bulk_exports', {
   installationId: text('installation_id').notNull().references(() => installations.id, { onDelete: 'cascade' }),
   appId: text('app_id').notNull(),
   resource: text('resource', { enum: SYNC_RESOURCES }).notNull(),
-  updatedSince: at('updated_since'),
+  /** As the app gave it (ISO 8601, microseconds kept); the export compares it as a timestamptz. */
+  updatedSince: text('updated_since'),
   /** The API version the file's records are shaped in: the request's, at creation. */
   apiVersion: text('api_version').notNull(),
   status: text('status', { enum: BULK_EXPORT_STATUSES }).notNull().default('RUNNING'),

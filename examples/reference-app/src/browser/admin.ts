@@ -1,5 +1,6 @@
 import { adminBridge, onAdminInit, requestSessionToken } from '@app-platform/sdk/browser'
 import type { PricingPlan, Subscription } from '@app-platform/sdk'
+import type { FeedOrder } from '../store.ts'
 
 /*
  * The admin page inside the platform's admin panel. The panel posts service:init with a signed
@@ -12,6 +13,8 @@ interface Overview {
   installation: { installationId: string, scopes: string[], installedAt: string }
   verifiedAs: { userId: string, expiresAt: string }
   orders: { total: number, revenue: number }
+  /** The latest orders, kept by our backend and brought up to date with only what changed (`read` orders this time). */
+  recentOrders: { orders: FeedOrder[], lastUpdatedAt: string | null, read: number }
   reviews: { averageRating: number, totalReviews: number }
   events: Array<{ event: string, receivedAt: string, summary: string }>
   /** The store's plan (null subscription: free) and the paid plan we offer. */
@@ -130,8 +133,25 @@ function render (overview: Overview): void {
     }
     events.append(table)
   }
+  const orders = element('section', undefined, 'card')
+  orders.append(element('h2', 'Recent orders'))
+  if (overview.recentOrders.orders.length === 0) {
+    orders.append(element('p', 'No orders in the last 30 days.', 'muted'))
+  } else {
+    const table = element('table')
+    const head = element('tr')
+    head.append(element('th', 'Order'), element('th', 'Status'), element('th', 'Amount'), element('th', 'Updated'))
+    table.append(head)
+    for (const order of overview.recentOrders.orders) {
+      const row = element('tr')
+      row.setAttribute('data-order', order.id)
+      row.append(element('td', `#${order.orderNumber}`), element('td', order.status), element('td', money(order.amount, order.currency)), element('td', new Date(order.updatedAt).toLocaleString()))
+      table.append(row)
+    }
+    orders.append(table, element('p', `${overview.recentOrders.read} order${overview.recentOrders.read === 1 ? '' : 's'} read from the platform this time: only what changed since the last visit.`, 'muted'))
+  }
   const scopes = element('p', `Granted scopes: ${overview.installation.scopes.join(', ')}`, 'muted')
-  content.append(element('h1', overview.business.name), verified, stats, planCard(overview), events, scopes)
+  content.append(element('h1', overview.business.name), verified, stats, planCard(overview), orders, events, scopes)
 }
 
 async function load (): Promise<void> {

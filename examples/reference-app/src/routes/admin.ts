@@ -4,6 +4,7 @@ import { origin, type Context } from '../context.ts'
 import { page } from '../html.ts'
 import { verifiedSession } from '../session.ts'
 import { currentSubscription, paidPlan } from '../billing.ts'
+import { refreshOrderFeed } from '../order-feed.ts'
 
 /*
  * The admin page (manifest adminPages[].renderUrl), framed by the platform's admin panel. The page's
@@ -37,17 +38,20 @@ export default async function adminRoutes (fastify: FastifyInstance, { context }
     const to = context.now()
     const from = new Date(to.getTime() - (OVERVIEW_DAYS - 1) * 86_400_000)
     try {
-      const [business, dashboard, reviews, subscription] = await Promise.all([
+      const [business, dashboard, reviews, subscription, feed] = await Promise.all([
         api.business.get(),
         api.analytics.dashboard({ from: from.toISOString().slice(0, 10), to: to.toISOString().slice(0, 10) }),
         api.reviews.stats(),
-        currentSubscription(context, installation)
+        currentSubscription(context, installation),
+        // only the orders changed since the last time the page opened (src/order-feed.ts)
+        refreshOrderFeed(context, installation)
       ])
       return {
         business: { id: business.id, name: business.name, currency: business.currency },
         installation: { installationId: installation.installationId, scopes: installation.scopes, installedAt: installation.installedAt },
         verifiedAs: { userId: claims.sub, expiresAt: new Date(claims.exp * 1000).toISOString() },
         orders: { total: dashboard.orderCount, revenue: dashboard.revenue },
+        recentOrders: { orders: feed.orders, lastUpdatedAt: feed.lastUpdatedAt, read: feed.read },
         reviews: { averageRating: reviews.averageRating, totalReviews: reviews.totalReviews },
         events: context.store.events(installation.businessId).slice(0, 10).map(({ event, receivedAt, summary }) => ({ event, receivedAt, summary })),
         // the plan the store is on (null: free) and the one we offer
