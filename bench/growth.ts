@@ -5,7 +5,9 @@ import { buildApp, type App } from '../server/app.ts'
 import { loadConfig } from '../server/config.ts'
 import { emitEvent } from '../server/events.ts'
 import { rows } from '../server/db/rows.ts'
+import { inject } from './app-inject.ts'
 import { withScratchDatabase } from './database.ts'
+import { benchExport } from './growth-export.ts'
 import { deliveriesInsert, ordersInsert, reviewsInsert } from './growth-seed.ts'
 import { aim, describeMachine, figure, percentile, printAims, ROUNDS, writeJson, type Aim } from './stats.ts'
 import { portsOf } from '../server/app.ts'
@@ -14,14 +16,17 @@ import { portsOf } from '../server/app.ts'
  * `npm run bench:growth` (#28 item 7): the same requests on a small and a grown data set, so a cost
  * that grows with the data shows. Seeds set-based (generate_series) orders of one business and spread
  * over many businesses, reviews, and the delivery and hook-call logs of one app; then measures, round
- * after round, every read at each size; then prunes a log past its retention while deliveries run.
+ * after round, every read at each size; exports the large size's orders in bulk (#41 item 5) while another
+ * business's reads and deliveries run; then prunes a log past its retention while deliveries run.
  * Figures, never a gate. Sizes from the environment, so the smoke test runs it tiny:
  *   BENCH_ORDERS=10000,1000000  orders of the measured business at each size (small first)
  *   BENCH_BUSINESSES=1000       businesses the spread data set shares the large size between
  *   BENCH_DELIVERIES=100000,10000000  delivery rows of one app at each size
  *   BENCH_PRUNE=1000000         deliveries past the retention that the prune removes while deliveries run
  *   BENCH_SAMPLES=40            requests per figure per round
+ *   BENCH_EXPORT_QUIET_SECONDS=15  another business's load measured this long before the bulk export of the large size's orders
  * PostgreSQL with BENCH_DATABASE_URL (a scratch database is made and dropped); else in-memory PGlite.
+ * NODE_OPTIONS=--expose-gc adds the live heap after a full GC before and after the export.
  */
 
 const list = (value: string | undefined, fallback: number[]) => value === undefined || value === '' ? fallback : value.split(',').map(Number)
@@ -30,6 +35,7 @@ const DELIVERIES = list(process.env.BENCH_DELIVERIES, [100_000, 10_000_000])
 const BUSINESSES = Number(process.env.BENCH_BUSINESSES ?? 1000)
 const PRUNE = Number(process.env.BENCH_PRUNE ?? 1_000_000)
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40)
+const EXPORT_QUIET_SECONDS = Number(process.env.BENCH_EXPORT_QUIET_SECONDS ?? 15)
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? null
 /** Rows per seeding statement: one statement's transition table stays a few hundred MB at most. */
 const CHUNK = 100_000
@@ -38,20 +44,14 @@ const RETENTION_DAYS = 30
 
 interface Setup { developerToken: string, appId: string, webhookId: string, installationId: string, businessId: string, token: string, productIds: string[] }
 
-async function inject (app: App, method: 'GET' | 'POST', url: string, token: string, payload?: object) {
-  const response = await app.inject({ method, url, headers: { authorization: `Bearer ${token}` }, ...(payload === undefined ? {} : { payload }) })
-  if (response.statusCode >= 300) throw new Error(`${method} ${url}: ${response.statusCode} ${response.body.slice(0, 300)}`)
-  return response.json()
-}
-
-/** A developer, an app with every read scope test-installed on its sandbox, and a webhook to `receiverUrl`. */
-async function setUp (app: App, receiverUrl: string): Promise<Setup> {
+/** A developer, an app with every read scope test-installed on its sandbox (a business of its own), and a webhook to `receiverUrl`. */
+async function setUp (app: App, receiverUrl: string, who = 'growth'): Promise<Setup> {
   const register = await app.inject({
-    method: 'POST', url: '/auth/register', payload: { email: `growth-${process.pid}@example.com`, password: 'correct-horse-battery', name: 'Bench', role: 'DEVELOPER' }
+    method: 'POST', url: '/auth/register', payload: { email: `${who}-${process.pid}@example.com`, password: 'correct-horse-battery', name: 'Bench', role: 'DEVELOPER' }
   })
   const developerToken = register.json().token as string
   const created = await inject(app, 'POST', '/developer/apps', developerToken, {
-    name: 'Growth Bench', slug: `growth-${process.pid}`, description: 'Reads everything.', category: 'analytics',
+    name: `Bench ${who}`, slug: `${who}-${process.pid}`, description: 'Reads everything.', category: 'analytics',
     scopes: ['read_products', 'read_orders', 'read_reviews', 'read_analytics'], redirectUrl: 'https://app.example.com/cb', webhookUrl: 'https://app.example.com/hooks'
   })
   const installed = await inject(app, 'POST', `/developer/apps/${created.app.id}/test-install`, developerToken, {})
@@ -287,6 +287,20 @@ async function benchEngine (engine: string, databaseUrl: string | null) {
     const spreadFigures = await measure(appApiProbes(app, setup, ORDERS[ORDERS.length - 1]).slice(0, 4))
     show(spreadFigures, 'beside the spread orders')
     figures.spread = Object.fromEntries(spreadFigures)
+
+    // another business with an app of its own (its sandbox, the small size's orders) whose load is measured while the first one's orders are exported
+    const other = await setUp(app, receiver.url, 'other')
+    await timed(`${ORDERS[0]} orders of another business`, async () => await seedOrders(app, other, 0, ORDERS[0], 'ord_other'))
+    if (databaseUrl !== null) await app.db.execute(sql`vacuum analyze orders, order_days, product_days, list_counts`)
+    // an export leaves out the changes of the last SYNC_SETTLE_SECONDS: every order counted here is past them
+    await new Promise((resolve) => setTimeout(resolve, app.config.syncSettleSeconds * 1000))
+    const [{ count }] = await rows(app.db, sql<{ count: string }>`select count(*)::text as count from orders where business_id = ${setup.businessId}`)
+    const exported = await benchExport({
+      app, engine, token: setup.token, orders: Number(count), arrivals: receiver.arrivals, quietMs: EXPORT_QUIET_SECONDS * 1000,
+      other: { businessId: other.businessId, probes: appApiProbes(app, other, ORDERS[0]).slice(0, 4) }
+    })
+    aims.push(...exported.aims)
+    figures.export = exported.figures
 
     console.log(`${engine}: console and analytics, one app (deliveries ${DELIVERIES.join(' → ')}; hook calls a tenth of that)`)
     const consoleAt = new Map<number, Map<string, { p50: number, p99: number }>>()

@@ -89,9 +89,9 @@ t.test('npm run bench:drivers lists orders through both PostgreSQL drivers', { s
   t.match(stdout, /prepared statements \(a direct connection\)/, 'each driver as the platform runs it on a direct connection')
 })
 
-t.test('npm run bench:growth prints every figure beside its aim at two sizes, and the prune while deliveries run', async (t) => {
+t.test('npm run bench:growth prints every figure beside its aim at two sizes, the bulk export beside another business, and the prune while deliveries run', async (t) => {
   const { stdout } = await bench('bench/growth.ts', {
-    BENCH_ORDERS: '100,400', BENCH_DELIVERIES: '200,600', BENCH_PRUNE: '300', BENCH_BUSINESSES: '5', BENCH_SAMPLES: '2', BENCH_ROUNDS: '1'
+    BENCH_ORDERS: '100,400', BENCH_DELIVERIES: '200,600', BENCH_PRUNE: '300', BENCH_BUSINESSES: '5', BENCH_SAMPLES: '2', BENCH_ROUNDS: '1', BENCH_EXPORT_QUIET_SECONDS: '1'
   })
   for (const figure of ['App API orders page 1 (400 orders)', 'App API review stats (400 orders)', 'App API dashboard 365 days (400 orders)',
     'App API order by id (beside the spread orders)', 'console deliveries status=FAILED (600 deliveries)', 'console hook calls failed (600 deliveries)',
@@ -103,6 +103,18 @@ t.test('npm run bench:growth prints every figure beside its aim at two sizes, an
   t.match(stdout, /(met|not met)\s+App API orders page 1 p99 at 400 within 2× of 100/)
   t.match(stdout, /(met|not met)\s+console lists < 200 ms p99 at 600 deliveries/)
   t.match(stdout, /(met|not met)\s+the prune never stalls delivery by more than 1 s/)
+  // the export: every order of the business (the sandbox's own too) in the file, downloaded and verified
+  t.match(stdout, /export bex_\w+: COMPLETED, [\d,]+ rows in [\d.]+ s \([\d,]+ rows\/s/)
+  t.match(stdout, /RSS of this process during the export: \d+ MB before, peak \d+ MB: \+[\d.]+ MB/)
+  t.match(stdout, /sha256 matches, [\d,]+ lines \(rowCount ([\d,]+), orders \1\)/)
+  t.match(stdout, /paging the same [\d,]+ orders at the rate limit: [\d,]+ requests of \d+ at 60 a minute = [\d.]+ h/)
+  // before / during: a tiny export may end before another business's next request or event ('none')
+  t.match(stdout, /App API, every probe\s+p50 [\d.]+ \/ ([\d.]+|none) ms\s+p99 [\d.]+ \/ ([\d.]+|none) ms/)
+  t.match(stdout, /delivery \(commit to arrival\)\s+p50 [\d.]+ \/ ([\d.]+|none) ms\s+p99 [\d.]+ \/ ([\d.]+|none) ms .* 0 not arrived/)
+  t.match(stdout, /^\s+met\s+the download verifies/m)
+  for (const name of ['orders exported in under 60 s', 'RSS growth during the export under 100 MB', 'another business\'s App API p99 during the export within 2×', 'another business\'s delivery p99 during the export within 2×']) {
+    t.match(stdout, new RegExp(`(met|not met)\\s+.*${name}`), name)
+  }
 })
 
 t.test('npm run bench:soak samples memory and the event loop under the mixed load and prints the trend after warm-up', async (t) => {
