@@ -44,6 +44,10 @@ a { color: var(--accent); }
 .stat b { display: block; font-size: 1.35rem; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 6px 4px; border-bottom: 1px solid var(--line); font-size: .9rem; }
+/* an order's number, status and amount never break inside a word; the time wraps between its date and its hour */
+.orders th, .orders td { overflow-wrap: normal; }
+.orders td:not(:last-child) { white-space: nowrap; }
+.scroll { overflow-x: auto; }
 .block { padding: 14px 16px; }
 .block h2 { display: flex; align-items: baseline; gap: 8px; flex-wrap: wrap; }
 .stars { color: var(--accent); letter-spacing: 1px; }

@@ -138,17 +138,19 @@ function render (overview: Overview): void {
   if (overview.recentOrders.orders.length === 0) {
     orders.append(element('p', 'No orders in the last 30 days.', 'muted'))
   } else {
-    const table = element('table')
+    const table = element('table', undefined, 'orders')
     const head = element('tr')
     head.append(element('th', 'Order'), element('th', 'Status'), element('th', 'Amount'), element('th', 'Updated'))
     table.append(head)
     for (const order of overview.recentOrders.orders) {
       const row = element('tr')
       row.setAttribute('data-order', order.id)
-      row.append(element('td', `#${order.orderNumber}`), element('td', order.status), element('td', money(order.amount, order.currency)), element('td', new Date(order.updatedAt).toLocaleString()))
+      row.append(element('td', `#${order.orderNumber}`), element('td', order.status), element('td', money(order.amount, order.currency)), element('td', new Date(order.updatedAt).toLocaleString(undefined, { dateStyle: 'short', timeStyle: 'short' })))
       table.append(row)
     }
-    orders.append(table, element('p', `${overview.recentOrders.read} order${overview.recentOrders.read === 1 ? '' : 's'} read from the platform this time: only what changed since the last visit.`, 'muted'))
+    const scroll = element('div', undefined, 'scroll')
+    scroll.append(table)
+    orders.append(scroll, element('p', `${overview.recentOrders.read} order${overview.recentOrders.read === 1 ? '' : 's'} read from the platform this time: only what changed since the last visit.`, 'muted'))
   }
   const scopes = element('p', `Granted scopes: ${overview.installation.scopes.join(', ')}`, 'muted')
   content.append(element('h1', overview.business.name), verified, stats, planCard(overview), orders, events, scopes)
