@@ -8,10 +8,12 @@ import { backup, restore } from '../../server/backup.ts'
 import { openDatabase, type Database } from '../../server/db/client.ts'
 import { DataDirInUseError } from '../../server/db/data-dir-lock.ts'
 import { loadConfig } from '../../server/config.ts'
-import { listen, registerUser, REVIEWER_ENV, portsOf } from '../helper.ts'
+import { listen, registerUser, REVIEWER_ENV, portsOf, until } from '../helper.ts'
 import { cart, customer, installHookApp, shop, startAppServer } from '../plugins/checkout-hooks/fixtures.ts'
 import { ask, DAY_MS, decide, merchantWith, pricedApp, usd } from '../plugins/billing/helpers.ts'
 import { TestClock } from '../clock.ts'
+import { eq } from 'drizzle-orm'
+import { bulkExports } from '../../server/db/schema/index.ts'
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 1)])
 
@@ -55,6 +57,13 @@ async function fill (t: Test, app: App, clock: TestClock): Promise<void> {
   t.equal(placed.statusCode, 201, placed.body)
   await portsOf(app).webhooks.delivery.idle()
   await portsOf(app).checkoutHooks.flush()
+  // a bulk export of the orders, its file in the database (DESIGN §25)
+  const exported = await app.inject({ method: 'POST', url: '/app-api/bulk-exports', headers: installed.auth, payload: { resource: 'orders' } })
+  t.equal(exported.statusCode, 202, exported.body)
+  // read from the database: polling the App API would spend the installation's 60 requests a minute
+  const exportId = exported.json().id as string
+  await until(async () => (await app.db.select({ status: bulkExports.status }).from(bulkExports).where(eq(bulkExports.id, exportId)))[0]?.status,
+    (status) => status === 'COMPLETED')
   t.equal((await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload: { code: 'SPRING10', percentOff: 10 } })).statusCode, 201)
   const picture = new FormData()
   picture.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'pizza.png')
