@@ -32,6 +32,7 @@ t.test('emitEvent', async (t) => {
     t.equal(EVENT_SCOPES['webhook.test'], null)
     t.equal(EVENT_SCOPES['order.created'], 'read_orders')
     t.equal(EVENT_SCOPES['app_subscription.updated'], null)
-    t.equal(Object.keys(EVENT_SCOPES).length, 18)
+    t.equal(EVENT_SCOPES['bulk_export.finished'], null, 'to the app\'s own webhook, like its charges')
+    t.equal(Object.keys(EVENT_SCOPES).length, 19)
   })
 })
