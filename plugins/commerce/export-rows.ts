@@ -6,7 +6,9 @@ import type { Tx } from '../../server/db/client.ts'
 import { orders, products, reviews } from '../../server/db/schema/index.ts'
 
 /** Rows a FETCH reads at once: the memory an export holds is this many lines, however many it writes. */
-export const EXPORT_FETCH_ROWS = 1000
+export const EXPORT_FETCH_ROWS = 100
+/** Lines handed on at once: tens of KB, young objects a scavenge frees. */
+const YIELD_LINES = 50
 
 export interface ExportQuery {
   businessId: string
@@ -94,7 +96,7 @@ const TABLES = { products, orders, reviews } as const
  * (updated_at, id), as JSON lines in the export's version, batch by batch from a server-side cursor
  * (DECLARE … FETCH) in the caller's transaction: the database streams them, this process holds one
  * batch at a time. The transaction's snapshot is the export's: a record changed meanwhile is exported
- * as it was, and comes again in the next incremental sync. Each batch is its lines' text, each ended by "\n", and their count.
+ * as it was, and comes again in the next incremental sync. Each piece is some lines' text, each ended by "\n", and their count.
  */
 export async function * exportLines (tx: Tx, query: ExportQuery): AsyncGenerator<{ text: string, count: number }> {
   const table = TABLES[query.resource]
@@ -107,9 +109,14 @@ export async function * exportLines (tx: Tx, query: ExportQuery): AsyncGenerator
     for (;;) {
       const { rows } = await tx.execute(sql.raw(`fetch ${EXPORT_FETCH_ROWS} from bulk_export_lines`)) as unknown as { rows: Array<{ line: string }> }
       if (rows.length === 0) return
-      let batch = ''
-      for (const row of rows) batch += `${row.line}\n`
-      yield { text: batch, count: rows.length }
+      // pieces of YIELD_LINES lines: a string of a whole batch (hundreds of KB) would be born in V8's large-object
+      // space, freed only by a full collection, and a million orders would grow the heap by hundreds of MB
+      for (let start = 0; start < rows.length; start += YIELD_LINES) {
+        let text = ''
+        const end = Math.min(start + YIELD_LINES, rows.length)
+        for (let i = start; i < end; i++) text += `${rows[i].line}\n`
+        yield { text, count: end - start }
+      }
     }
   } finally {
     await tx.execute(sql`close bulk_export_lines`).catch(() => {})
