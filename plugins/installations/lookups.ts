@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { notFound } from './errors.ts'
@@ -68,6 +68,14 @@ export async function liveInstallCounts (executor: Executor, appIds: string[]): 
     .where(and(inArray(installations.appId, appIds), eq(installations.isTestInstall, false), isNull(installations.uninstalledAt)))
     .groupBy(installations.appId)
   return new Map(rows.map((row) => [row.appId, row.n]))
+}
+
+/** The business's real (not test) installations of the app, installed and uninstalled times, oldest first: what app reviews ask. */
+export async function realInstallsOf (executor: Executor, appId: string, businessId: string)
+  : Promise<Array<{ installedAt: Date, uninstalledAt: Date | null }>> {
+  return await executor.select({ installedAt: installations.installedAt, uninstalledAt: installations.uninstalledAt }).from(installations)
+    .where(and(eq(installations.appId, appId), eq(installations.businessId, businessId), eq(installations.isTestInstall, false)))
+    .orderBy(asc(installations.installedAt))
 }
 
 /** True when the app was installed again on the business after `since` (a pending data erasure is void). */

@@ -15,7 +15,8 @@ import { activeExtensions, availableBlocks, checkBlocks, getEmbeds, putEmbeds } 
 import { factsOf, installCountsOf } from './facts.ts'
 import { consent, DATA_ERASURE_JOB, endForDeletedApp, install, onAppApproved, revokeToken, uninstall, type ErasureJob, type Issued } from './lifecycle.ts'
 import {
-  activeFor, addConsentSource, findByTokenHash, getForBusiness, listForBusiness, liveInstallCounts, reinstalledSince, testInstallOf, unfinishedFor
+  activeFor, addConsentSource, findByTokenHash, getForBusiness, listForBusiness, liveInstallCounts, realInstallsOf, reinstalledSince, testInstallOf,
+  unfinishedFor
 } from './lookups.ts'
 import { dismissPreviousSetup, offeredSetups, previousSetupOf, restoreSetup } from './previous-setup.ts'
 import { putSettings, settingsOf } from './settings.ts'
@@ -38,7 +39,7 @@ export { SESSION_TOKEN_SECONDS } from './admin-pages.ts'
 function operations (context: InstallationsContext) {
   return {
     ...bindExecutor(context.executor, {
-      activeFor, findByTokenHash, getForBusiness, testInstallOf, liveInstallCounts, reinstalledSince, pinnedVersionsOf, offeredSetups
+      activeFor, findByTokenHash, getForBusiness, testInstallOf, liveInstallCounts, realInstallsOf, reinstalledSince, pinnedVersionsOf, offeredSetups
     }),
     ...bindTo(context, {
       addConsentSource, listForBusiness, unfinishedFor, consent, settingsOf, putSettings, sessionToken, adminPageOrigins, pinApiVersion,
