@@ -42,6 +42,7 @@ import appChecksPlugin, { type AppChecks } from '../plugins/app-checks/index.ts'
 import apiVersionsPlugin, { type ApiVersions } from '../plugins/api-versions/index.ts'
 import billingPlugin, { type Billing } from '../plugins/billing/index.ts'
 import bulkExportsPlugin, { type BulkExports } from '../plugins/bulk-exports/index.ts'
+import appReviewsPlugin, { type AppReviews } from '../plugins/app-reviews/index.ts'
 import appApiPlugin from '../plugins/app-api/index.ts'
 import marketplacePlugin from '../plugins/marketplace/index.ts'
 import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
@@ -165,14 +166,17 @@ export async function buildApp (options: BuildOptions) {
   const bulkExports = await mount(app, bulkExportsPlugin, { commerce, installations })
   // what apps call with their access token (/app-api, /webhooks): one token check and one rate-limit budget
   await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing, bulkExports })
-  await mount(app, marketplacePlugin, { apps, auth, installations })
+  // businesses' reviews of apps, the developer's answers, a reviewer's hiding (DESIGN §24)
+  const appReviews = await mount(app, appReviewsPlugin, { installations, apps, guards })
+  await mount(app, marketplacePlugin, { apps, auth, installations, appReviews })
   const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 
   // the admin SPA's frame sources, per page load: an app installed a moment ago can show its admin page after a reload
   await app.register(spaPlugin, { frameSources: async () => [...await installations.adminPageOrigins(), app.origins.storefrontSource] })
 
   const ports: Ports = {
-    guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, bulkExports, downloads
+    guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, bulkExports, appReviews,
+    downloads
   }
   portsByApp.set(app, ports)
   // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too. Not when
@@ -201,6 +205,7 @@ export interface Ports {
   apiVersions: ApiVersions
   billing: Billing
   bulkExports: BulkExports
+  appReviews: AppReviews
   downloads: Downloads
 }
 

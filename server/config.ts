@@ -45,6 +45,7 @@ export const EnvSchema = Type.Object({
   DATA_ERASURE_DELAY_SECONDS: Type.Optional(Type.Number({ minimum: 0 })),
   BILLING_CURRENCY: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217: the currency of every app price, charge and invoice (DESIGN §23)' })),
   PLATFORM_FEE_PERCENT: Type.Optional(Type.Number({ minimum: 0, maximum: 100 })),
+  APP_REVIEW_MIN_INSTALL_HOURS: Type.Optional(Type.Number({ minimum: 0, description: 'How long a business\'s real installation of an app must have existed before it may review the app (DESIGN §24)' })),
   BILLING_DAY_SECONDS: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'The length of a billing day: the 30-day cycle, trials, the 2-day expiry of a pending charge and the 365-day year scale with it (tests)' })),
   SYNC_SETTLE_SECONDS: Type.Optional(Type.Number({ minimum: 0, maximum: 300, description: 'Cursor mode of the App API lists shows changes older than this (a change is stamped when its transaction starts and seen when it commits); 0 on the embedded database, whose transactions run one at a time' })),
   BULK_EXPORT_TIMEOUT_SECONDS: Type.Optional(PositiveInt),
@@ -90,6 +91,7 @@ export const DEFAULTS = {
   DATA_ERASURE_DELAY_SECONDS: 172_800,
   BILLING_CURRENCY: 'USD',
   PLATFORM_FEE_PERCENT: 20,
+  APP_REVIEW_MIN_INSTALL_HOURS: 24,
   BILLING_DAY_SECONDS: 86_400,
   /** On PostgreSQL; the embedded database needs none (one transaction at a time). */
   SYNC_SETTLE_SECONDS: 2,
@@ -131,7 +133,7 @@ export class ConfigError extends Error {
 }
 
 const NUMERIC = new Set(['PORT', 'STOREFRONT_PORT', 'EXAMPLE_APP_PORT',
-  'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'PLATFORM_FEE_PERCENT', 'BILLING_DAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
+  'WEBHOOK_TIMEOUT_MS', 'DEVICE_POLL_INTERVAL_SECONDS', 'DATA_ERASURE_DELAY_SECONDS', 'PLATFORM_FEE_PERCENT', 'APP_REVIEW_MIN_INSTALL_HOURS', 'BILLING_DAY_SECONDS', 'RATE_LIMIT_PER_MINUTE', 'STOREFRONT_RATE_LIMIT_PER_MINUTE',
   'PAYMENT_EXPIRY_MINUTES', 'MAX_LINE_QUANTITY', 'SYNC_SETTLE_SECONDS', 'BULK_EXPORT_TIMEOUT_SECONDS', 'BULK_EXPORT_CHUNK_BYTES',
   'WEBHOOK_DISABLE_AFTER_FAILURES', 'DELIVERY_LOG_RETENTION_DAYS', 'APP_API_CACHE_MB', 'DATABASE_POOL_SIZE', 'DATABASE_ACQUIRE_TIMEOUT_MS', 'DATABASE_STATEMENT_TIMEOUT_MS', 'APP_API_BUSINESS_CONCURRENCY',
   'AUTH_THROTTLE_FREE_FAILURES', 'AUTH_THROTTLE_MAX_BLOCK_SECONDS', 'AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE',
@@ -304,6 +306,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     dataErasureDelaySeconds: env.DATA_ERASURE_DELAY_SECONDS ?? DEFAULTS.DATA_ERASURE_DELAY_SECONDS,
     billingCurrency: env.BILLING_CURRENCY ?? DEFAULTS.BILLING_CURRENCY,
     platformFeePercent: env.PLATFORM_FEE_PERCENT ?? DEFAULTS.PLATFORM_FEE_PERCENT,
+    /** A business may review an app once its real installation has existed this long (DESIGN §24). */
+    appReviewMinInstallHours: env.APP_REVIEW_MIN_INSTALL_HOURS ?? DEFAULTS.APP_REVIEW_MIN_INSTALL_HOURS,
     billingDaySeconds: env.BILLING_DAY_SECONDS ?? DEFAULTS.BILLING_DAY_SECONDS,
     /**
      * Incremental sync (DESIGN §25): cursor mode shows the changes stamped at least this long ago, so

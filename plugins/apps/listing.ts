@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm'
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm'
 import { apps } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { countRows } from '../../server/db/rows.ts'
@@ -17,18 +17,30 @@ export async function findByIds (executor: Executor, appIds: string[]): Promise<
   return appIds.length === 0 ? [] : await executor.select().from(apps).where(inArray(apps.id, appIds))
 }
 
-/** Published apps for the marketplace, newest first; `q` searches name and description. */
-export async function listPublished (executor: Executor, query: { page?: number, limit?: number, category?: string, q?: string }) {
-  const { page, limit, offset } = pageWindow(query)
+type PublishedFilter = { category?: string, q?: string }
+
+function publishedWhere (query: PublishedFilter) {
   const filters: SQL[] = [eq(apps.isPublished, true)]
   if (query.category !== undefined) filters.push(eq(apps.category, query.category as AppRow['category']))
   if (query.q !== undefined) filters.push(or(ilike(apps.name, likePattern(query.q)), ilike(apps.description, likePattern(query.q))) as SQL)
-  const where = and(...filters)
+  return and(...filters)
+}
+
+/** Published apps for the marketplace, newest first (or by name, A to Z); `q` searches name and description. */
+export async function listPublished (executor: Executor, query: PublishedFilter & { page?: number, limit?: number, sort?: 'newest' | 'name' }) {
+  const { page, limit, offset } = pageWindow(query)
+  const where = publishedWhere(query)
+  const order = query.sort === 'name' ? [asc(sql`lower(${apps.name})`), asc(apps.id)] : [desc(apps.publishedAt), desc(apps.id)]
   const [rows, total] = await Promise.all([
-    executor.select().from(apps).where(where).orderBy(desc(apps.publishedAt), desc(apps.id)).limit(limit).offset(offset),
+    executor.select().from(apps).where(where).orderBy(...order).limit(limit).offset(offset),
     countRows(executor, apps, where)
   ])
   return { rows, total, page, limit }
+}
+
+/** Every published app of the filter, newest first, unpaginated: for the marketplace's sorts by figures other capabilities keep (rating, installs). */
+export async function allPublished (executor: Executor, query: PublishedFilter): Promise<AppRow[]> {
+  return await executor.select().from(apps).where(publishedWhere(query)).orderBy(desc(apps.publishedAt), desc(apps.id))
 }
 
 export async function publishedBySlug (executor: Executor, slug: string): Promise<AppRow | null> {

@@ -7,7 +7,7 @@ import { assertEditable, createApp, deleteDraft, listApps, ownedApp, updateApp, 
 import { publicApp, type AppRow } from './app-row.ts'
 import { findByClientId, regenerateSecret, verifyClientCredentials } from './client-secrets.ts'
 import { activeExtensionsOf, adminPagesOf, extensionsOf, saveManifest, settingsSchemaOf } from './extensions.ts'
-import { findById, findByIds, listPublished, publishedBySlug } from './listing.ts'
+import { allPublished, findById, findByIds, listPublished, publishedBySlug } from './listing.ts'
 import { addMedia, mediaById } from './media-store.ts'
 import { approve, reject, reviewQueue, submit, versions, type AppApprovedListener } from './review.ts'
 import { approvedBaseline, history, reply } from './review-thread.ts'
@@ -38,7 +38,7 @@ export function createAppsService (executor: Executor, rules: UrlRules, billingC
       ownedApp, list: listApps, deleteDraft,
       submit, versions, reviewQueue, approve, reject,
       regenerateSecret, verifyClientCredentials, findByClientId,
-      findById, findByIds, listPublished, publishedBySlug,
+      findById, findByIds, listPublished, allPublished, publishedBySlug,
       settingsSchemaOf, activeExtensionsOf, adminPagesOf, extensionsOf,
       addMedia, mediaById
     }),

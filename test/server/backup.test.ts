@@ -31,7 +31,7 @@ async function fingerprint (database: Database): Promise<Record<string, string>>
 /**
  * Puts rows in every table through the platform's own flows: sample data, an app with media, hooks and a webhook, an
  * order, a promo code, a product picture, an app check run, a failed sign-in, a CLI login and a relayed call, a logout,
- * and an app's charges: a subscription replaced during its trial, usage, and the invoice of a cycle (the clock moved).
+ * and an app's charges: a subscription replaced during its trial, usage, and the invoice of a cycle (the clock moved); a review of the app.
  */
 async function fill (t: Test, app: App, clock: TestClock): Promise<void> {
   const base = await listen(app)
@@ -89,6 +89,9 @@ async function fill (t: Test, app: App, clock: TestClock): Promise<void> {
   await decide(app, merchant, (await ask(app, paying, 'subscriptions', 'pro')).id)
   clock.advance(30 * DAY_MS)
   t.equal((await portsOf(app).billing.runDue()).invoices.length, 1)
+  // the merchant's installation is a month old: it reviews the app (through the port, its session having expired), the developer answers
+  const rated = await portsOf(app).appReviews.put(merchant.businessId, merchant.userId, priced.appId, { rating: 4, body: 'Fair prices' })
+  await portsOf(app).appReviews.reply(priced.appId, rated.id, 'Thank you')
 }
 
 /** The permission bits of `path`, as `ls -l` shows them in octal. */

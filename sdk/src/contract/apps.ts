@@ -44,6 +44,29 @@ export const AppSchema = Type.Object({
 }, { title: 'App', examples: [appExample] })
 export type App = Static<typeof AppSchema>
 
+/** An app's rating on its listing (DESIGN §24): hidden reviews left out; average rounded to one decimal, null without reviews. */
+export const AppRatingSchema = Type.Object({
+  average: Type.Union([Type.Number(), Type.Null()], { description: 'Mean of the visible ratings, one decimal; null when there is none' }),
+  count: Type.Integer({ description: 'Visible reviews' }),
+  distribution: Type.Object({ 1: Type.Integer(), 2: Type.Integer(), 3: Type.Integer(), 4: Type.Integer(), 5: Type.Integer() }, { description: 'Visible reviews per star' })
+}, { title: 'AppRating' })
+export type AppRating = Static<typeof AppRatingSchema>
+
+/** The developer's answer to a business's review of their app: one per review. */
+export const AppReviewReplySchema = Type.Object({ body: Type.String(), createdAt: Iso }, { title: 'AppReviewReply' })
+
+/** A business's review of an app, as the marketplace shows it. */
+export const AppReviewSchema = Type.Object({
+  id: Type.String(),
+  appId: Type.String(),
+  rating: Type.Integer({ minimum: 1, maximum: 5 }),
+  body: Type.String(),
+  createdAt: Iso,
+  updatedAt: Iso,
+  reply: Type.Union([AppReviewReplySchema, Type.Null()])
+}, { title: 'AppReview' })
+export type AppReview = Static<typeof AppReviewSchema>
+
 export const AppListingSchema = Type.Object({
   id: Type.String(),
   clientId: Type.String({ description: 'Public OAuth client id, to start an install' }),
@@ -59,6 +82,7 @@ export const AppListingSchema = Type.Object({
   version: Type.String(),
   developerName: Type.String(),
   installCount: Type.Integer({ description: 'Active installs, test installs excluded' }),
+  rating: AppRatingSchema,
   publishedAt: Type.Union([Iso, Type.Null()]),
   appUrl: Type.Union([Type.String(), Type.Null()], { description: 'Install entry: the Install button sends the merchant to appUrl?businessId=<id>&business=<slug>; null when the app has none' })
 }, { title: 'AppListing' })

@@ -47,6 +47,10 @@ export const ERROR_CODES = {
   sandbox_missing: 'The developer account has no sandbox business', // also plugins/installations/errors.ts, plugins/relay/errors.ts
   check_run_busy: 'A check run is already running for this app',
   check_run_not_found: 'No check run with this id, or none yet for this version',
+  // plugins/app-reviews/errors.ts
+  review_not_allowed: 'The business has no real installation of the app old enough to review it (none, a test install, too young, or uninstalled 90 days ago or more)',
+  app_review_not_found: 'No review of this id for this app, or the business has not reviewed the app',
+  reply_exists: 'The review already has the developer\'s answer: one per review',
   // plugins/apps/errors.ts
   app_slug_taken: 'Another app has this slug',
   app_slug_immutable: 'The slug is fixed once the app is created',

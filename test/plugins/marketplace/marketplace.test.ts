@@ -22,7 +22,7 @@ t.test('GET /marketplace/apps', async (t) => {
     t.same(body.data.map((a: { slug: string }) => a.slug), [loyalty.slug, shipping.slug])
     t.equal(body.total, 2)
     const [first] = body.data
-    t.same(Object.keys(first).sort(), ['appUrl', 'category', 'clientId', 'description', 'developerName', 'iconUrl', 'id', 'installCount', 'name', 'pricing', 'publishedAt', 'scopes', 'screenshots', 'slug', 'version'])
+    t.same(Object.keys(first).sort(), ['appUrl', 'category', 'clientId', 'description', 'developerName', 'iconUrl', 'id', 'installCount', 'name', 'pricing', 'publishedAt', 'rating', 'scopes', 'screenshots', 'slug', 'version'])
     t.notOk(JSON.stringify(body).includes('redirect'), 'no private fields')
   })
 
