@@ -30,15 +30,26 @@ export interface NewBusiness { name: string, ownerId: string, email: string, isS
 /** Every business starts with a published, empty `home` page, so the theme editor has a page to open. */
 export const HOME_PAGE = { slug: 'home', title: 'Home' } as const
 
+/**
+ * The business with the first free slug. Two sign-ups of the same name at the same moment may both find
+ * a slug free: the second insert then takes nothing (ON CONFLICT DO NOTHING, which leaves the caller's
+ * transaction usable) and tries a random suffix, instead of failing the sign-up with a unique violation.
+ */
 export async function createBusiness (executor: Executor, input: NewBusiness) {
-  const [business] = await executor.insert(businesses).values({
-    id: newId('biz'),
-    name: input.name,
-    slug: await freeBusinessSlug(executor, input.name),
-    ownerId: input.ownerId,
-    email: input.email,
-    isSandbox: input.isSandbox
-  }).returning()
+  let slug = await freeBusinessSlug(executor, input.name)
+  let business: typeof businesses.$inferSelect | undefined
+  for (let attempt = 0; business === undefined; attempt++) {
+    if (attempt > 0) slug = `${slugify(input.name)}-${newId('b').slice(2, 8)}`
+    ;[business] = await executor.insert(businesses).values({
+      id: newId('biz'),
+      name: input.name,
+      slug,
+      ownerId: input.ownerId,
+      email: input.email,
+      isSandbox: input.isSandbox
+    }).onConflictDoNothing({ target: businesses.slug }).returning()
+    if (business === undefined && attempt >= 5) throw new Error(`createBusiness: no free slug for ${JSON.stringify(input.name)}`)
+  }
   await executor.insert(pages).values({ id: newId('page'), businessId: business.id, ...HOME_PAGE, isPublished: true, blocks: [] })
   return business
 }

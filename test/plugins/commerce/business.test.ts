@@ -84,3 +84,11 @@ t.test('GET /merchant/analytics/dashboard', async (t) => {
   t.equal((await get('?days=3')).statusCode, 200, 'an unknown query parameter is ignored, on every operation alike')
   t.equal((await app.inject({ method: 'GET', url: '/merchant/analytics/dashboard' })).statusCode, 401)
 })
+
+t.test('merchants signing up with the same business name at the same moment each get a business and their own slug', async (t) => {
+  const app = await build(t, { env: { AUTH_THROTTLE_PER_ADDRESS_PER_MINUTE: '100000' } })
+  const sessions = await Promise.all(Array.from({ length: 8 }, async () => await registerUser(app, 'MERCHANT', { businessName: 'Same Bakery' })))
+  const slugs = await Promise.all(sessions.map(async (session) => (await app.inject({ url: '/merchant/business', headers: session.auth })).json().slug as string))
+  t.equal(new Set(slugs).size, 8, 'eight businesses, eight slugs')
+  t.ok(slugs.every((slug) => slug.startsWith('same-bakery')), slugs.join(', '))
+})
