@@ -198,7 +198,9 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   t.match(await frame.locator('[data-verified-business]').innerText(), `Verified: business Demo Pizzeria (${businessId})`, 'the app verified the session token and read the business')
   await page.getByTestId('page-loading').waitFor({ state: 'detached' })
   t.equal(await page.getByTestId('page-error').count(), 0, 'the page said service:ready: no loading or error state left')
-  t.match(await frame.locator('table').innerText(), new RegExp(`order\\.created[\\s\\S]*Order #${String(order.orderNumber)}`), 'the webhook is listed')
+  const webhooks = frame.locator('section', { has: frame.getByRole('heading', { name: 'Latest webhooks received' }) }).locator('table')
+  t.match(await webhooks.innerText(), new RegExp(`order\\.created[\\s\\S]*Order #${String(order.orderNumber)}`), 'the webhook is listed')
+  t.match(await frame.locator('table.orders').innerText(), `#${String(order.orderNumber)}`, 'and the order in the recent orders (read with updatedSince)')
   await shot(page, 'admin-page')
 
   // 8. As the developer: the console shows the deliveries and the analytics; then ask for one more scope
