@@ -235,6 +235,8 @@ t.test('the developer console in Chromium: analytics, deliveries, hook calls, li
 })
 
 async function firstProduct (app: Awaited<ReturnType<typeof build>>, businessId: string): Promise<string> {
-  const found = await app.database.executeSql('select id from products where business_id = $1 limit 1', [businessId])
+  // one the store sells (an unordered `limit 1` is whatever the planner's index gives first)
+  const found = await app.database.executeSql(
+    "select id from products where business_id = $1 and status = 'ACTIVE' and is_available and stock > 1 order by created_at, id limit 1", [businessId])
   return found.rows[0].id as string
 }
