@@ -55,8 +55,10 @@ t.test('reviews of apps in Chromium: a merchant rates and edits, the developer a
 
   const merchant = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   await t.test('a merchant rates the app by keyboard: refused while the install is young, then posts, then edits', async (t) => {
-    await merchant.goto(`${base}/login?next=${encodeURIComponent('/apps/route-rocket')}`)
+    await merchant.goto(`${base}/login?next=${encodeURIComponent('/admin/apps')}`)
     await logIn(merchant, mia.email, 'correct-horse')
+    await merchant.getByRole('link', { name: 'Review Route Rocket' }).click()
+    await merchant.waitForURL(`${base}/apps/route-rocket#my-review`)
     const mine = merchant.getByTestId('my-review')
     await mine.getByRole('button', { name: 'Post review' }).waitFor()
     await lookAt(t, merchant, 'merchant-form')
@@ -107,11 +109,11 @@ t.test('reviews of apps in Chromium: a merchant rates and edits, the developer a
 
   const developer = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   await t.test('the developer reads the reviews newest first and answers once', async (t) => {
-    await developer.goto(`${base}/login?next=${encodeURIComponent(`/portal/apps/${listed.appId}/app-reviews`)}`)
+    await developer.goto(`${base}/login?next=${encodeURIComponent(`/portal/apps/${listed.appId}/ratings`)}`)
     await logIn(developer, listed.developer.email, 'correct-horse')
     const list = developer.getByTestId('developer-app-reviews')
     await list.waitFor()
-    t.equal(await developer.getByRole('tab', { name: 'Reviews', exact: true }).getAttribute('aria-selected'), 'true')
+    t.equal(await developer.getByRole('tab', { name: 'Ratings' }).getAttribute('aria-selected'), 'true')
     t.match(await list.innerText(), /BUY CHEAP FOLLOWERS[\s\S]*Crashed twice[\s\S]*Support answered/, 'newest first')
     t.same(await list.getByTestId('review-business').allInnerTexts(), ['Follower Farm', 'Max Bikes', 'Mia’s Deli'], 'each with its business')
     await lookAt(t, developer, 'developer-list')
@@ -139,8 +141,10 @@ t.test('reviews of apps in Chromium: a merchant rates and edits, the developer a
 
   const reviewer = await browser.newPage({ viewport: { width: 1280, height: 900 } })
   await t.test('a reviewer hides the spam, with a reason', async (t) => {
-    await reviewer.goto(`${base}/login?next=${encodeURIComponent(`/reviewer/apps/${listed.appId}`)}`)
+    await reviewer.goto(`${base}/login?next=${encodeURIComponent('/apps/route-rocket')}`)
     await logIn(reviewer, REVIEWER_ENV.REVIEWER_EMAIL, REVIEWER_ENV.REVIEWER_PASSWORD)
+    await reviewer.getByRole('link', { name: 'Moderate these reviews (hidden ones too)' }).click()
+    await reviewer.waitForURL(`${base}/reviewer/apps/${listed.appId}#app-reviews`)
     const panel = reviewer.getByTestId('review-app-reviews')
     await panel.getByTestId('app-review').first().waitFor()
     t.equal(await panel.getByTestId('app-review').count(), 3)

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
+import { useScrollToHash } from '../../lib/use-scroll-to-hash.ts'
 import { ApiError, type ErrorCode } from '../../lib/api.ts'
 import { problemsByField } from '../../lib/field-errors.ts'
 import { isInstalled, type InstallationItem } from '../../lib/admin-types.ts'
@@ -36,7 +37,9 @@ const failureOf = (error: unknown): Failure => error instanceof ApiError
   ? { message: (error.code !== null ? REFUSALS[error.code] : undefined) ?? error.message, fields: problemsByField(error.body.errors ?? []) }
   : { message: 'Could not reach the server', fields: {} }
 
-function ReviewForm ({ appId, mine, onSaved, onCancel }: { appId: string, mine: ManagedAppReview | null, onSaved: (review: ManagedAppReview) => void, onCancel?: () => void }) {
+function ReviewForm ({ appId, mine, onSaved, onCancel }: {
+  appId: string, mine: ManagedAppReview | null, onSaved: (review: ManagedAppReview) => void, onCancel?: () => void
+}) {
   const { api } = useSession()
   const [rating, setRating] = useState<number | null>(mine?.rating ?? null)
   const [body, setBody] = useState(mine?.body ?? '')
@@ -58,7 +61,8 @@ function ReviewForm ({ appId, mine, onSaved, onCancel }: { appId: string, mine: 
   }
 
   // the API's words for a too long text are a schema's ("must NOT have more than 2000 characters"): said plainly here
-  const fields = failure === null ? {} : { ...failure.fields, ...(failure.fields.body !== undefined && body.length > BODY_MAX ? { body: `At most ${BODY_MAX} characters: shorten it by ${body.length - BODY_MAX}.` } : {}) }
+  const fields: Record<string, string> = { ...failure?.fields }
+  if (fields.body !== undefined && body.length > BODY_MAX) fields.body = `At most ${BODY_MAX} characters: shorten it by ${body.length - BODY_MAX}.`
   const marked = Object.keys(fields).length > 0
   return (
     <form class={styles.reviewForm} onSubmit={(e) => { void save(e) }} aria-label={mine === null ? 'Rate this app' : 'Edit your review'} noValidate>
@@ -111,6 +115,8 @@ export function MyReview ({ listing, onChange }: { listing: MarketplaceApp, onCh
   }
 
   const installed = installs.data?.data.some((item) => item.appId === listing.id && isInstalled(item)) ?? false
+  // the installed apps' Review link lands here
+  useScrollToHash('my-review', !mine.loading && !installs.loading)
   let content
   if (mine.data === null && (mine.loading || installs.loading)) content = <Loading what='Loading your review' />
   else if (mine.error !== null) content = <ErrorMessage message={mine.error} />
@@ -136,7 +142,7 @@ export function MyReview ({ listing, onChange }: { listing: MarketplaceApp, onCh
     )
   }
   return (
-    <section class={`panel ${styles.mine}`} aria-labelledby='my-review-title' data-testid='my-review'>
+    <section id='my-review' class={`panel ${styles.mine}`} aria-labelledby='my-review-title' data-testid='my-review'>
       <h2 id='my-review-title'>Your review</h2>
       {saved !== null && <Notice>{saved}</Notice>}
       {content}

@@ -17,7 +17,7 @@ type Sort = typeof SORTS[number]['value']
  * with the developer's answers, newest or highest first. `version` changes when the merchant's own review does.
  */
 export function ListingReviews ({ listing, version }: { listing: MarketplaceApp, version: number }) {
-  const { api } = useSession()
+  const { api, session } = useSession()
   const [sort, setSort] = useState<Sort>('recent')
   const [page, setPage] = useState(1)
   const query = new URLSearchParams({ sort, page: String(page), limit: String(PAGE_SIZE) })
@@ -28,6 +28,7 @@ export function ListingReviews ({ listing, version }: { listing: MarketplaceApp,
   return (
     <section class={styles.reviews} aria-labelledby='listing-reviews-title' data-testid='listing-reviews'>
       <h2 id='listing-reviews-title'>Reviews</h2>
+      {session?.user.role === 'REVIEWER' && <p><a href={`/reviewer/apps/${encodeURIComponent(listing.id)}#app-reviews`}>Moderate these reviews (hidden ones too)</a></p>}
       {rating.average !== null && rating.count > 0 && (
         <div class={styles.ratingBox}>
           <div class={styles.average} data-testid='listing-average'>

@@ -52,7 +52,7 @@ export function AppReviewsSection ({ app }: SectionProps) {
   const list = useResource<Envelope<AppReviewWithBusiness>>(`${path}#${version}`, () => api.get(path))
   return (
     <>
-      <h2>Reviews</h2>
+      <h2>Ratings and reviews</h2>
       <p class='muted'>What merchants say about your app in the marketplace, newest first. You can answer each review once; the answer is public. A review a reviewer hid is not public and leaves your rating.</p>
       <ErrorMessage message={list.error} />
       {list.data === null

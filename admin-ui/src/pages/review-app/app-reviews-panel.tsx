@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'preact/hooks'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
+import { useScrollToHash } from '../../lib/use-scroll-to-hash.ts'
 import { problemsByField } from '../../lib/field-errors.ts'
 import type { AppReviewWithBusiness, Envelope } from '../../lib/types.ts'
 import { AppReviewItem } from '../../components/app-review/index.tsx'
@@ -36,7 +37,8 @@ function HideAction ({ review, onHidden }: { review: AppReviewWithBusiness, onHi
     return <button type='button' class={`secondary ${styles.hideButton}`} onClick={() => setOpen(true)}>{again ? 'Change the reason' : 'Hide'}</button>
   }
   return (
-    <form class={styles.hideForm} onSubmit={(e) => { void hide(e) }} aria-label={again ? 'Change why the review is hidden' : 'Hide this review'} noValidate
+    <form
+      class={styles.hideForm} onSubmit={(e) => { void hide(e) }} aria-label={again ? 'Change why the review is hidden' : 'Hide this review'} noValidate
       onKeyDown={(e) => { if (e.key === 'Escape' && !action.busy) { e.preventDefault(); setOpen(false) } }}
     >
       <label>
@@ -63,8 +65,10 @@ export function AppReviewsPanel ({ appId }: { appId: string }) {
   const [version, setVersion] = useState(0)
   const path = `/review/apps/${encodeURIComponent(appId)}/app-reviews?${new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE) })}`
   const list = useResource<Envelope<AppReviewWithBusiness>>(`${path}#${version}`, () => api.get(path))
+  // the listing's "Moderate these reviews" link lands here
+  useScrollToHash('app-reviews', list.data !== null)
   return (
-    <section class={`panel ${styles.checks}`} data-testid='review-app-reviews' aria-labelledby='review-app-reviews-title'>
+    <section id='app-reviews' class={`panel ${styles.checks}`} data-testid='review-app-reviews' aria-labelledby='review-app-reviews-title'>
       <h2 id='review-app-reviews-title'>Merchants’ reviews</h2>
       <p class='muted'>What businesses wrote about the app in the marketplace, newest first. Hide one that breaks the rules: it leaves the marketplace and the rating.</p>
       <ErrorMessage message={list.error} />
