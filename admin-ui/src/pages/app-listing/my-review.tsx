@@ -21,11 +21,14 @@ const REFUSALS: Partial<Record<ErrorCode, string>> = {
   app_review_not_found: 'Your review was already withdrawn.'
 }
 
-/** The business's own review: 404 is "none yet", not an error. */
-function useMine (appId: string, version: number) {
+/**
+ * The business's own review, asked only when it has the app installed (a business without an install has
+ * none to show, and the API's 404 for "none yet" is logged by the browser); 404 is "none yet", not an error.
+ */
+function useMine (appId: string, version: number, ask: boolean) {
   const { api } = useSession()
   const path = `/merchant/apps/${encodeURIComponent(appId)}/review`
-  return useResource<ManagedAppReview | null>(`${path}#${version}`, () => api.get<ManagedAppReview>(path).catch((error: unknown) => {
+  return useResource<ManagedAppReview | null>(ask ? `${path}#${version}` : null, () => api.get<ManagedAppReview>(path).catch((error: unknown) => {
     if (error instanceof ApiError && error.code === 'app_review_not_found') return null
     throw error
   }))
@@ -93,8 +96,9 @@ function ReviewForm ({ appId, mine, onSaved, onCancel }: {
 export function MyReview ({ listing, onChange }: { listing: MarketplaceApp, onChange: () => void }) {
   const { api } = useSession()
   const [version, setVersion] = useState(0)
-  const mine = useMine(listing.id, version)
   const installs = useResource<{ data: InstallationItem[] }>('admin-installations', () => api.get('/merchant/installations'))
+  const installed = installs.data?.data.some((item) => item.appId === listing.id && isInstalled(item)) ?? false
+  const mine = useMine(listing.id, version, installed)
   const [editing, setEditing] = useState(false)
   const [saved, setSaved] = useState<string | null>(null)
   const [withdrawing, setWithdrawing] = useState(false)
@@ -114,13 +118,13 @@ export function MyReview ({ listing, onChange }: { listing: MarketplaceApp, onCh
     }
   }
 
-  const installed = installs.data?.data.some((item) => item.appId === listing.id && isInstalled(item)) ?? false
   // the installed apps' Review link lands here
   useScrollToHash('my-review', !mine.loading && !installs.loading)
   let content
-  if (mine.data === null && (mine.loading || installs.loading)) content = <Loading what='Loading your review' />
+  if (installs.loading || (installed && mine.data === null && mine.loading)) content = <Loading what='Loading your review' />
+  else if (installs.error !== null) content = <ErrorMessage message={installs.error} />
   else if (mine.error !== null) content = <ErrorMessage message={mine.error} />
-  else if (mine.data === null || mine.data === undefined) {
+  else if (!installed || mine.data === null || mine.data === undefined) {
     content = installed
       ? <ReviewForm appId={listing.id} mine={null} onSaved={() => changed('Thank you: your review is posted.')} />
       : <p class='muted' data-testid='review-needs-install'>Install this app to review it: you can rate it once it has been installed on your business for 24 hours.</p>
