@@ -26,6 +26,7 @@ import spaPlugin from './plugins/spa.ts'
 import methodNotAllowed from './plugins/method-not-allowed.ts'
 import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
+import actorPlugin from './actor.ts'
 import { mount } from './capability.ts'
 import authGuards, { type Guards } from '../plugins/auth/guards.ts'
 import commercePlugin, { type Commerce } from '../plugins/commerce/index.ts'
@@ -127,6 +128,8 @@ export async function buildApp (options: BuildOptions) {
   // the sign-in throttle counts in the database; every other limit counts in this process unless Redis is shared
   if (config.processRole === 'web' && config.redisUrl === null) app.log.warn(PER_PROCESS_LIMITS)
   await app.register(clockPlugin, { clock: options.clock })
+  // who acts in each request (server/actor.ts): the activity log's actor, read when a change is written
+  await app.register(actorPlugin)
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
