@@ -68,6 +68,8 @@ export interface ActivityEntry {
   changes: ActivityChanges
 }
 
+export interface ActivityPageRows { data: ActivityEntry[], nextCursor: string | null }
+
 export interface ActivityQuery {
   actor?: ActorType
   resource?: { type: ActivityResource, id?: string }
@@ -81,7 +83,7 @@ export interface ActivityQuery {
  * One keyset page of a business's log, newest first over (at, id): a deep page costs what the first does.
  * Answers null for a cursor that is not one this gave out (the caller's 400).
  */
-export async function activityPage (executor: Executor, businessId: string, query: ActivityQuery): Promise<{ data: ActivityEntry[], nextCursor: string | null } | null> {
+export async function activityPage (executor: Executor, businessId: string, query: ActivityQuery): Promise<ActivityPageRows | null> {
   const cursor = query.before === undefined ? null : decodeCursor(query.before)
   if (query.before !== undefined && cursor === null) return null
   if (query.visible !== undefined && query.visible.length === 0) return { data: [], nextCursor: null }

@@ -103,7 +103,10 @@ export async function updateOrderStatus (executor: Executor, businessId: string,
     const data = orderEventData(row)
     await recordActivity(tx, {
       businessId, action: 'order.status_changed', resource: { type: 'order', id },
-      changes: { status: { from: before.status, to: status }, ...(paymentStatus !== before.paymentStatus ? { paymentStatus: { from: before.paymentStatus, to: paymentStatus } } : {}) }
+      changes: {
+        status: { from: before.status, to: status },
+        ...(paymentStatus !== before.paymentStatus ? { paymentStatus: { from: before.paymentStatus, to: paymentStatus } } : {})
+      }
     })
     await emitEvent(tx, { businessId, event: 'order.status_changed', data: { ...data, previousStatus: before.status } })
     if (status === 'DELIVERED') await emitEvent(tx, { businessId, event: 'order.delivered', data })

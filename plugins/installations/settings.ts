@@ -26,9 +26,11 @@ export async function putSettings ({ executor, apps }: InstallationsContext, bus
   }
   await executor.transaction(async (tx) => {
     await tx.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
+    // a setting left out of the new ones is shown as changed to null
+    const cleared = Object.fromEntries(Object.keys(installation.settings).map((key) => [key, null]))
     await recordActivity(tx, {
       businessId, action: 'app.settings_changed', resource: { type: 'app', id: installation.appId },
-      changes: { installationId: installation.id, settings: changedFields(installation.settings, { ...Object.fromEntries(Object.keys(installation.settings).map((key) => [key, null])), ...settings }) }
+      changes: { installationId: installation.id, settings: changedFields(installation.settings, { ...cleared, ...settings }) }
     })
   })
   return { settings, settingsSchema: schema }

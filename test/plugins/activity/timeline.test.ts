@@ -7,7 +7,14 @@ import { TestClock } from '../../clock.ts'
 import { installApp, call } from '../app-api/fixtures.ts'
 import { createProduct } from '../commerce/fixtures.ts'
 
-interface Entry { id: string, at: string, actor: { type: string, id: string | null, name: string }, action: string, resource: { type: string, id: string }, changes: Record<string, any> }
+interface Entry {
+  id: string
+  at: string
+  actor: { type: string, id: string | null, name: string }
+  action: string
+  resource: { type: string, id: string }
+  changes: Record<string, any>
+}
 
 async function activity (app: App, session: Session, query = ''): Promise<{ data: Entry[], nextCursor: string | null }> {
   const response = await app.inject({ url: `/merchant/activity${query}`, headers: session.auth })
