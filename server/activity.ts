@@ -3,7 +3,7 @@ import { activityEntries, type ActivityResource, type ActorType } from './db/sch
 import type { Executor } from './db/client.ts'
 import { newId } from './db/ids.ts'
 import { decodeCursor, encodeCursor } from './db/rows.ts'
-import { currentActor } from './actor.ts'
+import { currentActor, type Actor } from './actor.ts'
 
 export { ACTOR_TYPES, ACTIVITY_RESOURCES, type ActorType, type ActivityResource } from './db/schema/index.ts'
 
@@ -18,6 +18,11 @@ export interface NewActivity {
   changes?: ActivityChanges
   /** Who the customer is, when the actor is one (the storefront's): the order's or review's own name and email. */
   customer?: { id: string | null, name: string }
+  /**
+   * Who acted, when it is not the request's: an OAuth install runs in the app's code exchange, but the
+   * staff member who consented installed it.
+   */
+  actor?: Actor
 }
 
 /** The names an entry falls back to when its actor's row is gone (a user deleted, an app's installation erased). */
@@ -39,7 +44,7 @@ function actorName (type: ActorType, id: string | null, given: string | undefine
  * cannot write the log: nothing but the platform's own services calls this.
  */
 export async function recordActivity (executor: Executor, input: NewActivity): Promise<void> {
-  const actor = currentActor()
+  const actor = input.actor ?? currentActor()
   const customer = actor.type === 'customer' ? input.customer : undefined
   const id = actor.type === 'customer' ? customer?.id ?? actor.id : actor.id
   const given = actor.type === 'customer' ? customer?.name ?? actor.name : actor.name

@@ -55,6 +55,7 @@ export async function install (context: InstallationsContext<Tx>, input: Install
     }).where(eq(installations.id, existing.id)).returning()
     await context.webhooks.in(tx).setAppWebhookEvents(existing.id, allowedEvents(input.app.webhookEvents, input.scopes))
     await recordActivity(tx, {
+      actor: { type: 'staff', id: input.userId },
       businessId: input.businessId, action: 'app.authorized', resource: { type: 'app', id: input.app.id },
       changes: { name: input.app.name, installationId: existing.id, scopes: { from: existing.grantedScopes, to: input.scopes } }
     })
@@ -76,6 +77,7 @@ export async function install (context: InstallationsContext<Tx>, input: Install
   }).returning()
   await context.analytics.in(tx).recordInstall(input.app.id, input.isTestInstall)
   await recordActivity(tx, {
+    actor: { type: 'staff', id: input.userId },
     businessId: input.businessId, action: 'app.installed', resource: { type: 'app', id: input.app.id },
     changes: { name: input.app.name, installationId: installation.id, scopes: input.scopes, testInstall: input.isTestInstall }
   })
