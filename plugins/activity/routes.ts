@@ -1,15 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { errorResponses } from '../../server/schemas.ts'
-import type { Permission } from '../../sdk/src/contract/staff.ts'
 import { ActivityPageSchema, ActivityQuery } from './schemas.ts'
 import type { Activity, ActivityNeeds } from './service.ts'
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The permission a staff member needs for this /merchant route (DESIGN §24), or null for none (the guards' declaration, repeated). */
-    permission?: Permission | null
-  }
-}
 
 const tags = ['activity']
 const security = [{ developerJwt: [] }]
@@ -27,10 +19,7 @@ const activityRoutes: FastifyPluginAsyncTypebox<{ activity: Activity, guards: Ac
       querystring: ActivityQuery,
       response: { 200: ActivityPageSchema, ...errorResponses(400, 401, 403) }
     }
-  }, async (request) => {
-    const permissions = (request.user as { permissions?: Permission[] }).permissions
-    return await activity.page(request.user.businessId as string, request.query, Array.isArray(permissions) ? permissions : undefined)
-  })
+  }, async (request) => await activity.page(request.user.businessId as string, request.query, request.user.permissions))
 }
 
 export default activityRoutes

@@ -3,6 +3,7 @@ import { build, registerUser } from '../../helper.ts'
 import { createProduct } from '../commerce/fixtures.ts'
 import { installApp } from '../app-api/fixtures.ts'
 import { resourcesFor } from '../../../plugins/activity/service.ts'
+import { addMember } from '../auth/staff-helpers.ts'
 
 t.test('GET /merchant/activity', async (t) => {
   const app = await build(t)
@@ -34,6 +35,17 @@ t.test('GET /merchant/activity', async (t) => {
       t.equal(response.statusCode, 400, query)
       t.equal(response.json().code, code, query)
     }
+  })
+
+  t.test('a staff member is named, and sees only the resources of their permissions', async (t) => {
+    const sam = await addMember(app, rosa, ['products'])
+    t.equal((await app.inject({ method: 'PATCH', url: `/merchant/products/${product.id as string}`, headers: sam.auth, payload: { stock: 3 } })).statusCode, 200)
+    const seen = (await app.inject({ url: '/merchant/activity', headers: sam.auth })).json().data as Array<{ resource: { type: string }, actor: { name: string } }>
+    t.ok(seen.length >= 2 && seen.every((entry) => entry.resource.type === 'product'), 'products only: the settings change is not theirs to see')
+    t.match(seen[0], { action: 'product.updated', actor: { type: 'staff', id: sam.userId, name: 'Sam Staff' }, changes: { stock: { to: 3 } } })
+    t.same((await app.inject({ url: '/merchant/activity?resource=settings', headers: sam.auth })).json().data, [])
+    const owner = (await app.inject({ url: '/merchant/activity', headers: rosa.auth })).json().data as Array<{ resource: { type: string }, actor: { name: string } }>
+    t.ok(owner.some((entry) => entry.resource.type === 'settings') && owner[0].actor.name === 'Sam Staff', 'the owner sees everything, the staff member by name')
   })
 
   t.test('needs a session; apps cannot read or write it', async (t) => {
