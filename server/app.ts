@@ -26,6 +26,7 @@ import spaPlugin from './plugins/spa.ts'
 import methodNotAllowed from './plugins/method-not-allowed.ts'
 import originsPlugin from './plugins/origins.ts'
 import healthRoutes from './plugins/health.ts'
+import actorPlugin from './actor.ts'
 import { mount } from './capability.ts'
 import authGuards, { type Guards } from '../plugins/auth/guards.ts'
 import commercePlugin, { type Commerce } from '../plugins/commerce/index.ts'
@@ -45,6 +46,7 @@ import bulkExportsPlugin, { type BulkExports } from '../plugins/bulk-exports/ind
 import appReviewsPlugin, { type AppReviews } from '../plugins/app-reviews/index.ts'
 import appApiPlugin from '../plugins/app-api/index.ts'
 import marketplacePlugin from '../plugins/marketplace/index.ts'
+import activityPlugin, { type Activity } from '../plugins/activity/index.ts'
 import downloadsPlugin, { type Downloads, type DownloadsOptions } from '../plugins/downloads/index.ts'
 
 export const BODY_LIMIT = 1024 * 1024
@@ -127,6 +129,8 @@ export async function buildApp (options: BuildOptions) {
   // the sign-in throttle counts in the database; every other limit counts in this process unless Redis is shared
   if (config.processRole === 'web' && config.redisUrl === null) app.log.warn(PER_PROCESS_LIMITS)
   await app.register(clockPlugin, { clock: options.clock })
+  // who acts in each request (server/actor.ts): the activity log's actor, read when a change is written
+  await app.register(actorPlugin)
   await app.register(outboundPlugin, { overrides: options.outbound })
   await app.register(dbPlugin, { database })
   await app.register(errorsPlugin)
@@ -169,6 +173,8 @@ export async function buildApp (options: BuildOptions) {
   // businesses' reviews of apps, the developer's answers, a reviewer's hiding (DESIGN §24)
   const appReviews = await mount(app, appReviewsPlugin, { installations, commerce, apps, guards })
   await mount(app, marketplacePlugin, { apps, auth, installations, appReviews })
+  // the business's activity log, read (DESIGN §24): every capability records its changes with server/activity.ts
+  const activity = await mount(app, activityPlugin, { guards })
   const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 
   // the admin SPA's frame sources, per page load: an app installed a moment ago can show its admin page after a reload
@@ -176,7 +182,7 @@ export async function buildApp (options: BuildOptions) {
 
   const ports: Ports = {
     guards, commerce, auth, apps, appAnalytics, relay, webhooks, installations, oauth, checkoutHooks, appChecks, apiVersions, billing, bulkExports, appReviews,
-    downloads
+    activity, downloads
   }
   portsByApp.set(app, ports)
   // kept once every plugin has booted: pg-boss's schema and the queues the plugins created are in it too. Not when
@@ -206,6 +212,7 @@ export interface Ports {
   billing: Billing
   bulkExports: BulkExports
   appReviews: AppReviews
+  activity: Activity
   downloads: Downloads
 }
 

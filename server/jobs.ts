@@ -1,5 +1,6 @@
 import PgBoss from 'pg-boss'
 import type { SqlExecutor } from './db/client.ts'
+import { PLATFORM, runAs } from './actor.ts'
 
 export const JOB_SCHEMA = 'pgboss'
 /** pg-boss 10's lowest polling interval; workers are also woken directly after a send. */
@@ -71,7 +72,8 @@ export function createJobs (executor: SqlExecutor, options: { runWorkers: boolea
       const concurrency = workOptions.teamConcurrency ?? 1
       for (let i = 0; i < concurrency; i++) {
         await boss.work<T>(name, { pollingIntervalSeconds: POLLING_INTERVAL_SECONDS, batchSize: workOptions.batchSize ?? 1 }, async (jobs) => {
-          for (const job of jobs) await handler(job)
+          // a job's changes are the platform's in the activity log, whatever context started the worker
+          for (const job of jobs) await runAs(PLATFORM, async () => { await handler(job) })
         })
       }
     },

@@ -10,6 +10,7 @@ const AdminProducts = lazy(() => import('./pages/admin-products/index.tsx'))
 const AdminProduct = lazy(() => import('./pages/admin-product/index.tsx'))
 const AdminOrders = lazy(() => import('./pages/admin-orders/index.tsx'))
 const AdminOrder = lazy(() => import('./pages/admin-order/index.tsx'))
+const AdminActivity = lazy(() => import('./pages/admin-activity/index.tsx'))
 const AdminReviews = lazy(() => import('./pages/admin-reviews/index.tsx'))
 const AdminBusiness = lazy(() => import('./pages/admin-business/index.tsx'))
 const AdminBilling = lazy(() => import('./pages/admin-billing/index.tsx'))
@@ -43,6 +44,7 @@ export function AppRoutes () {
       <Route path='/admin/products/:id' component={AdminProduct} />
       <Route path='/admin/orders' component={AdminOrders} />
       <Route path='/admin/orders/:id' component={AdminOrder} />
+      <Route path='/admin/activity' component={AdminActivity} />
       <Route path='/admin/reviews' component={AdminReviews} />
       <Route path='/admin/settings' component={AdminBusiness} />
       <Route path='/admin/billing' component={AdminBilling} />

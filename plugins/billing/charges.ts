@@ -7,7 +7,7 @@ import { appCharges, appTrialUsage, appUsageRecords, billingAccounts } from '../
 import type { CreateChargeBody, PricingPlan, UsageRecord, UsageRecordBody } from '../../sdk/src/contract/billing.ts'
 import type { CachedInstallation } from '../installations/service.ts'
 import {
-  accountOf, announceCharge, cycleMs, money, PENDING_DAYS, usageIn, usagePeriod,
+  accountOf, announceCharge, cycleMs, recordChargeActivity, money, PENDING_DAYS, usageIn, usagePeriod,
   type BillingContext, type ChargeRow
 } from './context.ts'
 import { badRequest, conflict, fieldError, notFound, unprocessable } from './errors.ts'
@@ -50,28 +50,31 @@ async function planFor (context: BillingContext, caller: Caller, body: CreateCha
 export async function createCharge (context: BillingContext, caller: Caller, kind: ChargeKind, body: CreateChargeBody): Promise<ChargeRow> {
   const plan = await planFor(context, caller, body, kind)
   const now = context.clock.now()
-  const [row] = await context.db.insert(appCharges).values({
-    id: newId(kind === 'SUBSCRIPTION' ? 'sub' : 'pur'),
-    kind,
-    installationId: caller.id,
-    appId: caller.appId,
-    businessId: caller.businessId,
-    planId: plan.id,
-    name: plan.name,
-    amount: plan.price.amount,
-    currency: plan.price.currency,
-    interval: kind === 'SUBSCRIPTION' ? plan.interval ?? 'EVERY_30_DAYS' : null,
-    trialDays: plan.trialDays ?? 0,
-    usageCap: plan.usage?.cappedAmount.amount ?? null,
-    usageTerms: plan.usage?.terms ?? null,
-    // a test install's charges are always test charges
-    test: caller.isTestInstall || body.test === true,
-    returnUrl: body.returnUrl,
-    expiresAt: new Date(now.getTime() + PENDING_DAYS * context.dayMs),
-    createdAt: now,
-    updatedAt: now
-  }).returning()
-  return row
+  return await context.db.transaction(async (tx) => {
+    const [row] = await tx.insert(appCharges).values({
+      id: newId(kind === 'SUBSCRIPTION' ? 'sub' : 'pur'),
+      kind,
+      installationId: caller.id,
+      appId: caller.appId,
+      businessId: caller.businessId,
+      planId: plan.id,
+      name: plan.name,
+      amount: plan.price.amount,
+      currency: plan.price.currency,
+      interval: kind === 'SUBSCRIPTION' ? plan.interval ?? 'EVERY_30_DAYS' : null,
+      trialDays: plan.trialDays ?? 0,
+      usageCap: plan.usage?.cappedAmount.amount ?? null,
+      usageTerms: plan.usage?.terms ?? null,
+      // a test install's charges are always test charges
+      test: caller.isTestInstall || body.test === true,
+      returnUrl: body.returnUrl,
+      expiresAt: new Date(now.getTime() + PENDING_DAYS * context.dayMs),
+      createdAt: now,
+      updatedAt: now
+    }).returning()
+    await recordChargeActivity(tx, row, 'charge.created', { status: row.status, test: row.test })
+    return row
+  })
 }
 
 /** One of the installation's charges, or 404 (another installation's is as absent as a missing one). */

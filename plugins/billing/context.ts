@@ -3,6 +3,7 @@ import type { Clock } from '../../server/clock.ts'
 import type { Db, Executor } from '../../server/db/client.ts'
 import { appCharges, appUsageRecords, billingAccounts } from '../../server/db/schema/index.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import type { BillingMoney, MerchantCharge, Purchase, Subscription } from '../../sdk/src/contract/billing.ts'
 import type { AppRow, AppsService } from '../apps/service.ts'
 
@@ -149,8 +150,29 @@ export function presentMerchantCharge (charge: ChargeRow, state: ChargeState, ap
   }
 }
 
-/** `app_subscription.updated` or `app_purchase.updated` to the app's webhook, in the change's transaction. */
+/** The activity log's verb for the status a charge just took, and the status it left (each has one way in). */
+const STATUS_ACTIONS: Partial<Record<ChargeRow['status'], { action: string, from: ChargeRow['status'] }>> = {
+  ACTIVE: { action: 'charge.approved', from: 'PENDING' },
+  DECLINED: { action: 'charge.declined', from: 'PENDING' },
+  EXPIRED: { action: 'charge.expired', from: 'PENDING' },
+  CANCELLED: { action: 'charge.cancelled', from: 'ACTIVE' }
+}
+
+/** A charge's change in the business's activity log (DESIGN §24), in the change's transaction. */
+export async function recordChargeActivity (executor: Executor, charge: ChargeRow, action: string, changes: Record<string, unknown> = {}): Promise<void> {
+  await recordActivity(executor, {
+    businessId: charge.businessId, action, resource: { type: 'charge', id: charge.id },
+    changes: { kind: charge.kind, name: charge.name, amount: charge.amount, currency: charge.currency, appId: charge.appId, ...changes }
+  })
+}
+
+/**
+ * `app_subscription.updated` or `app_purchase.updated` to the app's webhook, in the change's transaction,
+ * and the status change in the business's activity log.
+ */
 export async function announceCharge (executor: Executor, context: BillingContext, charge: ChargeRow): Promise<void> {
+  const moved = STATUS_ACTIONS[charge.status]
+  if (moved !== undefined) await recordChargeActivity(executor, charge, moved.action, { status: { from: moved.from, to: charge.status } })
   const subscription = charge.kind === 'SUBSCRIPTION'
   const data = subscription ? presentSubscription(context, charge, await stateOf(executor, context, charge)) : presentPurchase(context, charge)
   await emitEvent(executor, {

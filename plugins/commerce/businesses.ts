@@ -7,6 +7,7 @@ import type { Business, BusinessPatchBody } from './schemas.ts'
 import { serializeBusiness } from './serializers.ts'
 import { rows } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { changedFields, recordActivity } from '../../server/activity.ts'
 
 export function slugify (text: string): string {
   const slug = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
@@ -82,9 +83,12 @@ export async function updateBusinessProfile (executor: Executor, id: string, pat
     const known = await executor.transaction(async (tx) => await rows(tx, sql`select now() at time zone ${timezone} as t`)).then(() => true, () => false)
     if (!known) throw fieldError('business_timezone_unknown', '/timezone', `${JSON.stringify(patch.timezone)} is not a known IANA time zone`)
   }
-  const [row] = await executor.update(businesses)
-    .set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
-    .where(eq(businesses.id, id)).returning()
-  if (row === undefined) throw notFound('business_not_found', 'Business')
-  return serializeBusiness(row)
+  return await executor.transaction(async (tx) => {
+    const [before] = await tx.select().from(businesses).where(eq(businesses.id, id)).limit(1).for('update')
+    if (before === undefined) throw notFound('business_not_found', 'Business')
+    const written = { ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}) }
+    const [row] = await tx.update(businesses).set({ ...written, updatedAt: databaseNow() }).where(eq(businesses.id, id)).returning()
+    await recordActivity(tx, { businessId: id, action: 'settings.updated', resource: { type: 'settings', id }, changes: changedFields(before as unknown as Record<string, unknown>, written) })
+    return serializeBusiness(row)
+  })
 }

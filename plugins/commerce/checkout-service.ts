@@ -3,6 +3,7 @@ import { businesses, orders, products, type OrderItem } from '../../server/db/sc
 import type { Executor, Tx } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import { badRequest, conflict, fieldError, notFound, unprocessable } from './errors.ts'
 import { emitStockEvents } from './inventory.ts'
 import { applyPromoCode } from './promo-codes-service.ts'
@@ -232,6 +233,11 @@ export async function createOrder (executor: Executor, businessId: string, input
     }).returning()
     if (options.hold !== undefined) await options.hold.schedule(tx, { businessId, orderId: row.id, expiresAt: options.hold.expiresAt })
     await emitEvent(tx, { businessId, event: 'order.created', data: orderEventData(row) })
+    await recordActivity(tx, {
+      businessId, action: 'order.created', resource: { type: 'order', id: row.id },
+      changes: { orderNumber: row.orderNumber, status: row.status, amount: row.amount, currency: row.currency, paymentMethod: row.paymentMethod },
+      customer: { id: row.customer.email === '' ? null : row.customer.email, name: row.customer.name }
+    })
     return serializeOrder(row)
   })
 }

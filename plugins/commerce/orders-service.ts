@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm'
 import { orders, products, ORDER_STATUSES, type OrderItem, type OrderStatus } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import { badRequest, conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { emitStockEvents } from './inventory.ts'
@@ -100,6 +101,13 @@ export async function updateOrderStatus (executor: Executor, businessId: string,
       .where(and(eq(orders.businessId, businessId), eq(orders.id, id), eq(orders.status, before.status))).returning()
     if (row === undefined) throw conflict('order_changed', 'The order changed meanwhile; reload it and retry')
     const data = orderEventData(row)
+    await recordActivity(tx, {
+      businessId, action: 'order.status_changed', resource: { type: 'order', id },
+      changes: {
+        status: { from: before.status, to: status },
+        ...(paymentStatus !== before.paymentStatus ? { paymentStatus: { from: before.paymentStatus, to: paymentStatus } } : {})
+      }
+    })
     await emitEvent(tx, { businessId, event: 'order.status_changed', data: { ...data, previousStatus: before.status } })
     if (status === 'DELIVERED') await emitEvent(tx, { businessId, event: 'order.delivered', data })
     if (status === 'CANCELLED') {

@@ -9,6 +9,7 @@ import { MAX_PAGE_BLOCKS, PAGE_PAGE_LIMITS, type Page, type PageCreateBody, type
 import { serializePage, type PageRow } from './serializers.ts'
 import { businessPage } from '../../server/db/rows.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { changedFields, recordActivity } from '../../server/activity.ts'
 
 const slugTaken = () => conflict('page_slug_taken', 'This business already has a page with this slug')
 const bySlug = (businessId: string, slug: string) => and(eq(pages.businessId, businessId), eq(pages.slug, slug))
@@ -27,10 +28,13 @@ export async function getPage (executor: Executor, businessId: string, slug: str
 
 export async function createPage (executor: Executor, businessId: string, input: PageCreateBody): Promise<Page> {
   try {
-    const [row] = await executor.insert(pages).values({
-      id: newId('page'), businessId, slug: input.slug, title: input.title.trim(), isPublished: input.isPublished ?? true, blocks: []
-    }).returning()
-    return serializePage(row)
+    return await executor.transaction(async (tx) => {
+      const [row] = await tx.insert(pages).values({
+        id: newId('page'), businessId, slug: input.slug, title: input.title.trim(), isPublished: input.isPublished ?? true, blocks: []
+      }).returning()
+      await recordActivity(tx, { businessId, action: 'page.created', resource: { type: 'page', id: row.id }, changes: { slug: row.slug, title: row.title, isPublished: row.isPublished } })
+      return serializePage(row)
+    })
   } catch (error) {
     throw isUniqueViolation(error) ? slugTaken() : error
   }
@@ -38,19 +42,29 @@ export async function createPage (executor: Executor, businessId: string, input:
 
 export async function updatePage (executor: Executor, businessId: string, slug: string, patch: PagePatchBody): Promise<Page> {
   try {
-    const [row] = await executor.update(pages)
-      .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: databaseNow() })
-      .where(bySlug(businessId, slug)).returning()
-    if (row === undefined) throw notFound('page_not_found', 'Page')
-    return serializePage(row)
+    return await executor.transaction(async (tx) => {
+      const [before] = await tx.select().from(pages).where(bySlug(businessId, slug)).limit(1).for('update')
+      if (before === undefined) throw notFound('page_not_found', 'Page')
+      const [row] = await tx.update(pages)
+        .set({ ...patch, ...(patch.title !== undefined ? { title: patch.title.trim() } : {}), updatedAt: databaseNow() })
+        .where(eq(pages.id, before.id)).returning()
+      await recordActivity(tx, {
+        businessId, action: 'page.updated', resource: { type: 'page', id: row.id },
+        changes: changedFields(before as unknown as Record<string, unknown>, { ...patch, ...(patch.title !== undefined ? { title: row.title } : {}) })
+      })
+      return serializePage(row)
+    })
   } catch (error) {
     throw isUniqueViolation(error) ? slugTaken() : error
   }
 }
 
 export async function deletePage (executor: Executor, businessId: string, slug: string): Promise<void> {
-  const [row] = await executor.delete(pages).where(bySlug(businessId, slug)).returning({ id: pages.id })
-  if (row === undefined) throw notFound('page_not_found', 'Page')
+  await executor.transaction(async (tx) => {
+    const [row] = await tx.delete(pages).where(bySlug(businessId, slug)).returning({ id: pages.id, title: pages.title })
+    if (row === undefined) throw notFound('page_not_found', 'Page')
+    await recordActivity(tx, { businessId, action: 'page.deleted', resource: { type: 'page', id: row.id }, changes: { slug, title: row.title } })
+  })
 }
 
 /** A page by id, published or not (the editor preview), or null. */
@@ -75,6 +89,7 @@ export async function setPageBlocks (executor: Executor, businessId: string, slu
     const [page] = await tx.select({ id: pages.id }).from(pages).where(bySlug(businessId, slug)).limit(1).for('update')
     if (page === undefined) throw notFound('page_not_found', 'Page')
     const [row] = await tx.update(pages).set({ blocks, updatedAt: databaseNow() }).where(eq(pages.id, page.id)).returning()
+    await recordActivity(tx, { businessId, action: 'page.blocks_changed', resource: { type: 'page', id: page.id }, changes: { blocks: blocks.length } })
     return serializePage(row)
   })
 }

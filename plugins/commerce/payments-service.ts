@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm'
 import { orders } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import { conflict } from './errors.ts'
 import type { Order } from './schemas.ts'
 import { serializeOrder } from './serializers.ts'
@@ -43,6 +44,10 @@ export async function settlePayment (executor: Executor, businessId: string, ord
     const [row] = await tx.update(orders)
       .set({ paymentStatus: outcome, paymentInvoiceId: before.paymentInvoiceId ?? invoiceId ?? null, updatedAt: databaseNow() })
       .where(and(eq(orders.businessId, businessId), eq(orders.id, orderId))).returning()
+    await recordActivity(tx, {
+      businessId, action: `order.payment_${outcome.toLowerCase()}`, resource: { type: 'order', id: orderId },
+      changes: { paymentStatus: { from: before.paymentStatus, to: outcome } }
+    })
     const event = OUTCOME_EVENTS[outcome]
     if (event !== null) {
       await emitEvent(tx, {
@@ -72,6 +77,7 @@ export async function expireUnpaidOrder (executor: Executor, businessId: string,
       await expirePayment(tx, businessId, orderId)
     } else {
       await tx.update(orders).set({ paymentStatus: 'EXPIRED', updatedAt: databaseNow() }).where(and(eq(orders.businessId, businessId), eq(orders.id, orderId)))
+      await recordActivity(tx, { businessId, action: 'order.payment_expired', resource: { type: 'order', id: orderId }, changes: { paymentStatus: { from: 'PENDING', to: 'EXPIRED' } } })
     }
     if (before.status !== 'PENDING') return await getOrder(tx, businessId, orderId)
     return await updateOrderStatus(tx, businessId, orderId, 'CANCELLED')

@@ -3,6 +3,7 @@ import { productImages, products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import { notFound } from './errors.ts'
 import { catalogChanged } from './catalog-cache.ts'
 import type { Product } from './schemas.ts'
@@ -28,6 +29,7 @@ export async function setProductImage (executor: Executor, businessId: string, p
       .where(and(eq(products.businessId, businessId), eq(products.id, productId))).returning()
     const product = serializeProduct(row)
     await emitEvent(tx, { businessId, event: 'product.updated', data: product })
+    await recordActivity(tx, { businessId, action: 'product.image_changed', resource: { type: 'product', id: productId }, changes: { imageUrl: row.imageUrl } })
     await catalogChanged(tx, businessId)
     return product
   })

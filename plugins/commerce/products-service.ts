@@ -3,6 +3,7 @@ import { products } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
+import { changedFields, recordActivity } from '../../server/activity.ts'
 import { conflict, notFound } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { slugify } from './businesses.ts'
@@ -112,6 +113,7 @@ export async function createProduct (executor: Executor, businessId: string, inp
       }).returning()
       const product = serializeProduct(row)
       await emitEvent(tx, { businessId, event: 'product.created', data: product })
+      await recordActivity(tx, { businessId, action: 'product.created', resource: { type: 'product', id: row.id }, changes: { name: row.name, price: row.price, stock: row.stock } })
       await catalogChanged(tx, businessId)
       return product
     })
@@ -128,6 +130,10 @@ export async function updateProduct (executor: Executor, businessId: string, id:
       const [row] = await tx.update(products).set({ ...patch, ...(patch.name !== undefined ? { name: patch.name.trim() } : {}), updatedAt: databaseNow() })
         .where(and(eq(products.businessId, businessId), eq(products.id, id))).returning()
       const product = serializeProduct(row)
+      await recordActivity(tx, {
+        businessId, action: 'product.updated', resource: { type: 'product', id },
+        changes: changedFields(before as unknown as Record<string, unknown>, { ...patch, ...(patch.name !== undefined ? { name: row.name } : {}) })
+      })
       await emitEvent(tx, { businessId, event: 'product.updated', data: product })
       await catalogChanged(tx, businessId)
       await emitStockEvents(tx, businessId, before.stock, { productId: row.id, name: row.name, stock: row.stock, threshold: row.lowStockThreshold })
@@ -145,6 +151,7 @@ export async function deleteProduct (executor: Executor, businessId: string, id:
     if (row === undefined) throw notFound('product_not_found', 'Product')
     const product = serializeProduct(row)
     await emitEvent(tx, { businessId, event: 'product.deleted', data: product })
+    await recordActivity(tx, { businessId, action: 'product.deleted', resource: { type: 'product', id }, changes: { name: row.name } })
     await catalogChanged(tx, businessId)
     return product
   })

@@ -3,6 +3,7 @@ import { products, reviews } from '../../server/db/schema/index.ts'
 import type { Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { emitEvent } from '../../server/events.ts'
+import { recordActivity } from '../../server/activity.ts'
 import { notFound, unprocessable } from './errors.ts'
 import { pageWindow } from '../../server/schemas.ts'
 import { REVIEW_PAGE_LIMITS, type Review, type ReviewCreateBody, type ReviewStats } from './schemas.ts'
@@ -47,6 +48,10 @@ export async function createReview (executor: Executor, businessId: string, inpu
     }).returning()
     const review = serializeReview(row)
     await emitEvent(tx, { businessId, event: 'review.created', data: review })
+    await recordActivity(tx, {
+      businessId, action: 'review.created', resource: { type: 'review', id: row.id },
+      changes: { productId: row.productId, rating: row.rating }, customer: { id: null, name: row.authorName }
+    })
     return review
   })
 }
@@ -57,6 +62,7 @@ export async function deleteReview (executor: Executor, businessId: string, id: 
     if (row === undefined) throw notFound('review_not_found', 'Review')
     const review = serializeReview(row)
     await emitEvent(tx, { businessId, event: 'review.deleted', data: review })
+    await recordActivity(tx, { businessId, action: 'review.deleted', resource: { type: 'review', id }, changes: { productId: row.productId, rating: row.rating, authorName: row.authorName } })
     return review
   })
 }

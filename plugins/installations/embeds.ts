@@ -8,6 +8,7 @@ import { activeInstallations, embedState, settingsProblems, type ActiveInstallat
 import { extensionsOf, type InstallationsContext } from './context.ts'
 import type { EmbedsBody, PageBlocksBody } from './schemas.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { recordActivity } from '../../server/activity.ts'
 
 /** The business's active installations with their apps' active blocks and embeds (the storefront's). */
 export async function activeExtensions (context: InstallationsContext, businessId: string) {
@@ -109,6 +110,10 @@ export async function putEmbeds (context: InstallationsContext, businessId: stri
     }
     if (problems.length > 0) throw invalid('embeds', problems)
     await tx.update(installations).set({ embedSettings: next, updatedAt: databaseNow() }).where(eq(installations.id, installationId))
+    await recordActivity(tx, {
+      businessId, action: 'app.embeds_changed', resource: { type: 'app', id: current.appId },
+      changes: { installationId, embeds: Object.fromEntries(Object.entries(body.embeds).map(([type, input]) => [type, { enabled: input.enabled }])) }
+    })
     return embedsView({ ...installation, embedSettings: next })
   })
 }

@@ -5,6 +5,7 @@ import { newId } from '../../server/db/ids.ts'
 import { decryptSecret, encryptSecret, randomSecret, randomWebhookSecret, sha256 } from '../../server/crypto.ts'
 import { EVENT_SCOPES, type EventName } from '../../server/events.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { recordActivity } from '../../server/activity.ts'
 import type { AppRow } from '../apps/service.ts'
 import { webhookSecretPrefix } from '../webhooks/service.ts'
 import { isApiVersion, SPEC_API_VERSION, type ApiVersion } from '../../sdk/src/contract/api-versions.ts'
@@ -53,6 +54,11 @@ export async function install (context: InstallationsContext<Tx>, input: Install
       accessTokenHash: sha256(accessToken), grantedScopes: input.scopes, pendingScopes, needsReConsent: pendingScopes.length > 0, updatedAt: databaseNow()
     }).where(eq(installations.id, existing.id)).returning()
     await context.webhooks.in(tx).setAppWebhookEvents(existing.id, allowedEvents(input.app.webhookEvents, input.scopes))
+    await recordActivity(tx, {
+      actor: { type: 'staff', id: input.userId },
+      businessId: input.businessId, action: 'app.authorized', resource: { type: 'app', id: input.app.id },
+      changes: { name: input.app.name, installationId: existing.id, scopes: { from: existing.grantedScopes, to: input.scopes } }
+    })
     await announce(context, tx, existing.id)
     return { installation: updated, accessToken, webhookSecret: decryptSecret(existing.webhookSecretEncrypted, encryptionKey) }
   }
@@ -70,6 +76,11 @@ export async function install (context: InstallationsContext<Tx>, input: Install
     installedBy: input.userId
   }).returning()
   await context.analytics.in(tx).recordInstall(input.app.id, input.isTestInstall)
+  await recordActivity(tx, {
+    actor: { type: 'staff', id: input.userId },
+    businessId: input.businessId, action: 'app.installed', resource: { type: 'app', id: input.app.id },
+    changes: { name: input.app.name, installationId: installation.id, scopes: input.scopes, testInstall: input.isTestInstall }
+  })
   if (input.app.webhookUrl !== null) {
     await context.webhooks.in(tx).createForInstallation({
       installationId: installation.id, appId: input.app.id, businessId: input.businessId, url: input.app.webhookUrl,
@@ -89,6 +100,9 @@ export async function uninstall (context: InstallationsContext<Tx>, installation
   await tx.update(installations).set({ uninstalledAt: now, accessTokenHash: `revoked:${installation.id}`, updatedAt: now })
     .where(eq(installations.id, installation.id))
   await context.analytics.in(tx).recordUninstall(installation.appId, installation.isTestInstall)
+  await recordActivity(tx, {
+    businessId: installation.businessId, action: 'app.uninstalled', resource: { type: 'app', id: installation.appId }, changes: { installationId: installation.id }
+  })
   await context.webhooks.in(tx).deactivateFor(installation.id)
   for (const listener of context.onUninstalling ?? []) await listener(tx, installation)
   const removed = await context.commerce.in(tx).removeBlocksOf(installation.businessId, installation.id)
@@ -128,6 +142,10 @@ export async function consent (context: InstallationsContext, businessId: string
       .where(eq(installations.id, row.id)).returning()
     const app = await context.apps.in(tx).findById(row.appId) as AppRow
     await context.webhooks.in(tx).setAppWebhookEvents(row.id, allowedEvents(app.webhookEvents, grantedScopes))
+    await recordActivity(tx, {
+      businessId, action: 'app.scopes_approved', resource: { type: 'app', id: row.appId },
+      changes: { name: app.name, installationId: row.id, scopes: { from: row.grantedScopes, to: grantedScopes } }
+    })
     await announce(context, tx, row.id)
     return updated
   })

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import { databaseNow } from '../../server/clock.ts'
+import { changedFields, recordActivity } from '../../server/activity.ts'
 import { validationItems } from '../../server/validation.ts'
 import { settingsValidator } from '../apps/service.ts'
 import { badRequest } from './errors.ts'
@@ -23,6 +24,14 @@ export async function putSettings ({ executor, apps }: InstallationsContext, bus
     const items = validationItems(validate.errors ?? []).map((item) => ({ ...item, path: `/settings${item.path}` }))
     throw badRequest('validation_failed', `Invalid settings: ${items.map((item) => `${item.path.slice(1)} ${item.message}`).join('; ')}`, { errors: items })
   }
-  await executor.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
+  await executor.transaction(async (tx) => {
+    await tx.update(installations).set({ settings, updatedAt: databaseNow() }).where(eq(installations.id, installation.id))
+    // a setting left out of the new ones is shown as changed to null
+    const cleared = Object.fromEntries(Object.keys(installation.settings).map((key) => [key, null]))
+    await recordActivity(tx, {
+      businessId, action: 'app.settings_changed', resource: { type: 'app', id: installation.appId },
+      changes: { installationId: installation.id, settings: changedFields(installation.settings, { ...cleared, ...settings }) }
+    })
+  })
   return { settings, settingsSchema: schema }
 }

@@ -8,12 +8,15 @@ import checkoutRoutes from './checkout-routes.ts'
 import shopRoutes from './shop-routes.ts'
 import type { CapabilityOptions } from '../../server/capability.ts'
 import type { StorefrontNeeds } from './view.ts'
+import { actAs } from '../../server/actor.ts'
 
 export type { StorefrontNeeds }
 
 /** /store: server-rendered storefront pages, their assets, and the public customer API (catalogue, reviews, checkout). */
 const storefrontRoutes: FastifyPluginAsyncTypebox<StorefrontNeeds> = async (fastify, { commerce, installations, checkoutHooks }) => {
   const needs: StorefrontNeeds = { commerce, installations, checkoutHooks }
+  // what a store's visitor changes (an order, a review) is the customer's in the activity log; the service names them
+  fastify.addHook('onRequest', async () => { actAs({ type: 'customer', id: null }) })
   await fastify.register(storefrontHtmlRoutes, needs)
   await fastify.register(storefrontApiRoutes, needs)
   await fastify.register(checkoutRoutes, needs)

@@ -155,12 +155,12 @@ export async function cappedCount (executor: Executor, table: PgTable, where: SQ
 const CURSOR_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\.\d{1,6})?[+-]\d{2}(:\d{2})?$/
 const CURSOR_ID = /^[A-Za-z0-9_-]{1,64}$/
 
-function encodeCursor (createdAtText: string, id: string): string {
+export function encodeCursor (createdAtText: string, id: string): string {
   return Buffer.from(JSON.stringify([createdAtText, id])).toString('base64url')
 }
 
 /** The (time, id) a cursor names, or null when it is not one encodeCursor gave out. */
-function decodeCursor (cursor: string): [string, string] | null {
+export function decodeCursor (cursor: string): [string, string] | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
     if (!Array.isArray(value) || value.length !== 2) return null

@@ -19,6 +19,7 @@ export const API_TAGS = [
   { name: 'bulk-exports', description: 'Big merchants (DESIGN §25): an installation\'s records of a resource as one gzip JSON-lines file (access token), downloaded from a signed link' },
   { name: 'billing', description: 'App billing (DESIGN §23): an app\'s subscriptions, purchases and usage (access token); the merchant\'s approvals, subscriptions and invoices' },
   { name: 'merchant', description: "The signed-in merchant's products, orders, reviews, pages, business and analytics" },
+  { name: 'activity', description: 'The business\'s activity log (DESIGN §24): who changed its orders, products, reviews, pages, settings, apps and charges, and what changed; read only, apps cannot write it' },
   { name: 'storefront', description: 'Public storefront: pages, products, checkout, reviews' },
   { name: 'operations', description: 'Liveness, readiness and this document' }
 ]

@@ -62,13 +62,15 @@ export async function everyTag (): Promise<void> {
   const listed = await api.GET('/merchant/products', auth) // merchant
   const merchantProduct: MerchantProduct | undefined = listed.data?.data[0]
   const merchantPrice: number | undefined = merchantProduct?.price
+  const timeline = await api.GET('/merchant/activity', { ...auth, params: { query: { resource: 'order:ord_1', actor: 'app' } } }) // activity
+  const actorName: string | undefined = timeline.data?.data[0]?.actor.name
   const appPrice: number | undefined = first?.price.amount
   const versions = await api.GET('/developer/api-versions') // api-versions
   const current: string | undefined = versions.data?.current
   await api.POST('/store/{businessSlug}/api/checkout/quote', { params: { path: { businessSlug: 'shop' } }, body: { items: [{ productId: 'p', quantity: 1 }], deliveryMethod: 'DELIVERY' } }) // storefront
   const scope: Scope = 'read_products'
   const operation: keyof operations = 'listProducts'
-  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice, usageLeft, exportUrl, nextCursor)
+  console.log(token, mine, tokenEndpoint, sdkUrl, first, confirmed, hook, current, scope, operation, merchantPrice, appPrice, usageLeft, exportUrl, nextCursor, actorName)
 }
 `
 

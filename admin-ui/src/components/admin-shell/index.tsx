@@ -87,6 +87,7 @@ export function AdminShell ({ children }: ShellProps) {
         {/* a charge's approval screen is part of Billing */}
         <a href='/admin/billing' aria-current={path === '/admin/billing' || path.startsWith('/admin/charges/') ? 'page' : undefined}>Billing</a>
         {link('/admin/settings', 'Settings')}
+        {link('/admin/activity', 'Activity')}
         {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {installs.filter((install) => install.adminPages.length > 0).map((install) => (
           <div key={install.installationId}>

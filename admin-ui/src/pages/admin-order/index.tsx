@@ -4,6 +4,8 @@ import { AdminShell } from '../../components/admin-shell/index.tsx'
 import { ConfirmStep } from '../../components/confirm-step/index.tsx'
 import { Empty, ErrorMessage, Loading, Notice } from '../../components/states/index.tsx'
 import { OrderStatusBadge } from '../../components/status-badge/index.tsx'
+import { ActivityList } from '../../components/activity-list/index.tsx'
+import type { ActivityPage } from '../../lib/activity.ts'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import { useAction } from '../../lib/use-action.ts'
@@ -95,6 +97,30 @@ function CheckoutDetails ({ order }: { order: Order }) {
   )
 }
 
+/** The order's timeline (DESIGN §24): who did what to it (the customer, an app, a staff member, the platform), newest first. */
+function Timeline ({ order }: { order: Order }) {
+  const { api } = useSession()
+  const path = `/merchant/activity?resource=${encodeURIComponent(`order:${order.id}`)}&limit=100`
+  // read again after each move of the order (its status or payment)
+  const timeline = useResource<ActivityPage>(`${path}#${order.status}:${order.paymentStatus}`, () => api.get(path))
+  return (
+    <section class={`panel ${styles.timeline}`} aria-labelledby='timeline'>
+      <h2 id='timeline'>Timeline</h2>
+      <ErrorMessage message={timeline.error} />
+      {timeline.data === null
+        ? timeline.loading && <Loading what='Loading the timeline' />
+        : timeline.data.data.length === 0
+          ? <p class='muted'>Nothing recorded for this order yet.</p>
+          : (
+            <>
+              <ActivityList entries={timeline.data.data} label={`Timeline of order #${order.orderNumber}`} />
+              {timeline.data.nextCursor !== null && <p><a href='/admin/activity?resource=order'>Older changes in the activity log</a></p>}
+            </>
+            )}
+    </section>
+  )
+}
+
 function StatusActions ({ order, onMoved }: { order: Order, onMoved: (order: Order) => void }) {
   const { api } = useSession()
   const action = useAction()
@@ -180,6 +206,7 @@ export default function AdminOrder () {
                     </dl>
                   </section>
                   <CheckoutDetails order={order} />
+                  <Timeline order={order} />
                 </div>
               </>
               )}
