@@ -1,4 +1,6 @@
-import { bigint, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core'
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core'
+import type { Permission } from '../../../sdk/src/contract/staff.ts'
+import { businesses } from './commerce.ts'
 
 export const ROLES = ['DEVELOPER', 'MERCHANT', 'REVIEWER'] as const
 export type Role = typeof ROLES[number]
@@ -47,3 +49,38 @@ export const cliTokens = pgTable('cli_tokens', {
   lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
   revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' })
 }, (t) => [index('cli_tokens_user_idx').on(t.userId)])
+
+const stamp = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' })
+
+/**
+ * A business's staff (DESIGN §24): a user who joined by invitation, with their permissions. The
+ * owner is not a row: the business's owner_id is the owner.
+ */
+export const businessMembers = pgTable('business_members', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  permissions: jsonb('permissions').$type<Permission[]>().notNull(),
+  createdAt: stamp('created_at').notNull().defaultNow()
+}, (t) => [
+  uniqueIndex('business_members_business_user_idx').on(t.businessId, t.userId),
+  index('business_members_user_idx').on(t.userId)
+])
+
+/**
+ * An invitation to join a business as staff: single use, valid 7 days. Its token is derived from the id
+ * with the server's key (HMAC), so the owner's staff screen can show the link again; only its SHA-256 hash is stored.
+ */
+export const staffInvitations = pgTable('staff_invitations', {
+  id: text('id').primaryKey(),
+  businessId: text('business_id').notNull().references(() => businesses.id, { onDelete: 'cascade' }),
+  email: text('email').notNull(),
+  permissions: jsonb('permissions').$type<Permission[]>().notNull(),
+  tokenHash: text('token_hash').notNull().unique(),
+  invitedBy: text('invited_by').notNull(),
+  createdAt: stamp('created_at').notNull().defaultNow(),
+  expiresAt: stamp('expires_at').notNull(),
+  acceptedAt: stamp('accepted_at'),
+  acceptedBy: text('accepted_by'),
+  withdrawnAt: stamp('withdrawn_at')
+}, (t) => [index('staff_invitations_business_idx').on(t.businessId, t.createdAt)])
