@@ -1,8 +1,10 @@
 /** Staff (DESIGN §24): what a business member may use, and the staff screen's answers. */
 
-export const PERMISSIONS = ['orders', 'products', 'reviews', 'pages', 'settings', 'apps', 'billing'] as const
-export type Permission = typeof PERMISSIONS[number]
-export type BusinessRole = 'OWNER' | 'STAFF'
+import { PERMISSIONS, type BusinessRole, type Permission } from '../../../sdk/src/contract/staff.ts'
+
+// the contract's lists (sdk/src/contract), as the screens use them
+export { PERMISSIONS }
+export type { BusinessRole, Permission }
 
 /** Each permission in the words the screens use: its name and what it opens. */
 export const PERMISSION_TEXT: Record<Permission, { label: string, opens: string }> = {
