@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks'
 import { useResource } from './use-resource.ts'
 import { useSession, type SessionUser } from './use-session.tsx'
 import { PERMISSIONS, type BusinessRole, type Permission, type SessionBusiness } from './staff-types.ts'
@@ -17,13 +18,18 @@ export interface Access {
  * may have changed them since sign-in), read again whenever the API refuses a call for a missing permission.
  */
 export function useAccess (): Access {
-  const { session, api, accessChecks } = useSession()
+  const { session, api, accessChecks, signIn } = useSession()
   const canAdmin = session !== null && (session.user.role === 'MERCHANT' || session.user.role === 'DEVELOPER')
   const me = useResource<{ user: SessionUser, business: SessionBusiness | null }>(
     canAdmin ? `auth-me-${session.token.slice(-16)}-${accessChecks}` : null,
     () => api.get('/auth/me')
   )
   const stored = session?.business
+  // the stored session follows: the next screen starts from what the owner allows now
+  useEffect(() => {
+    if (session === null || me.data === null || JSON.stringify(me.data.business) === JSON.stringify(stored)) return
+    signIn({ ...session, business: me.data.business })
+  }, [me.data])
   const business = me.data !== null ? me.data.business : stored ?? null
   const known = me.data !== null || stored !== undefined
   // a business answer without permissions (a server before staff) is its owner's

@@ -131,7 +131,7 @@ export function AdminShell ({ children }: ShellProps) {
         ))}
       </nav>
       <div class={styles.content}>
-        {items.error !== null && <div class='error' role='alert'>{items.error}</div>}
+        {seesApps && items.error !== null && <div class='error' role='alert'>{items.error}</div>}
         {content()}
       </div>
     </div>

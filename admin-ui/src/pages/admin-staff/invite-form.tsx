@@ -75,15 +75,17 @@ export function InviteForm ({ grantable, onInvited }: { grantable: Permission[],
         )}
       </div>
       <form class={`panel ${styles.invite}`} onSubmit={(e) => { void submit(e) }} noValidate>
-        <label>
-          Email
-          <input
-            ref={emailInput} type='email' autocomplete='off' value={email} maxLength={254}
-            aria-invalid={emailError !== undefined} aria-describedby={emailError !== undefined ? 'invite-email-error' : undefined}
-            onInput={(e) => { setEmail((e.currentTarget as HTMLInputElement).value); setMissing({ ...missing, email: undefined }) }}
-          />
-        </label>
-        <FieldError id='invite-email-error' message={emailError} />
+        <div class={styles.field}>
+          <label>
+            Email
+            <input
+              ref={emailInput} type='email' autocomplete='off' value={email} maxLength={254}
+              aria-invalid={emailError !== undefined} aria-describedby={emailError !== undefined ? 'invite-email-error' : undefined}
+              onInput={(e) => { setEmail((e.currentTarget as HTMLInputElement).value); setMissing({ ...missing, email: undefined }) }}
+            />
+          </label>
+          <FieldError id='invite-email-error' message={emailError} />
+        </div>
         <CheckGroup
           legend='Permissions' name='invite-permissions' field='invite-permissions' options={grantable} value={permissions} labelOf={permissionLabel}
           onChange={(next) => { setPermissions(next); setMissing({ ...missing, permissions: undefined }) }} error={permissionsError}

@@ -34,7 +34,7 @@ function SignUp ({ token, invitation }: { token: string, invitation: InvitationP
       <ErrorMessage message={action.error} problems={action.problems} marked={allShown(action.problems, FIELDS)} />
       <label>Name<input name='name' required maxLength={100} autocomplete='name' {...invalid('name')} /></label>
       <FieldError id='invite-signup-name-error' message={byField.name} />
-      <label>Email<input name='email' type='email' value={invitation.email} readOnly aria-readonly='true' {...invalid('email')} /></label>
+      <label>Email<input class={styles.fixed} name='email' type='email' value={invitation.email} readOnly {...invalid('email')} /></label>
       <FieldError id='invite-signup-email-error' message={byField.email} />
       <label>
         Password (10 characters or more, not a common one)
