@@ -31,6 +31,8 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_LISTEN_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://', description: 'Direct PostgreSQL connection for LISTEN and the migration lock when DATABASE_URL is a pooler' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://', description: 'Where staff invitations are mailed (DESIGN §24), e.g. smtp://user:pass@mail.example.com:587; unset: the link is shown to the owner only' })),
+  SMTP_FROM: Type.Optional(Type.String({ minLength: 3, maxLength: 200, description: 'The From of the mail the platform sends' })),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
   ENCRYPTION_KEY: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
   PLATFORM_ENV: Type.Optional(Type.Union([Type.Literal('development'), Type.Literal('production')])),
@@ -281,6 +283,8 @@ export function loadConfig (source: NodeJS.ProcessEnv = process.env, options: Lo
     /** Sunsets announced by the operator (version → YYYY-MM-DD), over the registry's own. */
     apiVersionSunsets: Object.fromEntries((env.API_VERSION_SUNSETS ?? '').split(',').filter((pair) => pair !== '').map((pair) => pair.split('='))) as Record<string, string>,
     redisUrl: env.REDIS_URL ?? null as string | null,
+    /** Staff invitations are mailed through this SMTP server when set (DESIGN §24). */
+    smtp: env.SMTP_URL === undefined ? null : { url: env.SMTP_URL, from: env.SMTP_FROM ?? 'App Platform <no-reply@localhost>' },
     jwtSecret: env.JWT_SECRET ?? persistedSecret(secretsDir, 'jwt-secret', 32),
     encryptionKey: Buffer.from(env.ENCRYPTION_KEY ?? persistedSecret(secretsDir, 'encryption-key', 32), 'hex'),
     production,

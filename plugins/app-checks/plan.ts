@@ -10,6 +10,7 @@ import type { WebhooksPort } from '../webhooks/index.ts'
 import type { HookPoint } from '../apps/manifest/schemas.ts'
 import type { CheckContext } from './context.ts'
 import { fail, type Check } from './runner.ts'
+import { PERMISSIONS } from '../../sdk/src/contract/staff.ts'
 import { oauthChecks } from './checks/oauth.ts'
 import { webhookChecks } from './checks/webhooks.ts'
 import { hookChecks } from './checks/hooks.ts'
@@ -106,7 +107,7 @@ export async function contextFor (
     browserPath: deps.browserPath,
     activeHooks,
     callHook: async (hook, id, point: HookPoint, data) => await checkoutHooks.call(hook, id, point, data),
-    sessionToken: async () => (await installations.sessionToken({ businessId, installationId, userId, issuer: adminOrigin })).sessionToken,
+    sessionToken: async () => (await installations.sessionToken({ businessId, installationId, userId, role: 'OWNER', permissions: PERMISSIONS, issuer: adminOrigin })).sessionToken,
     scopesExercised: async () => await run.scopesExercised(installationId),
     subscribedEvents: async () => (await webhooks.registrationsOf(installationId)).filter((w) => w.isActive).flatMap((w) => w.events),
     memo: new Map()

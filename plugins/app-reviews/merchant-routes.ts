@@ -13,6 +13,7 @@ const merchantAppReviewRoutes: FastifyPluginAsyncTypebox<{ appReviews: AppReview
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
   fastify.get('/apps/:appId/review', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'getMyAppReview', summary: 'The business\'s review of an app',
       description: '404 `app_review_not_found` when the business has not reviewed the app.',
@@ -21,6 +22,7 @@ const merchantAppReviewRoutes: FastifyPluginAsyncTypebox<{ appReviews: AppReview
   }, async (request) => await appReviews.mine(businessOf(request), request.params.appId))
 
   fastify.put('/apps/:appId/review', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'putMyAppReview', summary: 'Rate an app, or edit the business\'s rating',
       description: 'Allowed once a real (not test) installation of the app on the business has existed for APP_REVIEW_MIN_INSTALL_HOURS (default 24), while installed or less than 90 days after its uninstall; otherwise 403 `review_not_allowed`. A hidden review stays hidden when edited.',
@@ -29,6 +31,7 @@ const merchantAppReviewRoutes: FastifyPluginAsyncTypebox<{ appReviews: AppReview
   }, async (request) => await appReviews.put(businessOf(request), request.user.sub, request.params.appId, request.body))
 
   fastify.delete('/apps/:appId/review', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'deleteMyAppReview', summary: 'Withdraw the business\'s review of an app (with its answer)',
       params: AppIdParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 404) }

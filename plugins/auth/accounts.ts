@@ -35,11 +35,15 @@ export async function findByEmail (executor: Executor, email: string): Promise<U
  * All of it commits together or not at all.
  */
 /** `demoLogin`: an account the platform seeds with its printed demo password (npm start's demo), not a password a person chose. */
-export interface RegisterOptions { demoLogin?: boolean }
+export interface RegisterOptions {
+  demoLogin?: boolean
+  /** Joins a business in the sign-up's transaction (a staff invitation) instead of creating one for a MERCHANT. */
+  join?: (tx: Executor, user: { id: string, email: string }) => Promise<void>
+}
 
 export async function register ({ executor, clock, commerce }: AuthContext, input: RegisterBody, options: RegisterOptions = {}): Promise<User> {
   const businessName = input.businessName?.trim()
-  if (input.role === 'MERCHANT' && (businessName === undefined || businessName === '')) {
+  if (input.role === 'MERCHANT' && options.join === undefined && (businessName === undefined || businessName === '')) {
     throw fieldError('business_name_required', '/businessName', 'is required for a MERCHANT')
   }
   const email = input.email.toLowerCase()
@@ -51,6 +55,10 @@ export async function register ({ executor, clock, commerce }: AuthContext, inpu
     const [inserted] = await tx.insert(users).values({ id, email, passwordHash, name: input.name.trim(), role: input.role })
       .onConflictDoNothing({ target: users.email }).returning()
     if (inserted === undefined) throw conflict('email_taken', 'An account with this email already exists')
+    if (options.join !== undefined && input.role === 'MERCHANT') {
+      await options.join(tx, inserted)
+      return inserted
+    }
     const business = await commerce.in(tx).createBusiness({
       name: input.role === 'MERCHANT' ? businessName as string : `${input.name.trim()}'s sandbox`,
       ownerId: id,
@@ -59,6 +67,7 @@ export async function register ({ executor, clock, commerce }: AuthContext, inpu
     })
     if (input.role === 'DEVELOPER') await commerce.in(tx).seedSample(business.id, clock.now())
     const [updated] = await tx.update(users).set({ businessId: business.id }).where(eq(users.id, id)).returning()
+    await options.join?.(tx, updated)
     return updated
   })
   return publicUser(row)

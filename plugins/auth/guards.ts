@@ -9,11 +9,27 @@ import { listenForCache } from '../../server/db/listen.ts'
 import { createRevocations, SESSION_REVOKED_CHANNEL } from './revocations.ts'
 import type { CapabilityOptions } from '../../server/capability.ts'
 import { CLI_TOKEN_PREFIX, CLI_TOKEN_ROOT, createCliTokenService, type CliTokenService } from './cli-tokens.ts'
+import { PERMISSIONS, type Permission } from '../../sdk/src/contract/staff.ts'
+import { PREFIX } from '../../server/api-prefixes.ts'
+import { createMemberAccess, MEMBER_CHANGED_CHANNEL, type MemberAccessCache } from './member-access.ts'
 
 /** Short-lived (DESIGN §14): a working day; a stolen token is worth hours, and logout ends it at once. */
 export const TOKEN_LIFETIME = '8h'
 
 export type { SessionClaims, VerifiedSession }
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The permission a staff member needs for this /merchant route (DESIGN §24), or null for none:
+     * every /merchant route declares it, or the server does not start.
+     */
+    permission?: Permission | null
+  }
+}
+
+/** A /merchant route and the permission it declared: the route table the permission tests are generated from. */
+export interface MerchantRoute { method: string, url: string, permission: Permission | null }
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -43,6 +59,21 @@ export interface Guards {
   onSessionRevoked: (listener: (jti: string) => void) => () => void
   /** The developer CLI's tokens: issued by the device flow, listed and revoked in the portal. */
   cliTokens: CliTokenService
+  /** What each staff member may do now: staff changes announce themselves through it. */
+  members: MemberAccessCache
+  /** Every /merchant route registered so far with its declared permission. */
+  merchantRoutes: () => readonly MerchantRoute[]
+}
+
+/**
+ * A route's entries in the /merchant route table: none outside /merchant; a /merchant route without
+ * `config.permission` throws (the server does not start), so no route is left open to every member.
+ */
+export function declaredPermission (route: { method: string | string[], url: string, config?: { permission?: Permission | null } }): MerchantRoute[] {
+  if (route.url !== PREFIX.merchant && !route.url.startsWith(`${PREFIX.merchant}/`)) return []
+  const permission = route.config?.permission
+  if (permission === undefined) throw new Error(`${String(route.method)} ${route.url} declares no permission (config.permission: one of ${PERMISSIONS.join(', ')}, or null)`)
+  return [route.method].flat().map((method) => ({ method, url: route.url, permission }))
 }
 
 /** Session JWTs for people (developers, merchants, reviewers), their revocation, and the guards that check them. */
@@ -55,6 +86,33 @@ export default fp<CapabilityOptions<object, Guards>>(async function authGuards (
   await revocations.start()
 
   const cliTokens = createCliTokenService({ executor: fastify.db, clock: fastify.clock, revocations })
+  const members = createMemberAccess(fastify.db)
+  await listenForCache(fastify, MEMBER_CHANGED_CHANNEL, 'staff permissions cache', members, (memberId) => { members.changed(memberId) })
+  members.setEnabled(true)
+
+  // every /merchant route says which permission a staff member needs: a route that forgets is a start-up error
+  const merchantRoutes: MerchantRoute[] = []
+  fastify.addHook('onRoute', (route) => { merchantRoutes.push(...declaredPermission(route)) })
+
+  /**
+   * The session's place in its business: a STAFF session's member must still be there (removed: the
+   * session ends at once), with the permissions it has now; any other session on a business owns it.
+   */
+  async function placeInBusiness (session: VerifiedSession): Promise<void> {
+    if (session.memberId === undefined) {
+      if (session.businessId !== null && (session.role === 'MERCHANT' || session.role === 'DEVELOPER')) {
+        session.businessRole = 'OWNER'
+        session.permissions = [...PERMISSIONS]
+      }
+      return
+    }
+    const access = await members.of(session.memberId)
+    if (access === null || access.businessId !== session.businessId || access.userId !== session.sub) {
+      throw unauthorized('session_revoked', 'You are no longer a member of this business: sign in again')
+    }
+    session.businessRole = 'STAFF'
+    session.permissions = access.permissions
+  }
 
   async function verifySession (request: FastifyRequest): Promise<void> {
     const header = request.headers.authorization
@@ -75,12 +133,14 @@ export default fp<CapabilityOptions<object, Guards>>(async function authGuards (
       throw unauthorized('session_invalid', 'Invalid or expired session token')
     }
     if (typeof request.user.jti !== 'string' || await revocations.isRevoked(request.user.jti)) throw unauthorized('session_revoked', 'Session expired or signed out')
+    await placeInBusiness(request.user)
   }
 
   const requireRole = (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden('role_forbidden', `This endpoint requires the ${roles.join(' or ')} role`)
   }
+  const merchant = requireRole('MERCHANT', 'DEVELOPER')
   expose({
     signSession: (claims: SessionClaims) => fastify.jwt.sign({ ...claims, jti: randomUUID() }),
     revokeSession: async (session: VerifiedSession) => {
@@ -93,6 +153,14 @@ export default fp<CapabilityOptions<object, Guards>>(async function authGuards (
     },
     requireRole,
     // a developer's businessId is their sandbox (set at sign-up), so the same scoping holds
-    requireMerchant: requireRole('MERCHANT', 'DEVELOPER')
+    requireMerchant: async function (request: FastifyRequest, reply: FastifyReply) {
+      await merchant(request, reply)
+      const needed = request.routeOptions.config.permission
+      if (needed !== undefined && needed !== null && request.user.permissions?.includes(needed) !== true) {
+        throw forbidden('permission_missing', `Your staff account needs the ${needed} permission for this: ask the business's owner`)
+      }
+    },
+    members,
+    merchantRoutes: () => merchantRoutes
   })
 }, { name: 'auth-guards', dependencies: ['config', 'db'] })

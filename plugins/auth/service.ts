@@ -3,6 +3,9 @@ import { bindExecutor, bindTo } from '../../server/db/bind.ts'
 import { rateLimitRedis } from '../../server/redis.ts'
 import { ensureUser, findBusiness, findByEmail, findById, hasUsers, login, namesOf, register, type AuthContext } from './accounts.ts'
 import { createAccountThrottle, databaseFailureStore, redisFailureStore } from './throttle.ts'
+import { acceptInvitation, businessesOf, invitationInfo, invite, join, listStaff, placeOf, removeMember, updateMember, withdrawInvitation, type StaffContext } from './staff.ts'
+import { createMailer } from './mail.ts'
+import type { MemberAccessCache } from './member-access.ts'
 
 export { publicUser, type AuthContext } from './accounts.ts'
 
@@ -15,6 +18,24 @@ export function createAuthService (context: AuthContext) {
 }
 
 export type AuthService = ReturnType<typeof createAuthService>
+
+/** A business's staff and their invitations (DESIGN §24), bound to their context. */
+export function createStaffService (context: StaffContext) {
+  return {
+    ...bindTo(context, { listStaff, invite, withdrawInvitation, updateMember, removeMember, invitationInfo, acceptInvitation, join, placeOf, businessesOf })
+  }
+}
+
+export type StaffService = ReturnType<typeof createStaffService>
+
+/** Staff over the database, mailing invitations through SMTP_URL when it is set. */
+export function startStaffService (fastify: FastifyInstance, commerce: StaffContext['commerce'], members: MemberAccessCache): StaffService {
+  const mailer = createMailer(fastify.config.smtp)
+  if (mailer !== null) fastify.addHook('onClose', async () => { mailer.close() })
+  return createStaffService({
+    executor: fastify.db, clock: fastify.clock, commerce, members, mailer, adminUrl: fastify.origins.adminUrl, secret: fastify.config.jwtSecret
+  })
+}
 
 /** Accounts over the database, with the sign-in throttle; the reviewer account ensured (REVIEWER_EMAIL). */
 export async function startAuthService (fastify: FastifyInstance, commerce: AuthContext['commerce']): Promise<AuthService> {

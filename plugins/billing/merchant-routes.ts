@@ -12,6 +12,7 @@ const merchantBillingRoutes: FastifyPluginAsyncTypebox<{ billing: Billing, guard
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
   fastify.get('/billing', {
+    config: { permission: 'billing' },
     schema: {
       tags, security, operationId: 'getMerchantBilling', summary: 'Active subscriptions, charges to approve, usage against caps, the next invoice',
       response: { 200: MerchantBillingSchema, ...errorResponses(401, 403) }
@@ -19,6 +20,7 @@ const merchantBillingRoutes: FastifyPluginAsyncTypebox<{ billing: Billing, guard
   }, async (request) => await billing.merchantBilling(businessOf(request)))
 
   fastify.get('/invoices', {
+    config: { permission: 'billing' },
     schema: {
       tags, security, operationId: 'listMerchantInvoices', summary: 'Invoices, newest first, with their lines',
       description: 'One per 30-day cycle in which something was owed: recurring fees prorated, purchases, usage; test charges never.',
@@ -27,6 +29,7 @@ const merchantBillingRoutes: FastifyPluginAsyncTypebox<{ billing: Billing, guard
   }, async (request) => await billing.invoices(businessOf(request), request.query))
 
   fastify.get('/charges/:id', {
+    config: { permission: 'billing' },
     schema: {
       tags, security, operationId: 'getMerchantCharge', summary: 'A charge an app asked for (the approval screen)',
       params: ChargeParams, response: { 200: MerchantChargeSchema, ...errorResponses(401, 403, 404) }
@@ -35,6 +38,7 @@ const merchantBillingRoutes: FastifyPluginAsyncTypebox<{ billing: Billing, guard
 
   for (const decision of ['approve', 'decline'] as const) {
     fastify.post(`/charges/:id/${decision}`, {
+      config: { permission: 'billing' },
       schema: {
         tags, security, operationId: decision === 'approve' ? 'approveCharge' : 'declineCharge',
         summary: decision === 'approve' ? 'Approve a charge' : 'Decline a charge',
@@ -49,6 +53,7 @@ const merchantBillingRoutes: FastifyPluginAsyncTypebox<{ billing: Billing, guard
   }
 
   fastify.post('/subscriptions/:id/cancel', {
+    config: { permission: 'billing' },
     schema: {
       tags, security, operationId: 'cancelMerchantSubscription', summary: 'Cancel an app\'s subscription',
       description: 'Invoiced up to now, prorated. 409 `charge_not_active` unless ACTIVE.',

@@ -3,6 +3,7 @@ import { isNull } from 'drizzle-orm'
 import { installations } from '../../server/db/schema/index.ts'
 import { decryptSecret } from '../../server/crypto.ts'
 import { signJwtHs256, unixSeconds } from '../../server/signing.ts'
+import type { BusinessRole, Permission } from '../../sdk/src/contract/staff.ts'
 import { notFound } from './errors.ts'
 import type { InstallationsContext } from './context.ts'
 import { getForBusiness } from './lookups.ts'
@@ -15,14 +16,36 @@ export const SESSION_TOKEN_SECONDS = 300
  * the installation's webhook secret, telling the app's backend which user of which business looks at
  * its admin page. `issuer` is the admin origin.
  */
-export async function sessionToken (context: InstallationsContext, input: { businessId: string, installationId: string, userId: string, issuer: string }) {
+/**
+ * The admin page's session token (DESIGN §16): who acts (`sub`, their `role` in the business, OWNER or
+ * STAFF, and their `permissions`, DESIGN §24) on which installation, for five minutes.
+ */
+export interface SessionTokenInput {
+  businessId: string
+  installationId: string
+  userId: string
+  role: BusinessRole
+  permissions: readonly Permission[]
+  issuer: string
+}
+
+export async function sessionToken (context: InstallationsContext, input: SessionTokenInput) {
   const installation = await getForBusiness(context.executor, input.businessId, input.installationId)
   const [app] = await context.apps.findByIds([installation.appId])
   if (app === undefined) throw notFound('installation_not_found', 'Installation')
   const iat = unixSeconds(context.clock.now())
   const exp = iat + SESSION_TOKEN_SECONDS
   const claims = {
-    iss: input.issuer, aud: app.clientId, sub: input.userId, businessId: installation.businessId, installationId: installation.id, iat, exp, jti: randomUUID()
+    iss: input.issuer,
+    aud: app.clientId,
+    sub: input.userId,
+    role: input.role,
+    permissions: [...input.permissions],
+    businessId: installation.businessId,
+    installationId: installation.id,
+    iat,
+    exp,
+    jti: randomUUID()
   }
   const secret = decryptSecret(installation.webhookSecretEncrypted, context.encryptionKey)
   return { sessionToken: signJwtHs256(claims, secret), expiresAt: new Date(exp * 1000).toISOString() }

@@ -18,19 +18,26 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   const businessOf = (request: { user: { businessId: string | null } }) => request.user.businessId as string
 
   fastify.post('/:id/session-token', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'createAdminPageSessionToken',
       summary: "A session token for the app's admin page (service:init, service:session-token)",
       description: 'A JWT (HS256, keyed with the installation’s webhook secret) with iss = the admin origin, aud = the app’s client id, sub = the user, ' +
-        'businessId, installationId, iat, exp (5 minutes) and jti. The app verifies it with the SDK’s verifySessionToken.',
+        'role (OWNER or STAFF) and permissions (the staff member’s, DESIGN §24), businessId, installationId, iat, exp (5 minutes) and jti. The app verifies it with the SDK’s verifySessionToken.',
       params: Params,
       response: { 200: Type.Object({ sessionToken: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }), ...errorResponses(401, 403, 404) }
     }
   }, async (request) => await installations.sessionToken({
-    businessId: businessOf(request), installationId: request.params.id, userId: request.user.sub, issuer: new URL(fastify.origins.adminUrl).origin
+    businessId: businessOf(request),
+    installationId: request.params.id,
+    userId: request.user.sub,
+    role: request.user.businessRole ?? 'OWNER',
+    permissions: request.user.permissions ?? [],
+    issuer: new URL(fastify.origins.adminUrl).origin
   }))
 
   fastify.get('/', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'listInstallations', summary: 'Installed apps, and approved installs the app has not finished',
       description: 'Installed apps have status ACTIVE. An install the merchant approved whose code the app has not exchanged shows as PENDING while the code is valid (10 minutes), then as EXPIRED for a day.',
@@ -71,6 +78,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   })
 
   fastify.get('/blocks', {
+    config: { permission: 'pages' },
     schema: {
       tags, security, operationId: 'listAvailableBlocks', summary: 'The blocks you can place on pages (the theme editor’s picker)',
       description: 'Every active block of your active installations, with name, description, icon and category.',
@@ -79,6 +87,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   }, async (request) => ({ data: await installations.availableBlocks(businessOf(request)) }))
 
   fastify.delete('/:id', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'uninstallApp', summary: 'Uninstall',
       description: 'Revokes the token at once, deactivates the installation’s webhooks, removes its blocks from pages, stops its embeds and hooks, and schedules business.data_erasure after 48 hours.',
@@ -91,14 +100,17 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   })
 
   fastify.post('/:id/consent', {
+    config: { permission: 'apps' },
     schema: { tags, security, operationId: 'approveAddedScopes', summary: 'Approve the scopes the app added', params: Params, response: { 200: InstallationSchema, ...errorResponses(401, 403, 404) } }
   }, async (request) => publicInstallation(await installations.consent(businessOf(request), request.params.id)))
 
   fastify.get('/:id/settings', {
+    config: { permission: 'apps' },
     schema: { tags, security, operationId: 'getInstallationSettings', summary: 'App settings of this installation, with the schema they follow', params: Params, response: { 200: SettingsResponse, ...errorResponses(401, 403, 404) } }
   }, async (request) => await installations.settingsOf(businessOf(request), request.params.id))
 
   fastify.put('/:id/settings', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'putInstallationSettings', summary: 'Replace the app settings', description: "Validated against the manifest's top-level settingsSchema; 400 lists every problem.",
       params: Params, body: Type.Object({ settings: Settings }, { additionalProperties: false }), response: {
@@ -109,6 +121,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   }, async (request) => await installations.putSettings(businessOf(request), request.params.id, request.body.settings))
 
   fastify.get('/:id/embeds', {
+    config: { permission: 'apps' },
     schema: {
       tags, security,
       operationId: 'getInstallationEmbeds', summary: 'The app’s embeds and how this installation configures them',
@@ -118,6 +131,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   }, async (request) => await installations.getEmbeds(businessOf(request), request.params.id))
 
   fastify.put('/:id/embeds', {
+    config: { permission: 'apps' },
     schema: {
       tags, security,
       operationId: 'putInstallationEmbeds', summary: 'Enable, disable and configure embeds',
@@ -129,6 +143,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   }, async (request) => await installations.putEmbeds(businessOf(request), request.params.id, request.body))
 
   fastify.get('/:id/previous-setup', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'getPreviousSetup', summary: 'What you had set up before uninstalling this app, and what of it can be restored',
       description: 'The setup recorded when the app was last uninstalled from your business (app settings, embeds, blocks and where they stood). ' +
@@ -138,6 +153,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   }, async (request) => await installations.previousSetupOf(businessOf(request), request.params.id))
 
   fastify.post('/:id/restore-setup', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'restorePreviousSetup', summary: 'Restore your previous setup of this app',
       description: 'In one transaction: app settings, embeds (on or off, with their settings) and blocks at their positions, where they still match the app’s ' +
@@ -151,6 +167,7 @@ const merchantInstallationRoutes: FastifyPluginAsyncTypebox<Pick<InstallationsNe
   })
 
   fastify.post('/:id/dismiss-previous-setup', {
+    config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'dismissPreviousSetup', summary: 'Decline to restore your previous setup of this app',
       description: 'The offer goes away; restoring afterwards is a 409 previous_setup_resolved.',

@@ -32,6 +32,8 @@ function withParams (base: string, params: Record<string, string | undefined>): 
  */
 export async function resolve ({ apps }: OAuthContext, user: SessionClaims, params: AuthorizationRequest): Promise<ResolvedRequest> {
   if (user.role === 'REVIEWER') throw forbidden('reviewer_cannot_install', 'Reviewers cannot install apps')
+  // installing is the apps permission's (DESIGN §24); the guards put the member's current permissions on the session
+  if (user.permissions !== undefined && !user.permissions.includes('apps')) throw forbidden('permission_missing', "Installing apps needs the apps permission: ask the business's owner")
   const app = await apps.findByClientId(params.client_id)
   if (app === null) throw authorizeError('invalid_client', 'Unknown client_id')
   if (params.redirect_uri !== app.redirectUrl) throw authorizeError('invalid_request', "redirect_uri does not match the app's registered redirect URL")

@@ -20,7 +20,8 @@ export const ERROR_CODES = defineErrors({
   user_code_invalid: 'A device code is 8 letters, like BCDF-GHJK',
   user_code_not_found: 'No device login is waiting for this code (it may have expired)',
   device_login_decided: 'The device login was already approved or denied',
-  reviewer_cannot_install: 'Reviewers cannot install apps'
+  reviewer_cannot_install: 'Reviewers cannot install apps',
+  permission_missing: 'A staff member without the apps permission cannot install apps'
 })
 
 export type OAuthErrorCode = 'invalid_request' | 'invalid_client' | 'invalid_grant' | 'unauthorized_client' | 'unsupported_grant_type' | 'invalid_scope' |

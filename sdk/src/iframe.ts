@@ -56,6 +56,7 @@ export interface AdminInitMessage {
   type: typeof ADMIN_INIT
   businessId: string
   businessName: string
+  /** The signed-in user's role in the business (DESIGN §24): `OWNER` or `STAFF`. */
   role: string
   locale: string
   /** A signed JWT saying who is looking (verify it on your backend with verifySessionToken). */

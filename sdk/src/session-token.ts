@@ -8,6 +8,10 @@ export interface SessionTokenClaims {
   aud: string
   /** The user id. */
   sub: string
+  /** The user's role in the business (DESIGN §24): `OWNER` or `STAFF`. Tokens from before staff existed have none. */
+  role?: 'OWNER' | 'STAFF'
+  /** What the user may use in the admin: orders, products, reviews, pages, settings, apps, billing (the owner: all). */
+  permissions?: string[]
   businessId: string
   installationId: string
   iat: number

@@ -83,7 +83,7 @@ function bridgeCheck (context: CheckContext, page: AdminPageDefinition): Check<C
       const refusedTop = await outboundUrlProblem(src.toString(), context.policy)
       if (refusedTop !== null) return fail(`Refused by the outbound URL policy: ${refusedTop}`, 'Serve the admin page from a public https address.')
       const init = {
-        type: 'service:init', businessId: context.business.id, businessName: context.business.name, role: 'MERCHANT', locale: context.business.locale,
+        type: 'service:init', businessId: context.business.id, businessName: context.business.name, role: 'OWNER', locale: context.business.locale,
         sessionToken: await context.sessionToken()
       }
       const hostUrl = `${context.adminOrigin}${HOST_PATH}`

@@ -8,6 +8,7 @@ const businessRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (f
   const withStorefront = (business: Business) => ({ ...business, storefrontUrl: fastify.origins.storeUrl(business.slug) })
 
   fastify.get('/business', {
+    config: { permission: null },
     onRequest,
     schema: {
       tags: TAGS,
@@ -18,6 +19,7 @@ const businessRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (f
   }, async (request) => withStorefront(await commerce.getBusinessProfile(businessOf(request))))
 
   fastify.patch('/business', {
+    config: { permission: 'settings' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -29,6 +31,7 @@ const businessRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (f
   }, async (request) => withStorefront(await commerce.updateBusinessProfile(businessOf(request), request.body)))
 
   fastify.get('/analytics/dashboard', {
+    config: { permission: 'orders' },
     onRequest,
     schema: {
       tags: TAGS,

@@ -8,6 +8,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fast
   const onRequest = guards.requireMerchant
 
   fastify.get('/orders', {
+    config: { permission: 'orders' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -19,6 +20,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fast
   }, async (request) => await commerce.listOrders(businessOf(request), request.query))
 
   fastify.get('/orders/:id', {
+    config: { permission: 'orders' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -30,6 +32,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fast
   }, async (request) => await commerce.getOrder(businessOf(request), request.params.id))
 
   fastify.get('/orders/:id/checkout', {
+    config: { permission: 'orders' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -42,6 +45,7 @@ const orderRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fast
   }, async (request) => await orderCheckout(commerce, businessOf(request), request.params.id))
 
   fastify.patch('/orders/:id/status', {
+    config: { permission: 'orders' },
     onRequest,
     schema: {
       tags: TAGS,

@@ -15,6 +15,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   const onRequest = guards.requireMerchant
 
   fastify.get('/pages', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -26,6 +27,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   }, async (request) => await commerce.listPages(businessOf(request), request.query))
 
   fastify.post('/pages', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -37,6 +39,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   }, async (request, reply) => reply.code(201).send(await commerce.createPage(businessOf(request), request.body)))
 
   fastify.get('/pages/:slug', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -48,6 +51,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   }, async (request) => await commerce.getPage(businessOf(request), request.params.slug))
 
   fastify.patch('/pages/:slug', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -60,6 +64,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   }, async (request) => await commerce.updatePage(businessOf(request), request.params.slug, request.body))
 
   fastify.delete('/pages/:slug', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -74,6 +79,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   })
 
   fastify.put('/pages/:slug/blocks', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -92,6 +98,7 @@ const pageRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fasti
   })
 
   fastify.post('/pages/:slug/preview', {
+    config: { permission: 'pages' },
     onRequest,
     schema: {
       tags: TAGS,

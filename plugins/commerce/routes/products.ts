@@ -12,6 +12,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   await fastify.register(multipart, { limits: { fileSize: MAX_MEDIA_BYTES, files: 1, fields: 0, parts: 1 } })
 
   fastify.get('/products', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -23,6 +24,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   }, async (request) => await commerce.searchProducts(businessOf(request), request.query))
 
   fastify.post('/products', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -34,6 +36,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   }, async (request, reply) => reply.code(201).send(await commerce.createProduct(businessOf(request), request.body)))
 
   fastify.get('/products/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -45,6 +48,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   }, async (request) => await commerce.getProduct(businessOf(request), request.params.id))
 
   fastify.patch('/products/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -57,6 +61,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   }, async (request) => await commerce.updateProduct(businessOf(request), request.params.id, request.body))
 
   fastify.post('/products/:id/image', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -80,6 +85,7 @@ const productRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fa
   })
 
   fastify.delete('/products/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,

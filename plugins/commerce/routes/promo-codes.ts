@@ -9,6 +9,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (
   const onRequest = guards.requireMerchant
 
   fastify.get('/promo-codes', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -20,6 +21,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (
   }, async (request) => await commerce.listPromoCodes(businessOf(request), request.query))
 
   fastify.post('/promo-codes', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -32,6 +34,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (
   }, async (request, reply) => reply.code(201).send(await commerce.createPromoCode(businessOf(request), request.body)))
 
   fastify.get('/promo-codes/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -43,6 +46,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (
   }, async (request) => await commerce.getPromoCode(businessOf(request), request.params.id))
 
   fastify.patch('/promo-codes/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -55,6 +59,7 @@ const promoCodeRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (
   }, async (request) => await commerce.updatePromoCode(businessOf(request), request.params.id, request.body))
 
   fastify.delete('/promo-codes/:id', {
+    config: { permission: 'products' },
     onRequest,
     schema: {
       tags: TAGS,

@@ -8,6 +8,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fas
   const onRequest = guards.requireMerchant
 
   fastify.get('/reviews', {
+    config: { permission: 'reviews' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -19,6 +20,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fas
   }, async (request) => await commerce.listReviews(businessOf(request), request.query))
 
   fastify.get('/reviews/stats', {
+    config: { permission: 'reviews' },
     onRequest,
     schema: {
       tags: TAGS,
@@ -30,6 +32,7 @@ const reviewRoutes: FastifyPluginAsyncTypebox<MerchantRouteOptions> = async (fas
   }, async (request) => await commerce.reviewStats(businessOf(request), request.query.productId))
 
   fastify.delete('/reviews/:id', {
+    config: { permission: 'reviews' },
     onRequest,
     schema: {
       tags: TAGS,

@@ -86,6 +86,16 @@ export const ERROR_CODES = {
   password_weak: 'The password is too short, too common or too close to the email or name',
   credentials_invalid: 'Wrong email or password',
   sign_in_throttled: 'Too many failed sign-ins; `Retry-After` says when to try again',
+  permission_missing: 'The staff account lacks the permission the route needs (orders, products, reviews, pages, settings, apps or billing): the business\'s owner grants it', // also plugins/oauth/errors.ts
+  invitation_invalid: 'The invitation link was used, withdrawn or has expired: ask for a new one',
+  invitation_email_mismatch: 'The invitation is for another email address: sign in with the invited one',
+  invitation_pending: 'That email already has a pending invitation: withdraw it or send its link again',
+  already_member: 'That person already belongs to the business',
+  member_not_found: 'No such staff member of the business',
+  invitation_not_found: 'No such pending invitation of the business',
+  own_permissions: 'A staff member cannot change their own permissions or remove themselves',
+  permission_escalation: 'A staff member can grant only permissions they have themselves',
+  business_not_found: 'No business of the signed-in user with that id', // also plugins/commerce/errors.ts
   // plugins/billing/errors.ts
   plan_unknown: 'No plan of this id in the app\'s pricing (the approved pricing on a production install)',
   plan_kind_mismatch: 'A ONE_TIME plan asked for as a subscription, or a RECURRING one as a purchase',
@@ -106,7 +116,6 @@ export const ERROR_CODES = {
   payment_provider_unreachable: 'The payment method\'s app did not answer; the order is saved and unpaid (`orderId`, `orderNumber`)',
   // plugins/commerce/errors.ts
   business_missing: 'The signed-in account has no business (a developer or reviewer on a merchant route)',
-  business_not_found: 'No such business',
   business_timezone_unknown: 'The time zone is not a known IANA zone',
   product_not_found: 'No product with this id in the business',
   product_slug_taken: 'Another product of the business has this slug',
