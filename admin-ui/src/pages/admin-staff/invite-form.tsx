@@ -4,7 +4,7 @@ import { CopyLink } from '../../components/copy-link/index.tsx'
 import { ErrorMessage, FieldError, Notice } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
-import { problemsByField } from '../../lib/field-errors.ts'
+import { problemsByField, sentence } from '../../lib/field-errors.ts'
 import { PERMISSION_TEXT, type Permission, type StaffInvitation } from '../../lib/staff-types.ts'
 import styles from './style.module.css'
 
@@ -29,7 +29,7 @@ export function InviteForm ({ grantable, onInvited }: { grantable: Permission[],
   const outcome = useRef<HTMLDivElement>(null)
 
   const byField = problemsByField(action.problems)
-  const refusal = (codes: string[]) => action.code !== null && codes.includes(action.code) ? action.error ?? undefined : undefined
+  const refusal = (codes: string[]) => action.code !== null && action.error !== null && codes.includes(action.code) ? sentence(action.error) : undefined
   const emailError = missing.email ?? byField.email ?? refusal(EMAIL_CODES)
   const permissionsError = missing.permissions ?? byField.permissions ?? refusal(PERMISSION_CODES)
   const onField = emailError !== undefined || permissionsError !== undefined
@@ -81,7 +81,7 @@ export function InviteForm ({ grantable, onInvited }: { grantable: Permission[],
             <input
               ref={emailInput} type='email' autocomplete='off' value={email} maxLength={254}
               aria-invalid={emailError !== undefined} aria-describedby={emailError !== undefined ? 'invite-email-error' : undefined}
-              onInput={(e) => { setEmail((e.currentTarget as HTMLInputElement).value); setMissing({ ...missing, email: undefined }) }}
+              onInput={(e) => { setEmail((e.currentTarget as HTMLInputElement).value); setMissing({ ...missing, email: undefined }); action.clear() }}
             />
           </label>
           <FieldError id='invite-email-error' message={emailError} />

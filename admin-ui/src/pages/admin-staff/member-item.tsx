@@ -4,6 +4,7 @@ import { ConfirmStep } from '../../components/confirm-step/index.tsx'
 import { ErrorMessage } from '../../components/states/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useAction } from '../../lib/use-action.ts'
+import { sentence } from '../../lib/field-errors.ts'
 import { permissionList, type Permission, type StaffMember } from '../../lib/staff-types.ts'
 import { permissionLabel } from './invite-form.tsx'
 import styles from './style.module.css'
@@ -32,7 +33,7 @@ function EditPermissions ({ member, grantable, onDone }: {
       <CheckGroup
         legend={`Permissions of ${member.name}`} name={name} field={name} options={options} value={permissions} labelOf={permissionLabel}
         onChange={(next) => { setPermissions(next); setEmpty(false) }}
-        error={empty ? 'Choose at least one permission, or remove the member.' : onGroup ? action.error ?? undefined : undefined}
+        error={empty ? 'Choose at least one permission, or remove the member.' : onGroup && action.error !== null ? sentence(action.error) : undefined}
       />
       {!onGroup && <ErrorMessage message={action.error} problems={action.problems} />}
       <div class={styles.actions}>
