@@ -146,6 +146,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
     schema: {
       tags: ['auth'],
       operationId: 'getInvitation', security: [], summary: 'What a staff invitation offers (the invitation screen, before signing in)',
+      description: 'The business, the invited email and the permissions. A used, withdrawn or expired link is 410 `invitation_invalid`.',
       params: InvitationTokenParams,
       response: { 200: InvitationInfoSchema, ...errorResponses(400, 410) }
     }

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
+import { addMember } from '../plugins/auth/staff-helpers.ts'
 import { buildApp, type App } from '../../server/app.ts'
 import { backup, restore } from '../../server/backup.ts'
 import { openDatabase, type Database } from '../../server/db/client.ts'
@@ -65,6 +66,9 @@ async function fill (t: Test, app: App, clock: TestClock): Promise<void> {
   await until(async () => (await app.db.select({ status: bulkExports.status }).from(bulkExports).where(eq(bulkExports.id, exportId)))[0]?.status,
     (status) => status === 'COMPLETED')
   t.equal((await app.inject({ method: 'POST', url: '/merchant/promo-codes', headers: merchant.auth, payload: { code: 'SPRING10', percentOff: 10 } })).statusCode, 201)
+  // a staff member who joined by invitation, and an invitation still pending (DESIGN §24)
+  await addMember(app, merchant, ['orders'])
+  t.equal((await app.inject({ method: 'POST', url: '/merchant/staff', headers: merchant.auth, payload: { email: 'later@example.com', permissions: ['products'] } })).statusCode, 201)
   const picture = new FormData()
   picture.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'pizza.png')
   t.equal((await fetch(`${base}/merchant/products/${pizza.id as string}/image`, { method: 'POST', headers: merchant.auth, body: picture })).status, 200)
