@@ -157,7 +157,8 @@ t.test('staff screens in Chromium: invite, join, permissions, removal, two busin
     await init.filter({ hasNotText: 'waiting' }).waitFor()
     const { sessionToken, ...message } = JSON.parse(await init.innerText())
     t.match(message, { type: 'service:init', businessId: owner.businessId, businessName: 'Olive Grocers', role: 'STAFF' })
-    const claims = verifySessionToken(sessionToken, { secret: installed.webhookSecret, clientId: created.clientId, issuer: base }) as unknown as Record<string, unknown>
+    const verified = verifySessionToken(sessionToken, { secret: installed.webhookSecret, clientId: created.clientId, issuer: base })
+    const claims = verified as unknown as Record<string, unknown>
     t.match(claims, { businessId: owner.businessId, role: 'STAFF' }, 'the session token names the role')
     t.same([...(claims.permissions as string[])].sort(), ['apps', 'orders'], 'and the member\'s permissions')
   })
