@@ -167,7 +167,7 @@ export async function buildApp (options: BuildOptions) {
   // what apps call with their access token (/app-api, /webhooks): one token check and one rate-limit budget
   await mount(app, appApiPlugin, { commerce, checkoutHooks, installations, appAnalytics, appChecks, apiVersions, webhooks, billing, bulkExports })
   // businesses' reviews of apps, the developer's answers, a reviewer's hiding (DESIGN §24)
-  const appReviews = await mount(app, appReviewsPlugin, { installations, apps, guards })
+  const appReviews = await mount(app, appReviewsPlugin, { installations, commerce, apps, guards })
   await mount(app, marketplacePlugin, { apps, auth, installations, appReviews })
   const downloads = await mount(app, downloadsPlugin, options.downloads ?? {})
 

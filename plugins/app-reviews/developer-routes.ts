@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Paginated, PaginationQuery, errorResponses } from '../../server/schemas.ts'
-import { AppIdParams, AppReviewParams, AppReviewReplyBodySchema, ManagedAppReviewSchema } from './schemas.ts'
+import { AppIdParams, AppReviewParams, AppReviewReplyBodySchema, AppReviewWithBusinessSchema, ManagedAppReviewSchema } from './schemas.ts'
 import type { AppReviews, AppReviewsNeeds } from './service.ts'
 
 const tags = ['portal']
@@ -13,8 +13,8 @@ const developerAppReviewRoutes: FastifyPluginAsyncTypebox<{ appReviews: AppRevie
   fastify.get('/:appId/app-reviews', {
     schema: {
       tags, security, operationId: 'listAppReviews', summary: 'Businesses\' reviews of the app, newest first',
-      description: 'Every review, hidden ones included with their reason (they are not public).',
-      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(ManagedAppReviewSchema), ...errorResponses(400, 401, 403, 404) }
+      description: 'Every review with its business\'s name, hidden ones included with their reason (they are not public).',
+      params: AppIdParams, querystring: PaginationQuery(), response: { 200: Paginated(AppReviewWithBusinessSchema), ...errorResponses(400, 401, 403, 404) }
     }
   }, async (request) => {
     const app = await apps.ownedApp(request.user.sub, request.params.appId)

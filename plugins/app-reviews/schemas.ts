@@ -31,6 +31,12 @@ export const ManagedAppReviewSchema = Type.Intersect([AppReviewSchema, Type.Obje
 })], { title: 'ManagedAppReview' })
 export type ManagedAppReview = Static<typeof ManagedAppReviewSchema>
 
+/** A review in the developer's and the reviewer's lists: with the name of the business that wrote it. */
+export const AppReviewWithBusinessSchema = Type.Intersect([ManagedAppReviewSchema, Type.Object({
+  businessName: Type.Union([Type.String(), Type.Null()], { description: 'The reviewing business\'s name; null once the business is deleted' })
+})], { title: 'AppReviewWithBusiness' })
+export type AppReviewWithBusiness = Static<typeof AppReviewWithBusinessSchema>
+
 export const AppIdParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }) })
 export const AppReviewParams = Type.Object({ appId: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) })
 export const ReviewIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) })

@@ -9,17 +9,19 @@ import { appReviews } from '../../server/db/schema/index.ts'
 import type { AppRating, AppReview } from '../../sdk/src/contract/index.ts'
 import type { Apps } from '../apps/service.ts'
 import type { Guards } from '../auth/guards.ts'
+import type { Commerce } from '../commerce/index.ts'
 import type { Installations } from '../installations/service.ts'
 import { conflict, forbidden, notFound } from './errors.ts'
-import type { AppReviewBody, ManagedAppReview, PublicReviewsQueryType } from './schemas.ts'
+import type { AppReviewBody, AppReviewWithBusiness, ManagedAppReview, PublicReviewsQueryType } from './schemas.ts'
 
 /** An installation uninstalled this long ago no longer entitles its business to review the app (DESIGN §24). */
 export const UNINSTALLED_GRACE_MS = 90 * 86_400_000
 const HOUR_MS = 3_600_000
 
-/** What app reviews need of the others: the business's real installations, the developer's ownership, the session guards. */
+/** What app reviews need of the others: the business's real installations, its name, the developer's ownership, the session guards. */
 export interface AppReviewsNeeds {
   installations: Pick<Installations, 'realInstallsOf'>
+  commerce: Pick<Commerce, 'businessNamesOf'>
   apps: Pick<Apps, 'ownedApp'>
   guards: Pick<Guards, 'requireRole' | 'requireMerchant'>
 }
@@ -30,6 +32,7 @@ interface AppReviewsContext {
   /** APP_REVIEW_MIN_INSTALL_HOURS, in ms. */
   minInstallMs: number
   installations: AppReviewsNeeds['installations']
+  commerce: AppReviewsNeeds['commerce']
 }
 
 type Row = typeof appReviews.$inferSelect
@@ -113,10 +116,12 @@ export function createAppReviews (context: AppReviewsContext) {
       return { data: rows.map(publicReview), ...rest }
     },
 
-    /** The developer console's list: every review of the app, hidden ones marked, newest first. */
+    /** The developer console's and the reviewer's list: every review of the app with its business's name, hidden ones marked, newest first. */
     async developerList (appId: string, query: PageQuery) {
       const { rows, ...rest } = await page(context, eq(appReviews.appId, appId), [desc(appReviews.createdAt), desc(appReviews.id)], query)
-      return { data: rows.map(managedReview), ...rest }
+      const names = await context.commerce.businessNamesOf(rows.map((row) => row.businessId))
+      const data: AppReviewWithBusiness[] = rows.map((row) => ({ ...managedReview(row), businessName: names.get(row.businessId) ?? null }))
+      return { data, ...rest }
     },
 
     /** The developer's single answer: 404 for a review of another app, 409 reply_exists for a second one. */
@@ -160,6 +165,6 @@ export function createAppReviews (context: AppReviewsContext) {
 /** App reviews' port: the marketplace reads the public list and the ratings. */
 export type AppReviews = ReturnType<typeof createAppReviews>
 
-export function startAppReviews (fastify: FastifyInstance, { installations }: AppReviewsNeeds): AppReviews {
-  return createAppReviews({ db: fastify.db, clock: fastify.clock, minInstallMs: fastify.config.appReviewMinInstallHours * HOUR_MS, installations })
+export function startAppReviews (fastify: FastifyInstance, { installations, commerce }: AppReviewsNeeds): AppReviews {
+  return createAppReviews({ db: fastify.db, clock: fastify.clock, minInstallMs: fastify.config.appReviewMinInstallHours * HOUR_MS, installations, commerce })
 }

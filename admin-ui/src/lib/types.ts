@@ -3,7 +3,7 @@
 import { APP_CATEGORIES, type AppCategory } from '../../../sdk/src/contract/categories.ts'
 import { SUBSCRIBABLE_EVENTS } from '../../../sdk/src/contract/events.ts'
 import type { AppVersion as ContractAppVersion, ListEnvelope, ReviewEvent as ContractReviewEvent } from '../../../sdk/src/contract/resources.ts'
-import type { App, AppListing } from '../../../sdk/src/contract/apps.ts'
+import type { App, AppListing, AppRating as ContractAppRating, AppReview as ContractAppReview } from '../../../sdk/src/contract/apps.ts'
 
 // the contract's lists (sdk/src/contract), under the names the screens use
 export { SCOPES, describeScope } from '../../../sdk/src/contract/scopes.ts'
@@ -28,6 +28,18 @@ export interface CreatedApp { app: DeveloperApp, clientSecret: string }
 export type MarketplaceApp = AppListing
 
 export type AppVersion = ContractAppVersion
+
+/** An app's rating from businesses' visible reviews (DESIGN §24): average (one decimal, null without reviews), count, per star. */
+export type AppRating = ContractAppRating
+
+/** A business's review of an app, as the marketplace shows it, with the developer's answer. */
+export type AppReview = ContractAppReview
+
+/** The same review as its business, the app's developer and a reviewer see it: with a reviewer's hiding. */
+export type ManagedAppReview = AppReview & { hidden: { at: string, reason: string } | null }
+
+/** In the developer's and the reviewer's lists: with the reviewing business's name (null once it is deleted). */
+export type AppReviewWithBusiness = ManagedAppReview & { businessName: string | null }
 
 /** One entry of a review's record (GET /developer/apps/:appId/review-history, GET /review/apps/:appId/history). */
 export type ReviewEvent = ContractReviewEvent

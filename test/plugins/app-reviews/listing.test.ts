@@ -32,6 +32,11 @@ t.test('the marketplace: ratings, the public list and its sorts, hidden reviews 
   t.equal(hidden.statusCode, 200)
   t.match(hidden.json(), { id: reviews[1].id, hidden: { reason: 'Insults the developer' } })
 
+  const moderated = await app.inject({ url: `/review/apps/${listed.appId}/app-reviews`, headers: reviewer.auth })
+  t.equal(moderated.statusCode, 200)
+  t.same(moderated.json().data.map((r: { id: string, hidden: unknown }) => [r.id, r.hidden !== null]), [[reviews[2].id, false], [reviews[1].id, true], [reviews[0].id, false]], 'the reviewer\'s list: newest first, the hidden one marked')
+  t.equal((await app.inject({ url: `/review/apps/${listed.appId}/app-reviews`, headers: rated[0].auth })).statusCode, 403, 'a merchant cannot list them')
+
   const detail = await get(`/marketplace/apps/${listed.slug}`)
   t.same(detail.rating, { average: 4.5, count: 2, distribution: { 1: 0, 2: 0, 3: 0, 4: 1, 5: 1 } }, 'the hidden review leaves the average and the distribution')
   t.same((await get(`/marketplace/apps?q=${token}`)).data[0].rating, detail.rating, 'the list items carry the rating too')
@@ -75,6 +80,7 @@ t.test('the developer: lists the reviews of their app and answers each once', as
   const list = await app.inject({ url: `/developer/apps/${listed.appId}/app-reviews`, headers: listed.developer.auth })
   t.equal(list.statusCode, 200)
   t.same(list.json().data.map((r: { id: string }) => r.id), [second.id, first.id], 'newest first')
+  t.ok(list.json().data.every((r: { businessName: unknown }) => typeof r.businessName === 'string' && r.businessName !== ''), 'each with its business\'s name')
   t.equal((await app.inject({ url: `/developer/apps/${listed.appId}/app-reviews`, headers: other.developer.auth })).statusCode, 404, 'another developer\'s app: 404')
 
   t.equal((await answer(listed.appId, first.id, listed.developer, {})).statusCode, 400, 'an answer needs a body')

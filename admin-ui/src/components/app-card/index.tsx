@@ -1,6 +1,7 @@
 import type { MarketplaceApp } from '../../lib/types.ts'
 import { categoryLabel } from '../../lib/format.ts'
 import { AppIcon } from '../app-icon/index.tsx'
+import { RatingSummary } from '../stars/index.tsx'
 import styles from './style.module.css'
 
 export function AppCard ({ app }: { app: MarketplaceApp }) {
@@ -14,6 +15,7 @@ export function AppCard ({ app }: { app: MarketplaceApp }) {
         </div>
       </div>
       <p class={styles.description}>{app.description}</p>
+      <RatingSummary rating={app.rating} />
       <div class={styles.meta}>
         <span class={styles.category}>{categoryLabel(app.category)}</span>
         <span>{app.installCount === 1 ? '1 install' : `${app.installCount} installs`}</span>

@@ -36,6 +36,8 @@ function InstalledAppCard ({ install, onChanged }: { install: InstalledApp, onCh
         <OpenLink install={install} />
         <a class='button secondary' href={`/admin/apps/${install.installationId}/embeds`}>Embeds</a>
         {install.hasSettings && <a class='button secondary' href={`/admin/apps/${install.installationId}/settings`}>Settings</a>}
+        {/* businesses rate the apps they really use (DESIGN §24): a test install cannot */}
+        {!install.isTestInstall && <a class='button secondary' href={`/apps/${install.app.slug}#my-review`} aria-label={`Review ${install.app.name}`}>Review</a>}
         {/* the app's own confirm step (an alertdialog in place, focus managed), not the browser's window.confirm */}
         <ConfirmStep
           label='Uninstall' confirmLabel='Uninstall app' busyLabel='Uninstalling…' title={`Uninstall ${install.app.name}`}

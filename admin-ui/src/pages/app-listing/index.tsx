@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks'
 import { useRoute } from 'preact-iso'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
@@ -9,6 +10,9 @@ import type { Business as ContractBusiness } from '../../../../sdk/src/contract/
 import { AppIcon } from '../../components/app-icon/index.tsx'
 import { PlanList } from '../../components/plan-list/index.tsx'
 import { ErrorMessage, Loading } from '../../components/states/index.tsx'
+import { RatingSummary } from '../../components/stars/index.tsx'
+import { ListingReviews } from './reviews.tsx'
+import { MyReview } from './my-review.tsx'
 import styles from './style.module.css'
 
 /** What the install link needs of the merchant's business (the contract's resource). */
@@ -72,9 +76,11 @@ export function installHref (appUrl: string, business: Business): string {
 /** `/apps/:slug`: one published app. */
 export default function AppListing () {
   const { params } = useRoute()
-  const { api } = useSession()
+  const { api, session } = useSession()
   const slug = params.slug ?? ''
-  const app = useResource<MarketplaceApp>(`/marketplace/apps/${slug}`, () => api.get(`/marketplace/apps/${encodeURIComponent(slug)}`))
+  // moves when the merchant's review changes: the rating and the list are read again
+  const [version, setVersion] = useState(0)
+  const app = useResource<MarketplaceApp>(`/marketplace/apps/${slug}#${version}`, () => api.get(`/marketplace/apps/${encodeURIComponent(slug)}`))
 
   if (app.data === null) {
     return (
@@ -93,6 +99,7 @@ export default function AppListing () {
         <div class={styles.titles}>
           <h1>{listing.name}</h1>
           <p class='muted'>by {listing.developerName} · {categoryLabel(listing.category)} · version {listing.version}</p>
+          <a class={styles.ratingLink} href='#listing-reviews-title'><RatingSummary rating={listing.rating} /></a>
         </div>
         <InstallBox listing={listing} />
       </div>
@@ -106,6 +113,8 @@ export default function AppListing () {
               <div class={styles.shots}>{listing.screenshots.map((src) => <a key={src} href={src} target='_blank' rel='noreferrer'><img src={src} alt={`${listing.name} screenshot`} /></a>)}</div>
             </>
           )}
+          {session?.user.role === 'MERCHANT' && <MyReview listing={listing} onChange={() => setVersion((v) => v + 1)} />}
+          <ListingReviews listing={listing} version={version} />
         </div>
         <aside class={`panel ${styles.facts}`}>
           <h2>Pricing</h2>

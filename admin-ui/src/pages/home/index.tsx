@@ -10,6 +10,15 @@ import styles from './style.module.css'
 
 const PAGE_SIZE = 12
 
+/** The marketplace's orders (DESIGN §24); newest is the API's default, so it stays out of the URL. */
+const SORTS = [
+  { value: 'newest', label: 'Newest' },
+  { value: 'rating', label: 'Best rated' },
+  { value: 'installs', label: 'Most installed' },
+  { value: 'name', label: 'Name (A to Z)' }
+] as const
+const DEFAULT_SORT = 'newest'
+
 const ROLE_TEXT = {
   DEVELOPER: <>Build apps, test them on your sandbox business and submit them for review in the <a href='/portal'>developer portal</a>.</>,
   MERCHANT: <>Install apps on your business from the marketplace below.</>,
@@ -22,13 +31,14 @@ export default function Home () {
   const { query, route } = useLocation()
   const q = query.q ?? ''
   const category = query.category ?? ''
+  const sort = SORTS.find((s) => s.value === query.sort)?.value ?? DEFAULT_SORT
   const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1)
-  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE), ...(q !== '' ? { q } : {}), ...(category !== '' ? { category } : {}) })
+  const params = new URLSearchParams({ page: String(page), limit: String(PAGE_SIZE), ...(q !== '' ? { q } : {}), ...(category !== '' ? { category } : {}), ...(sort !== DEFAULT_SORT ? { sort } : {}) })
   const apps = useResource<Envelope<MarketplaceApp>>(`/marketplace/apps?${params}`, () => api.get(`/marketplace/apps?${params}`))
 
-  function go (next: { q?: string, category?: string, page?: number }) {
-    const merged = { q: next.q ?? q, category: next.category ?? category, page: String(next.page ?? 1) }
-    const search = new URLSearchParams(Object.entries(merged).filter(([k, v]) => v !== '' && !(k === 'page' && v === '1')))
+  function go (next: { q?: string, category?: string, sort?: string, page?: number }) {
+    const merged = { q: next.q ?? q, category: next.category ?? category, sort: next.sort ?? sort, page: String(next.page ?? 1) }
+    const search = new URLSearchParams(Object.entries(merged).filter(([k, v]) => v !== '' && !(k === 'page' && v === '1') && !(k === 'sort' && v === DEFAULT_SORT)))
     route(search.size === 0 ? '/' : `/?${search}`)
   }
 
@@ -44,6 +54,9 @@ export default function Home () {
         <select aria-label='Category' value={category} onChange={(e) => go({ category: (e.currentTarget as HTMLSelectElement).value })}>
           <option value=''>All categories</option>
           {CATEGORIES.map((c) => <option key={c} value={c}>{categoryLabel(c)}</option>)}
+        </select>
+        <select aria-label='Sort by' value={sort} onChange={(e) => go({ sort: (e.currentTarget as HTMLSelectElement).value })}>
+          {SORTS.map((s) => <option key={s.value} value={s.value}>{s.label}</option>)}
         </select>
         <button type='submit'>Search</button>
       </form>

@@ -18,6 +18,7 @@ import { HookCallsSection } from './hook-calls-section.tsx'
 import { ChecksSection } from './checks-section.tsx'
 import { ApiVersionsSection } from './api-versions-section.tsx'
 import { EarningsSection } from './earnings/index.tsx'
+import { AppReviewsSection } from './app-reviews-section.tsx'
 import styles from './style.module.css'
 
 const TABS = [
@@ -33,6 +34,8 @@ const TABS = [
   { id: 'analytics', label: 'Analytics', Section: AnalyticsSection },
   // app billing (DESIGN §23): what merchants' invoices paid for the app
   { id: 'earnings', label: 'Earnings', Section: EarningsSection },
+  // businesses' reviews of the app (DESIGN §24), with the developer's answers; not "Reviews", which a search for the Review tab would find too
+  { id: 'ratings', label: 'Ratings', Section: AppReviewsSection },
   { id: 'deliveries', label: 'Deliveries', Section: DeliveriesSection },
   { id: 'hook-calls', label: 'Hook calls', Section: HookCallsSection },
   { id: 'api-versions', label: 'API versions', Section: ApiVersionsSection }

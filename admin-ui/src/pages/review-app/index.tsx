@@ -17,6 +17,7 @@ import { ApiError } from '../../lib/api.ts'
 import type { CheckRun } from '../../lib/check-types.ts'
 import { CodeBlock } from '../../components/code-block/index.tsx'
 import { PlanList } from '../../components/plan-list/index.tsx'
+import { AppReviewsPanel } from './app-reviews-panel.tsx'
 import styles from './style.module.css'
 
 type RunResource = Resource<CheckRun | null>
@@ -167,6 +168,7 @@ function ReviewApp () {
         <div class={styles.main}>
           <ChecksPanel run={run} version={a.version} />
           <ChangesPanel appId={a.id} refreshKey={a.updatedAt} />
+          {a.isPublished && <AppReviewsPanel appId={a.id} />}
           <div class='panel'>
             <h2>Listing</h2>
             <p class={styles.description}>{a.description}</p>
