@@ -16,6 +16,8 @@ const AdminBusiness = lazy(() => import('./pages/admin-business/index.tsx'))
 const AdminBilling = lazy(() => import('./pages/admin-billing/index.tsx'))
 const AdminCharge = lazy(() => import('./pages/admin-charge/index.tsx'))
 const AdminSettings = lazy(() => import('./pages/admin-settings/index.tsx'))
+const AdminStaff = lazy(() => import('./pages/admin-staff/index.tsx'))
+const Invite = lazy(() => import('./pages/invite/index.tsx'))
 const AdminAppPage = lazy(() => import('./pages/admin-app-page/index.tsx'))
 const AdminConsent = lazy(() => import('./pages/admin-consent/index.tsx'))
 const AdminEmbeds = lazy(() => import('./pages/admin-embeds/index.tsx'))
@@ -47,6 +49,7 @@ export function AppRoutes () {
       <Route path='/admin/activity' component={AdminActivity} />
       <Route path='/admin/reviews' component={AdminReviews} />
       <Route path='/admin/settings' component={AdminBusiness} />
+      <Route path='/admin/staff' component={AdminStaff} />
       <Route path='/admin/billing' component={AdminBilling} />
       <Route path='/admin/charges/:id' component={AdminCharge} />
       <Route path='/admin/apps/:installationId/settings' component={AdminSettings} />
@@ -63,6 +66,7 @@ export function AppRoutes () {
       <Route path='/reviewer' component={ReviewQueue} />
       <Route path='/reviewer/apps/:appId' component={ReviewApp} />
       <Route path='/device' component={Device} />
+      <Route path='/invite/:token' component={Invite} />
       <Route default component={NotFound} />
     </Router>
   )

@@ -109,7 +109,7 @@ t.test('merchant admin in Chromium', async (t) => {
   const frame = page.frameLocator('iframe[title="Reports"]')
   await frame.locator('#init').filter({ hasNotText: 'waiting' }).waitFor()
   const { sessionToken, ...init } = JSON.parse(await frame.locator('#init').innerText())
-  t.same(init, { type: 'service:init', businessId: merchant.businessId, businessName: 'Mira Books', role: 'MERCHANT', locale: 'en' })
+  t.same(init, { type: 'service:init', businessId: merchant.businessId, businessName: 'Mira Books', role: 'OWNER', locale: 'en' }, 'the owner: role OWNER (DESIGN §24)')
   const verify = (token: string) => verifySessionToken(token, { secret: installed.webhookSecret, clientId: created.clientId, issuer: base })
   t.match(verify(sessionToken), { sub: merchant.userId, businessId: merchant.businessId, installationId: installed.installationId }, 'service:init carries a signed session token')
   await frame.locator('#refresh').click()

@@ -85,6 +85,10 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
   // app billing (DESIGN §23): the app asks for a subscription, which waits on the merchant's approval screen
   const charge = await app.inject({ method: 'POST', url: '/app-api/billing/subscriptions', headers: installed.auth, payload: { planId: 'basic', returnUrl: `${studio.origin}/billing/return` } })
   t.equal(charge.statusCode, 201, `a charge to approve ${charge.body}`)
+  // a pending staff invitation (DESIGN §24): the staff screen lists it, and its link opens the invitation screen
+  const invited = await app.inject({ method: 'POST', url: '/merchant/staff', headers: merchant.auth, payload: { email: 'mo@example.com', permissions: ['orders', 'products'] } })
+  t.equal(invited.statusCode, 201, 'a staff invitation')
+  const invitePath = new URL(invited.json().invitation.link as string).pathname
   const business = (await app.inject({ url: '/merchant/business', headers: merchant.auth })).json()
   const store = `${app.origins.storefrontOrigin(business.slug as string)}/store/${business.slug as string}`
 
@@ -123,6 +127,8 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
     { role: 'merchant', route: '/admin/billing', url: '/admin/billing', ready: '[data-testid="pending-charges"]' },
     { role: 'merchant', route: '/admin/charges/:id', url: `/admin/charges/${charge.json().id as string}`, ready: '[data-testid="charge"]' },
     { role: 'merchant', route: '/admin/pages', url: '/admin/pages' },
+    { role: 'merchant', route: '/admin/staff', url: '/admin/staff', ready: '[data-testid="invitations"]' },
+    { role: 'anonymous', route: '/invite/:token', url: invitePath, ready: '[data-testid="invitation"]' },
     { role: 'merchant', route: '/admin/pages/:slug', url: '/admin/pages/home' },
     { role: 'developer', route: '/portal', url: '/portal', ready: '[data-testid="portal-apps"]' },
     { role: 'developer', route: '/portal/apps/new', url: '/portal/apps/new' },

@@ -28,6 +28,8 @@ export interface ApiClientOptions {
   fetch?: typeof fetch
   /** Called on a 401 to a request that carried a session (expired or signed out), so the app can drop it. */
   onUnauthorized?: () => void
+  /** Called on a 403 `permission_missing` (the owner took a permission away since the session began), so the admin can look again. */
+  onPermissionMissing?: () => void
 }
 
 /** A plain factory (testable without a browser): adds the JWT, parses JSON, maps the error format. */
@@ -46,6 +48,7 @@ export function createApiClient (options: ApiClientOptions) {
     const data = text === '' ? null : JSON.parse(text)
     if (!response.ok) {
       if (response.status === 401 && token !== null) options.onUnauthorized?.()
+      if (response.status === 403 && data?.code === 'permission_missing') options.onPermissionMissing?.()
       throw new ApiError(data !== null && typeof data.message === 'string' ? data : { statusCode: response.status, error: response.statusText, message: `Request failed (${response.status})` })
     }
     return data as T

@@ -1,9 +1,14 @@
 import { createContext, type ComponentChildren } from 'preact'
 import { useContext, useMemo, useState } from 'preact/hooks'
 import { createApiClient, type ApiClient } from './api.ts'
+import type { SessionBusiness } from './staff-types.ts'
 
 export interface SessionUser { id: string, email: string, name: string, role: 'DEVELOPER' | 'MERCHANT' | 'REVIEWER', businessId: string | null }
-interface StoredSession { token: string, user: SessionUser }
+/**
+ * What a sign-in answers: the token, the user and the business the session acts on, with the user's role and
+ * permissions there (DESIGN §24). A session stored before staff existed has no `business`: the admin asks /auth/me.
+ */
+export interface StoredSession { token: string, user: SessionUser, businessId?: string | null, business?: SessionBusiness | null }
 
 const STORAGE_KEY = 'app-platform.session'
 
@@ -20,6 +25,8 @@ interface SessionValue {
   session: StoredSession | null
   /** The last session ended on a 401 (expired or signed out elsewhere): the login screen says so. */
   expired: boolean
+  /** Grows each time the API refused a call for a missing permission: the admin reads its access again. */
+  accessChecks: number
   api: ApiClient
   signIn: (session: StoredSession) => void
   /** Revokes the session on the server (POST /auth/logout), then forgets it. */
@@ -36,12 +43,18 @@ const SessionContext = createContext<SessionValue | null>(null)
 export function SessionProvider ({ children }: { children: ComponentChildren }) {
   const [session, setSession] = useState<StoredSession | null>(readStored)
   const [expired, setExpired] = useState(false)
+  const [accessChecks, setAccessChecks] = useState(0)
   const value = useMemo<SessionValue>(() => {
     const forget = () => { localStorage.removeItem(STORAGE_KEY); setSession(null) }
-    const api = createApiClient({ getToken: () => readStored()?.token ?? null, onUnauthorized: () => { forget(); setExpired(true) } })
+    const api = createApiClient({
+      getToken: () => readStored()?.token ?? null,
+      onUnauthorized: () => { forget(); setExpired(true) },
+      onPermissionMissing: () => setAccessChecks((n) => n + 1)
+    })
     return {
       session,
       expired,
+      accessChecks,
       api,
       signIn: (next) => { localStorage.setItem(STORAGE_KEY, JSON.stringify(next)); setExpired(false); setSession(next) },
       signOut: async () => {
@@ -49,7 +62,7 @@ export function SessionProvider ({ children }: { children: ComponentChildren }) 
         forget()
       }
     }
-  }, [session, expired])
+  }, [session, expired, accessChecks])
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>
 }
 

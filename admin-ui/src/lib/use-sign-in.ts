@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso'
-import { useSession, type SessionUser } from './use-session.tsx'
+import { useSession, type SessionUser, type StoredSession } from './use-session.tsx'
 import { useAction } from './use-action.ts'
 
 /** Each role's own home (DESIGN §17): the merchant's admin, the developer's portal, the review queue. */
@@ -18,7 +18,7 @@ export function useSignIn (path: '/auth/login' | '/auth/register') {
   const { route, query } = useLocation()
   const action = useAction()
   async function send (body: Record<string, unknown>): Promise<void> {
-    const result = await action.run(async () => await api.post<{ token: string, user: SessionUser }>(path, body))
+    const result = await action.run(async () => await api.post<StoredSession>(path, body))
     if (result === null) return
     signIn(result)
     route(nextPath(query, result.user.role))

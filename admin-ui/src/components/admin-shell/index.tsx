@@ -6,6 +6,11 @@ import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import type { MerchantBusiness } from '../../lib/commerce-types.ts'
 import { isInstalled, type InstallationItem, type InstalledApp, type PendingInstallation } from '../../lib/admin-types.ts'
+import { useAccess, type Access } from '../../lib/use-access.ts'
+import { permissionForPath } from '../../lib/admin-access.ts'
+import { NoAccess } from '../no-access/index.tsx'
+import { BusinessSwitcher } from '../business-switcher/index.tsx'
+import { Loading } from '../states/index.tsx'
 import styles from './style.module.css'
 
 /** The app's icon, or its initial; admin pages without an iconName fall back to the app icon. */
@@ -38,6 +43,8 @@ export interface ShellData {
   /** The business profile (currency, name), null while it loads. */
   business: MerchantBusiness | null
   reloadBusiness: () => void
+  /** The signed-in user's role and permissions on this business (DESIGN §24). */
+  access: Access
 }
 
 interface ShellProps { children: (installs: InstalledApp[], reload: () => void, data: ShellData) => ComponentChildren }
@@ -45,7 +52,8 @@ interface ShellProps { children: (installs: InstalledApp[], reload: () => void, 
 /**
  * Merchant admin frame: a sidebar with the admin's screens and every installed app's admin pages (spec:
  * one sidebar item each). A developer gets the same admin on their sandbox business (DESIGN §16).
- * Below 760 px the sidebar collapses behind a Menu button.
+ * Below 760 px the sidebar collapses behind a Menu button. A staff member sees only the screens their
+ * permissions open; one opened directly says so instead of showing the API's refusal (DESIGN §24).
  */
 export function AdminShell ({ children }: ShellProps) {
   const { session, api } = useSession()
@@ -53,7 +61,10 @@ export function AdminShell ({ children }: ShellProps) {
   const [menuOpen, setMenuOpen] = useState(false)
   const role = session?.user.role
   const canAdmin = role === 'MERCHANT' || role === 'DEVELOPER'
-  const items = useResource<{ data: InstallationItem[] }>(canAdmin ? 'admin-installations' : null, () => api.get('/merchant/installations'))
+  const access = useAccess()
+  // installed apps need `apps`: a member without it never asks (the sidebar would only show a refusal)
+  const seesApps = canAdmin && access.known && access.can('apps')
+  const items = useResource<{ data: InstallationItem[] }>(seesApps ? `admin-installations-${access.business?.id ?? ''}` : null, () => api.get('/merchant/installations'))
   // the server names the storefront origin: the SPA never builds storefront URLs itself (DESIGN §14)
   const business = useResource<MerchantBusiness>(canAdmin ? 'merchant-business' : null, () => api.get('/merchant/business'))
 
@@ -66,13 +77,28 @@ export function AdminShell ({ children }: ShellProps) {
   const installs = all.filter(isInstalled)
   const pending = all.filter((item): item is PendingInstallation => !isInstalled(item))
   const path = url.split('?')[0]
-  const link = (href: string, label: string, exact = true) => (
+  const allowed = (href: string) => { const permission = permissionForPath(href); return permission === null || access.can(permission) }
+  const link = (href: string, label: string, exact = true) => allowed(href) && (
     <a href={href} aria-current={(exact ? path === href : path === href || path.startsWith(`${href}/`)) ? 'page' : undefined}>{label}</a>
   )
+  const needed = permissionForPath(path)
+  const content = () => {
+    if (!access.known) return <Loading what='Loading your access' />
+    if (access.business === null && role === 'MERCHANT') {
+      return <section class='panel' data-testid='no-business'><h1>No business yet</h1><p>Your account does not belong to a business any more. Ask an owner to invite you again.</p></section>
+    }
+    if (needed !== null && !access.can(needed)) return <NoAccess permission={needed} businessName={access.business?.name ?? null} />
+    if (items.loading && items.data === null) return <p class='muted' aria-busy='true'>Loading…</p>
+    return children(installs, items.reload, {
+      installs, pending, reload: items.reload, storefrontUrl: business.data?.storefrontUrl ?? null,
+      business: business.data, reloadBusiness: business.reload, access
+    })
+  }
   return (
     <div class={styles.shell}>
       <div class={styles.bar}>
         {role === 'DEVELOPER' && <span class={styles.sandbox} data-testid='sandbox-badge'>Sandbox admin{business.data !== null ? ` · ${business.data.name}` : ''}</span>}
+        <BusinessSwitcher currentId={access.business?.id ?? null} />
         <button type='button' class={`secondary ${styles.menuButton}`} aria-expanded={menuOpen} aria-controls='admin-nav' onClick={() => setMenuOpen(!menuOpen)}>
           {menuOpen ? 'Close menu' : 'Menu'}
         </button>
@@ -85,8 +111,9 @@ export function AdminShell ({ children }: ShellProps) {
         {link('/admin/pages', 'Pages', false)}
         {link('/admin/apps', 'Installed apps')}
         {/* a charge's approval screen is part of Billing */}
-        <a href='/admin/billing' aria-current={path === '/admin/billing' || path.startsWith('/admin/charges/') ? 'page' : undefined}>Billing</a>
+        {allowed('/admin/billing') && <a href='/admin/billing' aria-current={path === '/admin/billing' || path.startsWith('/admin/charges/') ? 'page' : undefined}>Billing</a>}
         {link('/admin/settings', 'Settings')}
+        {link('/admin/staff', 'Staff')}
         {link('/admin/activity', 'Activity')}
         {business.data !== null && <a href={business.data.storefrontUrl} target='_blank' rel='noopener noreferrer'>View store ↗</a>}
         {installs.filter((install) => install.adminPages.length > 0).map((install) => (
@@ -105,13 +132,8 @@ export function AdminShell ({ children }: ShellProps) {
         ))}
       </nav>
       <div class={styles.content}>
-        {items.error !== null && <div class='error' role='alert'>{items.error}</div>}
-        {items.loading && items.data === null
-          ? <p class='muted' aria-busy='true'>Loading…</p>
-          : children(installs, items.reload, {
-            installs, pending, reload: items.reload, storefrontUrl: business.data?.storefrontUrl ?? null,
-            business: business.data, reloadBusiness: business.reload
-          })}
+        {seesApps && items.error !== null && <div class='error' role='alert'>{items.error}</div>}
+        {content()}
       </div>
     </div>
   )

@@ -2,7 +2,7 @@ import { FieldError } from '../states/index.tsx'
 import styles from './style.module.css'
 
 /** A named set of checkboxes whose value is the list of checked options. */
-export function CheckGroup ({ legend, name, options, value, onChange, highlight = [], error, field }: {
+export function CheckGroup ({ legend, name, options, value, onChange, highlight = [], error, field, labelOf }: {
   legend: string
   /** data-field: a form finds the group by it (to take the keyboard to its first box). */
   field?: string
@@ -13,6 +13,8 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
   value: string[]
   onChange: (next: string[]) => void
   highlight?: string[]
+  /** Words for an option; without, the option's own name in code type (a scope, an event). */
+  labelOf?: (option: string) => string
 }) {
   function toggle (option: string, checked: boolean) {
     onChange(checked ? options.filter((o) => o === option || value.includes(o)) : value.filter((o) => o !== option))
@@ -24,7 +26,7 @@ export function CheckGroup ({ legend, name, options, value, onChange, highlight 
         {options.map((option) => (
           <label key={option} class={`${styles.option} ${highlight.includes(option) ? styles.highlight : ''}`}>
             <input type='checkbox' name={name} value={option} checked={value.includes(option)} onChange={(e) => toggle(option, (e.currentTarget as HTMLInputElement).checked)} />
-            <code>{option}</code>
+            {labelOf === undefined ? <code>{option}</code> : <span>{labelOf(option)}</span>}
           </label>
         ))}
       </div>

@@ -22,7 +22,8 @@ export function Layout ({ children }: { children: ComponentChildren }) {
           : (
             <div class={styles.who} data-testid='who'>
               <span class={styles.email}>{session.user.name} ({session.user.email})</span>
-              <span class={styles.role}>{session.user.role}</span>
+              {/* a staff member is STAFF on the business the session acts on, whatever kind of account they have */}
+              <span class={styles.role}>{session.business?.role === 'STAFF' ? 'STAFF' : session.user.role}</span>
               <button class={styles.logout} onClick={() => { void signOut().then(() => route('/login')) }}>Log out</button>
             </div>
             )}

@@ -8,6 +8,7 @@ import { AdminShell } from '../../components/admin-shell/index.tsx'
 import { useSession } from '../../lib/use-session.tsx'
 import { useResource } from '../../lib/use-resource.ts'
 import type { AdminPageLink, InstalledApp } from '../../lib/admin-types.ts'
+import type { BusinessRole } from '../../lib/staff-types.ts'
 import type { Business as ContractBusiness } from '../../../../sdk/src/contract/resources.ts'
 import styles from './style.module.css'
 
@@ -37,9 +38,9 @@ interface Toast { id: number, message: string, kind: ToastKind }
  * The admin-page bridge, host side (DESIGN §14): every message must come from this frame's window at its
  * renderUrl origin and pass the SDK's validator; answers go to that origin only.
  */
-function AdminFrame ({ page, business, install }: { page: AdminPageLink, business: Business, install: InstalledApp }) {
+function AdminFrame ({ page, business, install, role }: { page: AdminPageLink, business: Business, install: InstalledApp, role: BusinessRole }) {
   const frame = useRef<HTMLIFrameElement>(null)
-  const { session, api } = useSession()
+  const { api } = useSession()
   const { route } = useLocation()
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading')
   const [height, setHeight] = useState<number | null>(null)
@@ -50,9 +51,10 @@ function AdminFrame ({ page, business, install }: { page: AdminPageLink, busines
   // a signed token saying who is looking: the page's backend can trust it, unlike a businessId in the URL
   const sessionToken = async () => (await api.post<{ sessionToken: string }>(`/merchant/installations/${encodeURIComponent(installationId)}/session-token`)).sessionToken
   const post = (message: AdminInitMessage | AdminSessionTokenMessage) => frame.current?.contentWindow?.postMessage(message, origin)
+  // role: who acts on this business, its OWNER or a STAFF member (DESIGN §24), never the account's kind
   const init = async () => {
     post({
-      type: ADMIN_INIT, businessId: business.id, businessName: business.name, role: session?.user.role ?? 'MERCHANT', locale: business.locale, sessionToken: await sessionToken()
+      type: ADMIN_INIT, businessId: business.id, businessName: business.name, role, locale: business.locale, sessionToken: await sessionToken()
     })
   }
 
@@ -135,7 +137,7 @@ export default function AdminAppPage () {
   const business = useResource<Business>('merchant-business', () => api.get('/merchant/business'))
   return (
     <AdminShell>
-      {(installs) => {
+      {(installs, _reload, { access }) => {
         const install = installs.find((i) => i.installationId === params.installationId)
         const page = install?.adminPages.find((p) => p.pageId === decodeURIComponent(params.pageId))
         if (install === undefined || page === undefined) return <section class='panel'><h1>Page not found</h1><p>This app page is not available. It may have been removed or the app uninstalled.</p></section>
@@ -143,7 +145,7 @@ export default function AdminAppPage () {
           <section>
             <h1>{page.title} <span class='muted'>· {install.app.name}</span></h1>
             {business.error !== null && <div class='error' role='alert'>{business.error}</div>}
-            {business.data !== null && <AdminFrame page={page} business={business.data} install={install} />}
+            {business.data !== null && <AdminFrame page={page} business={business.data} install={install} role={access.role ?? 'OWNER'} />}
           </section>
         )
       }}

@@ -80,18 +80,24 @@ function ReConsent ({ installs }: { installs: InstalledApp[] }) {
   )
 }
 
-/** /admin: the merchant's home: today's and 30 days' orders and sales, low stock, apps asking for permissions. */
+/**
+ * /admin: the merchant's home: today's and 30 days' orders and sales, low stock, apps asking for permissions;
+ * a staff member sees the parts their permissions open.
+ */
 export default function AdminHome () {
   return (
     <AdminShell>
-      {(installs, _reload, { business }) => (
+      {(installs, _reload, { business, access }) => (
         <section>
           <h1>{business === null ? 'Home' : business.name}</h1>
-          {business === null ? <Loading /> : <Figures business={business} />}
+          {access.can('orders') && (business === null ? <Loading /> : <Figures business={business} />)}
           <div class={styles.columns}>
-            <LowStock />
-            <ReConsent installs={installs} />
+            {access.can('products') && <LowStock />}
+            {access.can('apps') && <ReConsent installs={installs} />}
           </div>
+          {!access.can('orders') && !access.can('products') && !access.can('apps') && (
+            <Empty>Welcome. The menu lists what you can work on here{access.business !== null ? ` at ${access.business.name}` : ''}.</Empty>
+          )}
         </section>
       )}
     </AdminShell>
