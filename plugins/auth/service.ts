@@ -33,7 +33,7 @@ export function startStaffService (fastify: FastifyInstance, commerce: StaffCont
   const mailer = createMailer(fastify.config.smtp)
   if (mailer !== null) fastify.addHook('onClose', async () => { mailer.close() })
   return createStaffService({
-    executor: fastify.db, clock: fastify.clock, commerce, members, mailer, adminUrl: fastify.origins.adminUrl, secret: fastify.config.jwtSecret
+    executor: fastify.db, clock: fastify.clock, commerce, members, mailer, adminUrl: () => fastify.origins.adminUrl, secret: fastify.config.jwtSecret
   })
 }
 

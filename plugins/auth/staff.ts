@@ -21,8 +21,8 @@ export interface StaffContext {
   commerce: Pick<CommerceService, 'in' | 'findBusiness'>
   members: MemberAccessCache
   mailer: Mailer | null
-  /** The admin's origin: an invitation's link is `{adminUrl}/invite/<token>`. */
-  adminUrl: string
+  /** The admin's URL, read when a link is made (a listener on port 0 knows its port only once it listens): `{adminUrl}/invite/<token>`. */
+  adminUrl: () => string
   /** The server's key: an invitation's token is the HMAC of its id. */
   secret: string
 }
@@ -55,7 +55,7 @@ function publicInvitation (context: StaffContext, row: InvitationRow) {
     email: row.email,
     permissions: sorted(row.permissions),
     expiresAt: row.expiresAt.toISOString(),
-    link: `${context.adminUrl.replace(/\/$/, '')}/invite/${tokenOf(context.secret, row.id)}`
+    link: `${context.adminUrl().replace(/\/$/, '')}/invite/${tokenOf(context.secret, row.id)}`
   }
 }
 
