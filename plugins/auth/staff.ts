@@ -4,6 +4,7 @@ import { businessMembers, staffInvitations, users } from '../../server/db/schema
 import type { Db, Executor } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { sha256 } from '../../server/crypto.ts'
+import { recordActivity } from '../../server/activity.ts'
 import type { Clock } from '../../server/clock.ts'
 import { PERMISSIONS, type BusinessRole, type Permission } from '../../sdk/src/contract/staff.ts'
 import type { CommerceService } from '../commerce/service.ts'
@@ -58,6 +59,9 @@ function publicInvitation (context: StaffContext, row: InvitationRow) {
     link: `${context.adminUrl().replace(/\/$/, '')}/invite/${tokenOf(context.secret, row.id)}`
   }
 }
+
+/** Staff changes are part of the business's settings in its activity log (DESIGN §24). */
+const settingsOf = (businessId: string) => ({ type: 'settings' as const, id: businessId })
 
 /** Members may grant only what they have, and never change themselves; the owner may do anything. */
 function mayGrant (actor: StaffActor, permissions: readonly Permission[]): void {
@@ -116,6 +120,7 @@ export async function invite (context: StaffContext, actor: StaffActor, input: {
       id, businessId: actor.businessId, email, permissions: sorted(input.permissions), tokenHash: sha256(tokenOf(context.secret, id)),
       invitedBy: actor.userId, expiresAt: new Date(context.clock.nowMs() + INVITATION_TTL_MS)
     }).returning()
+    await recordActivity(tx, { businessId: actor.businessId, action: 'staff.invited', resource: settingsOf(actor.businessId), changes: { email, permissions: inserted.permissions } })
     return { row: inserted, businessName: business?.name ?? '' }
   })
   const invitation = publicInvitation(context, row.row)
@@ -144,6 +149,11 @@ export async function withdrawInvitation (context: StaffContext, businessId: str
   if (withdrawn.length === 0) throw notFound('invitation_not_found', 'Invitation')
 }
 
+async function emailOf (executor: Executor, userId: string): Promise<string> {
+  const [user] = await executor.select({ email: users.email }).from(users).where(eq(users.id, userId)).limit(1)
+  return user?.email ?? ''
+}
+
 async function memberOf (executor: Executor, businessId: string, memberId: string) {
   const [member] = await executor.select().from(businessMembers)
     .where(and(eq(businessMembers.id, memberId), eq(businessMembers.businessId, businessId))).limit(1)
@@ -160,6 +170,10 @@ export async function updateMember (context: StaffContext, actor: StaffActor, me
     mayGrant(actor, [...permissions, ...found.permissions].filter((permission) => permissions.includes(permission) !== found.permissions.includes(permission)))
     const [updated] = await tx.update(businessMembers).set({ permissions: sorted(permissions) }).where(eq(businessMembers.id, memberId)).returning()
     await context.members.announce(tx, memberId)
+    await recordActivity(tx, {
+      businessId: actor.businessId, action: 'staff.permissions_changed', resource: settingsOf(actor.businessId),
+      changes: { email: await emailOf(tx, found.userId), permissions: { from: sorted(found.permissions), to: updated.permissions } }
+    })
     return updated
   })
   context.members.changed(memberId)
@@ -175,6 +189,7 @@ export async function removeMember (context: StaffContext, actor: StaffActor, me
     mayGrant(actor, found.permissions)
     await tx.delete(businessMembers).where(eq(businessMembers.id, memberId))
     await context.members.announce(tx, memberId)
+    await recordActivity(tx, { businessId: actor.businessId, action: 'staff.removed', resource: settingsOf(actor.businessId), changes: { email: await emailOf(tx, found.userId) } })
   })
   context.members.changed(memberId)
 }
@@ -209,6 +224,10 @@ export async function acceptInvitation (context: StaffContext, executor: Executo
     .onConflictDoNothing().returning({ id: businessMembers.id })
   if (inserted === undefined) throw conflict('already_member', 'You are already a staff member of this business')
   await executor.update(staffInvitations).set({ acceptedAt: context.clock.now(), acceptedBy: user.id }).where(eq(staffInvitations.id, row.id))
+  // the new member acts, whether they signed up a moment ago or were signed in to another business
+  await recordActivity(executor, {
+    businessId: row.businessId, action: 'staff.joined', resource: settingsOf(row.businessId), changes: { email: row.email, permissions: sorted(row.permissions) }, actor: { type: 'staff', id: user.id }
+  })
   return { businessId: row.businessId, businessRole: 'STAFF', memberId, permissions: sorted(row.permissions) }
 }
 

@@ -54,6 +54,10 @@ export function describeActivity (entry: ActivityEntry): string {
     case 'page.deleted': return `deleted the page ${text(c.title)}`.trim()
     case 'page.blocks_changed': return 'rearranged the page’s blocks'
     case 'settings.updated': return `changed the store’s ${fieldList(c)}`
+    case 'staff.invited': return `invited ${text(c.email)} to the staff`.replace('  ', ' ')
+    case 'staff.joined': return 'joined the staff'
+    case 'staff.permissions_changed': return `changed the permissions of ${text(c.email) || 'a staff member'}`
+    case 'staff.removed': return `removed ${text(c.email) || 'a staff member'} from the staff`
     case 'app.installed': return `installed the app ${text(c.name)}`.trim()
     case 'app.authorized': return `authorized the app ${text(c.name)} again`.replace('  ', ' ')
     case 'app.uninstalled': return 'uninstalled an app'

@@ -176,4 +176,12 @@ t.test('members: editing and removing, the limits of a member with settings, and
   t.equal(login.json().business, null, 'signed in again, they belong to no business')
   t.equal((await app.inject({ url: '/merchant/business', headers: { authorization: `Bearer ${login.json().token as string}` } })).statusCode, 403)
   t.equal((await app.inject({ method: 'DELETE', url: `/merchant/staff/${manager.memberId}`, headers: manager.auth })).json().code, 'own_permissions', 'nobody removes themselves')
+
+  // the activity log says who changed the staff (the refused attempts wrote nothing)
+  const log = (await app.inject({ url: '/merchant/activity?resource=settings', headers: owner.auth })).json().data as Array<Record<string, any>>
+  t.same(log.map((entry) => entry.action), ['staff.removed', 'staff.permissions_changed', 'staff.joined', 'staff.invited', 'staff.joined', 'staff.invited'])
+  t.match(log[0], { actor: { type: 'staff', id: owner.userId, name: 'Test MERCHANT' }, resource: { type: 'settings', id: owner.businessId }, changes: { email: packer.email } })
+  t.match(log[1].changes, { email: packer.email, permissions: { from: ['orders'], to: ['products'] } })
+  t.match(log[2], { actor: { type: 'staff', id: packer.userId, name: 'Sam Staff' }, changes: { email: packer.email, permissions: ['orders'] } })
+  t.match(log[3], { actor: { type: 'staff', id: owner.userId }, changes: { email: packer.email, permissions: ['orders'] } })
 })
