@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
+import type { FastifyRequest } from 'fastify'
 import { errorResponses } from '../../server/schemas.ts'
 import { notFound } from './errors.ts'
 import { registerPerMinuteLimit } from '../../server/redis.ts'
@@ -21,6 +22,13 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
     nameSpace: 'platform-auth-limit-',
     refusal: (max, after) => `Too many sign-in attempts from your address: ${max} per minute. Retry in ${after}.`
   })
+
+  /** The session's account (404 when it was deleted since). */
+  async function signedIn (request: FastifyRequest): Promise<User> {
+    const user = await auth.findById(request.user.sub)
+    if (user === null) throw notFound('user_not_found', 'User')
+    return user
+  }
 
   /** The business of a place, as a session shows it (null when it is gone). */
   async function businessOf (place: Place | null) {
@@ -102,8 +110,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
       response: { 200: MeSchema, ...errorResponses(401, 404) }
     }
   }, async (request) => {
-    const user = await auth.findById(request.user.sub)
-    if (user === null) throw notFound('user_not_found', 'User')
+    const user = await signedIn(request)
     const { businessId, businessRole, permissions, memberId } = request.user
     const place = businessId === null || businessRole === undefined || permissions === undefined ? null : { businessId, businessRole, permissions, memberId }
     return { user, business: await businessOf(place) }
@@ -119,8 +126,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
       response: { 200: BusinessListSchema, ...errorResponses(401) }
     }
   }, async (request) => {
-    const user = await auth.findById(request.user.sub)
-    if (user === null) throw notFound('user_not_found', 'User')
+    const user = await signedIn(request)
     return { data: await staff.businessesOf(user) }
   })
 
@@ -135,8 +141,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
       response: { 200: SessionSchema, ...errorResponses(400, 401, 404) }
     }
   }, async (request) => {
-    const user = await auth.findById(request.user.sub)
-    if (user === null) throw notFound('user_not_found', 'User')
+    const user = await signedIn(request)
     const place = await staff.placeOf(user, request.body.businessId)
     if (place === null) throw notFound('business_not_found', 'Business')
     return await session(user, place)
@@ -163,8 +168,7 @@ const authRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService, staff: StaffSer
       response: { 200: SessionSchema, ...errorResponses(400, 401, 403, 409, 410) }
     }
   }, async (request) => {
-    const user = await auth.findById(request.user.sub)
-    if (user === null) throw notFound('user_not_found', 'User')
+    const user = await signedIn(request)
     const place = await staff.join(request.params.token, user)
     request.log.info({ userId: user.id, businessId: place.businessId }, 'staff invitation accepted')
     return await session(user, place)
