@@ -139,6 +139,10 @@ export default fp<CapabilityOptions<object, Guards>>(async function authGuards (
   const requireRole = (...roles: Role[]) => async function (request: FastifyRequest, _reply: FastifyReply) {
     await verifySession(request)
     if (!roles.includes(request.user.role)) throw forbidden('role_forbidden', `This endpoint requires the ${roles.join(' or ')} role`)
+    // the developer portal acts on the developer's own sandbox: a developer working as another business's staff switches back first
+    if (request.user.businessRole === 'STAFF' && !roles.includes('MERCHANT')) {
+      throw forbidden('role_forbidden', 'You are working as staff of another business: switch back to your own account to use the developer portal')
+    }
   }
   const merchant = requireRole('MERCHANT', 'DEVELOPER')
   expose({

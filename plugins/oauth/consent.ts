@@ -45,7 +45,9 @@ export async function resolve ({ apps }: OAuthContext, user: SessionClaims, para
   if (params.code_challenge_method !== undefined && params.code_challenge === undefined) throw refuse('invalid_request', 'code_challenge_method without code_challenge')
   if (user.businessId === null) throw refuse('access_denied', 'The signed-in account has no business to install on')
   let allowed: string[]
-  if (user.role === 'MERCHANT') {
+  // a developer working as another business's staff installs as that business does: published apps only, never a test install
+  const testInstall = user.role === 'DEVELOPER' && user.businessRole !== 'STAFF'
+  if (!testInstall) {
     if (!app.isPublished) throw refuse('unauthorized_client', 'This app is not published yet')
     allowed = app.approvedScopes
   } else {
@@ -55,7 +57,7 @@ export async function resolve ({ apps }: OAuthContext, user: SessionClaims, para
   const requested = parseScopes(params.scope) ?? allowed
   const outside = requested.filter((s) => !allowed.includes(s))
   if (outside.length > 0) throw refuse('invalid_scope', `Scopes not approved for this app: ${outside.join(', ')}`)
-  return { app, scopes: requested, businessId: user.businessId, isTestInstall: user.role === 'DEVELOPER' }
+  return { app, scopes: requested, businessId: user.businessId, isTestInstall: testInstall }
 }
 
 export async function info (context: OAuthContext, user: SessionClaims, params: AuthorizationRequest) {

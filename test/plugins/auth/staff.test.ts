@@ -1,6 +1,6 @@
 import t from 'tap'
 import { sql } from 'drizzle-orm'
-import { build, registerUser, uniqueEmail } from '../../helper.ts'
+import { build, createApp, registerUser, REVIEWER_ENV, uniqueEmail } from '../../helper.ts'
 import { rows } from '../../../server/db/rows.ts'
 import { addMember, decodeClaims, tokenOfLink } from './staff-helpers.ts'
 
@@ -184,4 +184,23 @@ t.test('members: editing and removing, the limits of a member with settings, and
   t.match(log[1].changes, { email: packer.email, permissions: { from: ['orders'], to: ['products'] } })
   t.match(log[2], { actor: { type: 'staff', id: packer.userId, name: 'Sam Staff' }, changes: { email: packer.email, permissions: ['orders'] } })
   t.match(log[3], { actor: { type: 'staff', id: owner.userId }, changes: { email: packer.email, permissions: ['orders'] } })
+})
+
+t.test('a developer working as staff of a merchant: no test install into the merchant, no developer portal until they switch back', async (t) => {
+  const app = await build(t, { env: REVIEWER_ENV })
+  const owner = await registerUser(app, 'MERCHANT')
+  const developer = await registerUser(app, 'DEVELOPER')
+  const { app: draft } = await createApp(app, developer)
+  const invitation = (await app.inject({ method: 'POST', url: '/merchant/staff', headers: owner.auth, payload: { email: developer.email, permissions: ['apps'] } })).json().invitation
+  const joined = await app.inject({ method: 'POST', url: `/auth/invitations/${tokenOfLink(invitation.link)}/accept`, headers: developer.auth })
+  t.equal(joined.statusCode, 200)
+  const asStaff = { authorization: `Bearer ${joined.json().token as string}` }
+  const portal = await app.inject({ url: '/developer/apps', headers: asStaff })
+  t.equal(portal.statusCode, 403)
+  t.equal(portal.json().code, 'role_forbidden')
+  const query = new URLSearchParams({ client_id: draft.clientId, redirect_uri: draft.redirectUrl, response_type: 'code' })
+  const consent = await app.inject({ url: `/oauth/authorize/info?${query.toString()}`, headers: asStaff })
+  t.equal(consent.statusCode, 400, 'their unpublished app is not installable on the merchant')
+  t.equal(consent.json().code, 'unauthorized_client')
+  t.equal((await app.inject({ url: '/developer/apps', headers: developer.auth })).statusCode, 200, 'their own session still reaches the portal')
 })
