@@ -35,5 +35,6 @@ export type ActivityEntryType = Static<typeof ActivityEntrySchema>
 
 export const ActivityPageSchema = Type.Object({
   data: Type.Array(ActivityEntrySchema, { description: 'Newest first' }),
+  limit: Type.Integer({ description: 'The page size used (a larger `limit` is clamped to 100)' }),
   nextCursor: Type.Union([Type.String(), Type.Null()], { description: 'Pass as `before` for the next (older) page; null on the last' })
 }, { title: 'ActivityPage', additionalProperties: false })

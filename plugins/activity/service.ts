@@ -25,16 +25,18 @@ const MAX_LIMIT = 100
 export function startActivity (fastify: FastifyInstance) {
   return {
     async page (businessId: string, query: ActivityQueryType, permissions?: readonly Permission[]) {
+      const limit = Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT)
       const [type, id] = query.resource === undefined ? [] : query.resource.split(':') as [ActivityResource, string | undefined]
       const page = await activityPage(fastify.db, businessId, {
         actor: query.actor as ActorType | undefined,
         resource: type === undefined ? undefined : { type, id },
         visible: resourcesFor(permissions),
         before: query.before,
-        limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT)
+        limit
       })
       if (page === null) throw badRequest('cursor_invalid', 'before is not a cursor this list gave out (use its nextCursor)')
-      return page
+      // DESIGN §5: the envelope says the limit used
+      return { ...page, limit }
     }
   }
 }
