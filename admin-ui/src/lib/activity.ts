@@ -1,8 +1,9 @@
 /** The activity log's entries as GET /merchant/activity answers them (DESIGN §24). */
-export const ACTOR_TYPES = ['customer', 'staff', 'app', 'platform'] as const
-export type ActorType = typeof ACTOR_TYPES[number]
-export const ACTIVITY_RESOURCES = ['order', 'product', 'review', 'page', 'settings', 'app', 'charge'] as const
-export type ActivityResource = typeof ACTIVITY_RESOURCES[number]
+import { ACTIVITY_RESOURCES, ACTOR_TYPES, type ActivityResource, type ActorType } from '../../../sdk/src/contract/activity.ts'
+
+// the contract's lists (sdk/src/contract), as the screens use them
+export { ACTIVITY_RESOURCES, ACTOR_TYPES }
+export type { ActivityResource, ActorType }
 
 export interface ActivityEntry {
   id: string

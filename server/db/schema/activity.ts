@@ -1,13 +1,9 @@
 import { pgTable, text, timestamp, jsonb, index } from 'drizzle-orm/pg-core'
 import { businesses } from './commerce.ts'
+import { ACTIVITY_RESOURCES, ACTOR_TYPES } from '../../../sdk/src/contract/activity.ts'
 
-/** Who made a change (DESIGN §24). */
-export const ACTOR_TYPES = ['customer', 'staff', 'app', 'platform'] as const
-export type ActorType = typeof ACTOR_TYPES[number]
-
-/** What an activity entry is about. */
-export const ACTIVITY_RESOURCES = ['order', 'product', 'review', 'page', 'settings', 'app', 'charge'] as const
-export type ActivityResource = typeof ACTIVITY_RESOURCES[number]
+// the contract's lists (sdk/src/contract), which the admin's screens share
+export { ACTIVITY_RESOURCES, ACTOR_TYPES, type ActivityResource, type ActorType } from '../../../sdk/src/contract/activity.ts'
 
 /**
  * The business's activity log (DESIGN §24): each change to its orders, products, reviews, pages,
