@@ -82,10 +82,9 @@ export function createAppReviews (context: AppReviewsContext) {
 
   return {
     /** The business's review of the app; 404 when it has none. */
-    async mine (businessId: string, appId: string): Promise<ManagedAppReview> {
+    async mine (businessId: string, appId: string): Promise<{ review: ManagedAppReview | null }> {
       const [row] = await db.select().from(appReviews).where(ofBusiness(businessId, appId)).limit(1)
-      if (row === undefined) throw notFound('app_review_not_found', 'Review')
-      return managedReview(row)
+      return { review: row === undefined ? null : managedReview(row) }
     },
 
     /** Writes or edits the business's review: 403 review_not_allowed unless a real installation entitles it. */

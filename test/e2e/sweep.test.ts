@@ -128,6 +128,7 @@ t.test('sweep: every screen at 1280 and 390 px, as every role, fits, is quiet in
     { role: 'merchant', route: '/admin/charges/:id', url: `/admin/charges/${charge.json().id as string}`, ready: '[data-testid="charge"]' },
     { role: 'merchant', route: '/admin/pages', url: '/admin/pages' },
     { role: 'merchant', route: '/admin/staff', url: '/admin/staff', ready: '[data-testid="invitations"]' },
+    { role: 'merchant', route: '/admin/activity', url: '/admin/activity', ready: '[data-testid="activity"]' },
     { role: 'anonymous', route: '/invite/:token', url: invitePath, ready: '[data-testid="invitation"]' },
     { role: 'merchant', route: '/admin/pages/:slug', url: '/admin/pages/home' },
     { role: 'developer', route: '/portal', url: '/portal', ready: '[data-testid="portal-apps"]' },

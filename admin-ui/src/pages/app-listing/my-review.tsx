@@ -22,16 +22,13 @@ const REFUSALS: Partial<Record<ErrorCode, string>> = {
 }
 
 /**
- * The business's own review, asked only when it has the app installed (a business without an install has
- * none to show, and the API's 404 for "none yet" is logged by the browser); 404 is "none yet", not an error.
+ * The business's own review (`review: null` while it has none), asked only when it has the app installed:
+ * a business without an install has none to show.
  */
 function useMine (appId: string, version: number, ask: boolean) {
   const { api } = useSession()
   const path = `/merchant/apps/${encodeURIComponent(appId)}/review`
-  return useResource<ManagedAppReview | null>(ask ? `${path}#${version}` : null, () => api.get<ManagedAppReview>(path).catch((error: unknown) => {
-    if (error instanceof ApiError && error.code === 'app_review_not_found') return null
-    throw error
-  }))
+  return useResource<{ review: ManagedAppReview | null }>(ask ? `${path}#${version}` : null, () => api.get(path))
 }
 
 /** One failed call, kept for display: the message (or our own words for a known code) and its field problems. */
@@ -120,21 +117,22 @@ export function MyReview ({ listing, onChange }: { listing: MarketplaceApp, onCh
 
   // the installed apps' Review link lands here
   useScrollToHash('my-review', !mine.loading && !installs.loading)
+  const review = mine.data?.review ?? null
   let content
   if (installs.loading || (installed && mine.data === null && mine.loading)) content = <Loading what='Loading your review' />
   else if (installs.error !== null) content = <ErrorMessage message={installs.error} />
   else if (mine.error !== null) content = <ErrorMessage message={mine.error} />
-  else if (!installed || mine.data === null || mine.data === undefined) {
+  else if (!installed || review === null) {
     content = installed
       ? <ReviewForm appId={listing.id} mine={null} onSaved={() => changed('Thank you: your review is posted.')} />
       : <p class='muted' data-testid='review-needs-install'>Install this app to review it: you can rate it once it has been installed on your business for 24 hours.</p>
   } else if (editing) {
-    content = <ReviewForm appId={listing.id} mine={mine.data} onSaved={() => changed('Your review is updated.')} onCancel={() => setEditing(false)} />
+    content = <ReviewForm appId={listing.id} mine={review} onSaved={() => changed('Your review is updated.')} onCancel={() => setEditing(false)} />
   } else {
     content = (
       <>
-        {mine.data.hidden !== null && <p class='muted'>A reviewer hid your review: it is not shown in the marketplace and does not count in the rating.</p>}
-        <AppReviewItem review={mine.data}>
+        {review.hidden !== null && <p class='muted'>A reviewer hid your review: it is not shown in the marketplace and does not count in the rating.</p>}
+        <AppReviewItem review={review}>
           <div class={styles.formButtons}>
             <button type='button' class='secondary' onClick={() => { setSaved(null); setEditing(true) }}>Edit review</button>
             <ConfirmStep label='Withdraw' confirmLabel='Withdraw review' busyLabel='Withdrawing…' dismissLabel='Keep it' title='Withdraw your review' busy={withdrawing} error={withdrawError} onConfirm={() => { void withdraw() }}>
