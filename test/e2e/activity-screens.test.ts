@@ -13,8 +13,9 @@ async function check (t: Test, page: Page, name: string): Promise<void> {
 
 /** The entries of the list on screen, as "actor type: text". */
 async function entries (page: Page): Promise<string[]> {
-  const items = page.getByTestId('activity-entry')
-  return await Promise.all((await items.all()).map(async (item) => `${await item.getAttribute('data-actor') ?? ''}: ${(await item.innerText()).replace(/\s+/g, ' ')}`))
+  // read in one go: the list may be replaced between reads of its items one by one
+  return await page.getByTestId('activity-entry').evaluateAll((items) =>
+    items.map((item) => `${item.getAttribute('data-actor') ?? ''}: ${(item as HTMLElement).innerText.replace(/\s+/g, ' ')}`))
 }
 
 t.test('the activity screens in Chromium: an order’s timeline names the customer, the app and the staff member; /admin/activity filters and pages', async (t) => {

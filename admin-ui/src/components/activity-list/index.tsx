@@ -2,10 +2,13 @@ import { formatDate } from '../../lib/format.ts'
 import { ACTOR_LABEL, describeActivity, resourceHref, RESOURCE_LABEL, type ActivityEntry } from '../../lib/activity.ts'
 import styles from './style.module.css'
 
-/** Who did what, when: an order's timeline, or the business's activity (with `showResource`, a link to each thing changed). */
-export function ActivityList ({ entries, showResource = false, label }: { entries: ActivityEntry[], showResource?: boolean, label: string }) {
+/**
+ * Who did what, when: an order's timeline, or the business's activity (with `showResource`, a link to each thing changed).
+ * `busy` while the rows shown are the previous page's and the next page is loading.
+ */
+export function ActivityList ({ entries, showResource = false, label, busy = false }: { entries: ActivityEntry[], showResource?: boolean, label: string, busy?: boolean }) {
   return (
-    <ol class={styles.list} aria-label={label} data-testid='activity'>
+    <ol class={styles.list} aria-label={label} aria-busy={busy} data-testid='activity'>
       {entries.map((entry) => {
         const href = showResource ? resourceHref(entry) : null
         return (

@@ -70,7 +70,7 @@ export default function AdminActivity () {
                 )
               : (
                 <div class='panel'>
-                  <ActivityList entries={list.data.data} showResource label={`Activity, page ${pages.page}`} />
+                  <ActivityList entries={list.data.data} showResource label={list.current ? `Activity, page ${pages.page}` : 'Activity, loading'} busy={!list.current} />
                 </div>
                 )}
           {list.data !== null && (pages.page > 1 || list.data.nextCursor !== null) && (
