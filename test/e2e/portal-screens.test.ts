@@ -120,7 +120,8 @@ t.test('developer portal in Chromium', async (t) => {
     t.match(await page.getByRole('alert').innerText(), /not valid JSON/)
     await page.getByLabel('Manifest JSON').fill(BAD_MANIFEST)
     await page.getByRole('button', { name: 'Preview changes' }).click()
-    await page.getByRole('alert').waitFor()
+    // the alert about the JSON is still up until the answer replaces it with the list of problems
+    await page.getByRole('alert').locator('li').first().waitFor()
     const problems = await page.getByRole('alert').locator('li').allInnerTexts()
     t.ok(problems.length >= 2, `every problem is listed (${problems.length})`)
     t.ok(problems.some((p) => p.includes('/blocks/0')), 'with its path')

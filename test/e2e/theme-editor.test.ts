@@ -2,10 +2,20 @@ import t, { type Test } from 'tap'
 import { createServer } from 'node:http'
 import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
-import type { Page } from 'playwright-core'
+import type { Dialog, Page } from 'playwright-core'
 import { build, createApp, listen, oauthInstall, publishApp, registerUser, REVIEWER_ENV, uniqueEmail } from '../helper.ts'
 import { launch, screenshot, waitThroughReloads } from './browser.ts'
 import { startStudioApp, studioManifest } from './studio-app.ts'
+
+/**
+ * Answers a dialog: stay (dismiss) or leave (accept). One the browser closed itself first (a navigation
+ * went ahead while it was up, on a busy machine) needs no answer: the test checks where the page ended up.
+ */
+function answer (dialog: Dialog, leave: boolean): void {
+  (leave ? dialog.accept() : dialog.dismiss()).catch((error: Error) => {
+    if (!/No dialog is showing/.test(error.message)) throw error
+  })
+}
 
 /** 390 px: nothing may scroll sideways. */
 async function noSideScroll (t: Test, page: Page, where: string): Promise<void> {
@@ -43,7 +53,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       const page = await browser.newPage({ viewport: { width, height: 900 } })
       const dialogs: string[] = []
       // the editor's "unsaved changes" question is answered "stay"; anything else is accepted
-      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void (/unsaved changes/.test(dialog.message()) ? dialog.dismiss() : dialog.accept()) })
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); answer(dialog, !/unsaved changes/.test(dialog.message())) })
 
       // 1. Install from the listing: appUrl → the app starts OAuth → consent → the app exchanges the code
       await page.goto(`${base}/login?next=${encodeURIComponent(`/apps/${created.slug}`)}`)
@@ -178,14 +188,14 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       await cdp.detach()
       // …and "leave" leaves
       page.removeAllListeners('dialog')
-      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); answer(dialog, true) })
       dialogs.length = 0
       await page.evaluate(() => { history.back() })
       await page.getByRole('heading', { name: 'Pages', exact: true }).waitFor()
       t.match(dialogs, [/unsaved changes/], 'asked, and left when told to')
       t.match(page.url(), /\/admin\/pages$/, 'on the pages list')
       page.removeAllListeners('dialog')
-      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); void (/unsaved changes/.test(dialog.message()) ? dialog.dismiss() : dialog.accept()) })
+      page.on('dialog', (dialog) => { dialogs.push(dialog.message()); answer(dialog, !/unsaved changes/.test(dialog.message())) })
       // Forward asks the same way: back into the editor (nothing to save), out by its link, Back, an edit, Forward
       await page.evaluate(() => { history.forward() })
       await blocks.filter({ hasText: 'Hero banner' }).click()
@@ -207,7 +217,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       // Back cannot be cancelled there, so the guard asks after the fact, keeps the router from seeing it and
       // returns to the editor's entry; the editor never unmounted, the edit is still there.
       const quiet = await browser.newPage({ viewport: { width, height: 900 } })
-      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.dismiss() })
+      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); answer(dialog, false) })
       const session = await page.evaluate(() => localStorage.getItem('app-platform.session') ?? '')
       await quiet.addInitScript(`localStorage.setItem('app-platform.session', ${JSON.stringify(session)})`)
       const cdpQuiet = await quiet.context().newCDPSession(quiet)
@@ -244,7 +254,7 @@ t.test('a merchant installs from the listing, edits a page in the theme editor, 
       t.equal(await inPage('document.querySelector(\'[data-testid="save-state"]\').textContent'), 'Unsaved changes')
       // "leave" leaves: the router gets the popstate
       quiet.removeAllListeners('dialog')
-      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); void dialog.accept() })
+      quiet.on('dialog', (dialog) => { dialogs.push(dialog.message()); answer(dialog, true) })
       dialogs.length = 0
       await cdpQuiet.send('Page.navigateToHistoryEntry', { entryId: before.entries[before.currentIndex - 1].id })
       await until('location.pathname === \'/admin/pages\' && document.querySelector(\'h1\')?.textContent === \'Pages\'')
