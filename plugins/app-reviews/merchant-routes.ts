@@ -16,8 +16,12 @@ const merchantAppReviewRoutes: FastifyPluginAsyncTypebox<{ appReviews: AppReview
     config: { permission: 'apps' },
     schema: {
       tags, security, operationId: 'getMyAppReview', summary: 'The business\'s review of an app',
-      description: '`review` is null while the business has not reviewed the app (or has withdrawn its review): not having one is an answer, not an error.',
-      params: AppIdParams, response: { 200: Type.Object({ review: Type.Union([ManagedAppReviewSchema, Type.Null()]) }, { additionalProperties: false }), ...errorResponses(401, 403) }
+      description: '`review` is null while the business has not reviewed the app (or has withdrawn its review).',
+      params: AppIdParams,
+      response: {
+        200: Type.Object({ review: Type.Union([ManagedAppReviewSchema, Type.Null()]) }, { additionalProperties: false }),
+        ...errorResponses(401, 403)
+      }
     }
   }, async (request) => await appReviews.mine(businessOf(request), request.params.appId))
 

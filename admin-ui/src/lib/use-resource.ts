@@ -9,7 +9,8 @@ export interface Resource<T> { data: T | null, error: string | null, loading: bo
 
 /** One way to load data: the latest answer for `key` wins; errors arrive as the API's message. */
 export function useResource<T> (key: string | null, load: () => Promise<T>): Resource<T> {
-  const [state, setState] = useState<{ data: T | null, error: string | null, loading: boolean, key: string | null }>({ data: null, error: null, loading: key !== null, key: null })
+  const [state, setState] = useState<{ data: T | null, error: string | null, loading: boolean, key: string | null }>(
+    { data: null, error: null, loading: key !== null, key: null })
   const [generation, setGeneration] = useState(0)
   useEffect(() => {
     if (key === null) return

@@ -6,7 +6,9 @@ import styles from './style.module.css'
  * Who did what, when: an order's timeline, or the business's activity (with `showResource`, a link to each thing changed).
  * `busy` while the rows shown are the previous page's and the next page is loading.
  */
-export function ActivityList ({ entries, showResource = false, label, busy = false }: { entries: ActivityEntry[], showResource?: boolean, label: string, busy?: boolean }) {
+export function ActivityList ({ entries, showResource = false, label, busy = false }: {
+  entries: ActivityEntry[], showResource?: boolean, label: string, busy?: boolean
+}) {
   return (
     <ol class={styles.list} aria-label={label} aria-busy={busy} data-testid='activity'>
       {entries.map((entry) => {
