@@ -10,6 +10,7 @@ import { loadConfig } from '../server/config.ts'
 import { API_VERSIONS } from '../sdk/src/contract/api-versions.ts'
 import { seedInstallations } from './seed.ts'
 import { withScratchDatabase } from './database.ts'
+import { floorServer, statementOf } from './floor.ts'
 import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJson, type Aim, type Spread } from './stats.ts'
 
 /**
@@ -17,7 +18,9 @@ import { aim, describeMachine, formatSpread, printAims, ROUNDS, spread, writeJso
  * PostgreSQL: the product list from the catalogue cache (and, on PostgreSQL, with the cache off) and
  * the order list, which no cache serves. Each is measured beside a bare fastify route answering the
  * same JSON, interleaved over BENCH_ROUNDS rounds (default 3); the median ratio and its range are
- * the figures to judge (bench/stats.ts). BENCH_JSON=path writes them as JSON.
+ * the figures to judge (bench/stats.ts). On PostgreSQL the order list is also measured against its
+ * floor (bench/floor.ts): its own statement through one `pg` round trip, with no framework work.
+ * BENCH_JSON=path writes them as JSON.
  */
 const INSTALLATIONS = Number(process.env.BENCH_INSTALLATIONS ?? 1000)
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5)
@@ -78,10 +81,24 @@ const configFor = (databaseUrl: string | null, cacheMb?: number) => loadConfig({
   ...(cacheMb === undefined ? {} : { APP_API_CACHE_MB: String(cacheMb) })
 }, { inMemory: true })
 
-/** `apiVersion`: sent as App-Api-Version (the installs are pinned to the newest, as production pins new ones). */
-interface Target { label: string, url: string, bareUrl: string, apiVersion?: string }
+/**
+ * `apiVersion`: sent as App-Api-Version (the installs are pinned to the newest, as production pins new ones).
+ * `floorUrl`: the read's floor (PostgreSQL's order list), measured in the same round.
+ */
+interface Target { label: string, url: string, bareUrl: string, apiVersion?: string, floorUrl?: string }
 interface TargetFigures {
-  label: string, app: Spread, bare: Spread, ratio: Spread, p99: Spread, bareP99: Spread, cpuPerRequestUs: Spread, bareCpuPerRequestUs: Spread, failed: number
+  label: string, app: Spread, bare: Spread, ratio: Spread, p99: Spread, bareP99: Spread, cpuPerRequestUs: Spread, bareCpuPerRequestUs: Spread, failed: number,
+  /** req/s of the floor and the read's share of it, where the target has one */
+  floor?: { rps: Spread, share: Spread, cpuPerRequestUs: Spread, failed: number }
+}
+
+function floorFigures (r: Array<{ app: Figures, floor: Figures }>): NonNullable<TargetFigures['floor']> {
+  return {
+    rps: spread(r.map((x) => x.floor.rps)),
+    share: spread(r.map((x) => 100 * x.app.rps / x.floor.rps)),
+    cpuPerRequestUs: spread(r.map((x) => x.floor.cpuPerRequestUs)),
+    failed: r.reduce((sum, x) => sum + x.floor.non2xx + x.floor.errors, 0)
+  }
 }
 
 async function get (app: App, path: string, token: string): Promise<unknown> {
@@ -100,6 +117,7 @@ async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string
   const app: App = await buildApp({ config: configFor(databaseUrl) })
   let direct: App | null = null
   let bare: Awaited<ReturnType<typeof bareServer>> | null = null
+  let floor: Awaited<ReturnType<typeof floorServer>> | null = null
   try {
     await app.ready()
     const tokens = await seedInstallations(app, INSTALLATIONS)
@@ -116,16 +134,18 @@ async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string
       await direct.listen({ port: 0, host: '127.0.0.1' })
       targets.push({ label: 'products, cache off', url: origin(direct) + PRODUCTS, bareUrl: origin(bare) + PRODUCTS })
     }
-    targets.push({ label: 'orders list (no cache)', url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS })
+    if (databaseUrl !== null) floor = await floorServer(databaseUrl, await statementOf(app, ORDERS, tokens[0]), app.config.databasePoolSize)
+    targets.push({ label: 'orders list (no cache)', url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS, ...(floor === null ? {} : { floorUrl: floor.url }) })
     // an app pinned to the first version (every install made before versions were): the same list, downgraded
     targets.push({ label: `orders list, ${OLDEST_VERSION}`, url: origin(app) + ORDERS, bareUrl: origin(bare) + ORDERS, apiVersion: OLDEST_VERSION })
 
-    const runs = new Map<string, Array<{ app: Figures, bare: Figures }>>(targets.map((target) => [target.label, []]))
+    const runs = new Map<string, Array<{ app: Figures, bare: Figures, floor?: Figures }>>(targets.map((target) => [target.label, []]))
     for (let round = 0; round < ROUNDS; round++) {
       for (const target of targets) {
         const appFigures = await measure(target.url, tokensFile, round === 0, target.apiVersion)
         const bareFigures = await measure(target.bareUrl, '-', round === 0)
-        runs.get(target.label)!.push({ app: appFigures, bare: bareFigures })
+        const floorFigures = target.floorUrl === undefined ? undefined : await measure(target.floorUrl, '-', round === 0)
+        runs.get(target.label)!.push({ app: appFigures, bare: bareFigures, floor: floorFigures })
       }
     }
     return targets.map(({ label }): TargetFigures => {
@@ -139,10 +159,12 @@ async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string
         bareP99: spread(r.map((x) => x.bare.p99)),
         cpuPerRequestUs: spread(r.map((x) => x.app.cpuPerRequestUs)),
         bareCpuPerRequestUs: spread(r.map((x) => x.bare.cpuPerRequestUs)),
-        failed: r.reduce((sum, x) => sum + x.app.non2xx + x.app.errors, 0)
+        failed: r.reduce((sum, x) => sum + x.app.non2xx + x.app.errors, 0),
+        ...(r[0].floor === undefined ? {} : { floor: floorFigures(r as Array<{ app: Figures, floor: Figures }>) })
       }
     })
   } finally {
+    await floor?.close()
     await bare?.close()
     await direct?.close()
     await app.close()
@@ -174,7 +196,18 @@ for (const { engine, targets } of results) {
   const orders = targets.find((f) => f.label.startsWith('orders'))
   if (engine === 'PostgreSQL' && orders !== undefined) {
     aims.push(aim('orders list on PostgreSQL ≥ 30 % of the bare route', orders.ratio.median >= 30, formatSpread(orders.ratio, 1, '%')))
+    if (orders.floor !== undefined) {
+      aims.push(aim('orders list on PostgreSQL ≥ 80 % of its floor', orders.floor.share.median >= 80, formatSpread(orders.floor.share, 1, '%')))
+    }
     aims.push(aim(`orders list p99 < 50 ms at ${CONNECTIONS} connections`, orders.p99.median < 50 && CONNECTIONS >= 64, `${formatSpread(orders.p99)} ms${CONNECTIONS < 64 ? ' (aim is at 64 connections)' : ''}`))
+  }
+}
+for (const { engine, targets } of results) {
+  for (const f of targets) {
+    if (f.floor === undefined) continue
+    console.log(`\n${engine}: ${f.label} against its floor, its own statement through one pg round trip with no framework work:`)
+    console.log(`  floor ${formatSpread(f.floor.rps)} req/s at ${formatSpread(f.floor.cpuPerRequestUs)} CPU µs/req (${f.floor.failed} failed); ` +
+      `the list ${formatSpread(f.app)} req/s, ${formatSpread(f.floor.share, 1, '%')} of the floor`)
   }
 }
 console.log('')

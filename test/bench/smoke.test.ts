@@ -33,7 +33,13 @@ t.test('npm run bench:app-api prints interleaved rounds beside the bare route, t
   t.equal(figures.bench, 'app-api')
   t.equal(figures.rounds, 2)
   t.same(figures.figures.results[0].targets[0].ratio.values.length, 2, 'one ratio per round')
-  if (SERVER_URL !== null) t.match(stdout, /(met|not met)\s+orders list on PostgreSQL ≥ 30 % of the bare route: [\d.]+%/)
+  if (SERVER_URL !== null) {
+    t.match(stdout, /(met|not met)\s+orders list on PostgreSQL ≥ 30 % of the bare route: [\d.]+%/)
+    // the floor: the list's own statement through one pg round trip, measured in the same rounds
+    t.match(stdout, /PostgreSQL: orders list \(no cache\) against its floor[^\n]*\n\s+floor [1-9]\d* \(\d+–\d+\) req\/s at \d+ \(\d+–\d+\) CPU µs\/req \(0 failed\); the list [1-9]\d* \(\d+–\d+\) req\/s, [\d.]+% \(/)
+    t.match(stdout, /(met|not met)\s+orders list on PostgreSQL ≥ 80 % of its floor: [\d.]+%/)
+    t.equal(figures.figures.results[1].targets.find((target: { label: string }) => target.label === 'orders list (no cache)').floor.share.values.length, 2, 'the share of the floor, per round')
+  }
 })
 
 t.test('npm run bench:webhooks delivers every event at both fan-outs beside the signed-POST rate (and the BullMQ peer on PostgreSQL)', async (t) => {
