@@ -2,7 +2,7 @@ import t from 'tap'
 import Fastify from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
-import { compilePendingSchemas, sharedSerializers } from '../../server/schema-compilers.ts'
+import { compilePendingSchemas, sharedSerializers, withCheapUnions } from '../../server/schema-compilers.ts'
 import { validatorCompiler } from '../../server/validation.ts'
 import { build } from '../helper.ts'
 
@@ -56,4 +56,44 @@ t.test('a schema that cannot compile fails on its first request, and compilePend
   await app.ready()
   t.equal((await app.inject({ method: 'POST', url: '/broken', payload: { n: 1 } })).statusCode, 500)
   t.throws(() => compilePendingSchemas(), /POST \/broken: the body schema does not compile: type must be JSONType/)
+})
+
+t.test('unions are written without validating the value against each option, and as fastify\'s own serializer writes them', async (t) => {
+  const Page = Type.Object({ data: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }) })), total: Type.Integer(), page: Type.Integer() })
+  const Cursor = Type.Object({ data: Type.Array(Type.Object({ at: Type.String({ format: 'date-time' }) })), nextCursor: Type.Union([Type.String(), Type.Null()]) })
+  const Answer = Type.Object({
+    list: Type.Union([Page, Cursor]),
+    status: Type.Union([Type.Literal('OPEN'), Type.Literal('DONE')]),
+    expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    note: Type.Union([Type.String(), Type.Null()]),
+    // no property tells these apart: left as the union it is
+    either: Type.Union([Type.Object({ a: Type.Integer() }), Type.Object({ a: Type.String() })])
+  })
+  const cheap = withCheapUnions(Answer) as any
+  t.same(cheap.properties.status, { type: 'string' }, 'literals of one type: that type')
+  t.match(cheap.properties.expiresAt, { if: { type: 'null' }, then: { type: 'null' }, else: { type: 'string', format: 'date-time' } }, 'nullable: null tested first')
+  t.match(cheap.properties.list, { if: { type: 'object', required: ['total'] }, then: { required: ['data', 'total', 'page'] }, else: { required: ['data', 'nextCursor'] } },
+    'envelopes: by a property only the first has')
+  t.ok(Array.isArray(cheap.properties.either.anyOf), 'a union nothing tells apart stays')
+  t.ok(Array.isArray((Answer.properties.list as any).anyOf), 'the schema itself is untouched')
+
+  const at = new Date('2026-11-29T10:00:00.000Z')
+  const values = [
+    { list: { data: [{ at }], total: 1, page: 1, extra: 'dropped' }, status: 'OPEN', expiresAt: null, note: 'n', either: { a: 1 } },
+    { list: { data: [{ at: at.toISOString() }], nextCursor: null }, status: 'DONE', expiresAt: at, note: null, either: { a: 'x' } },
+    { list: { data: [], nextCursor: 'c1' }, status: 'DONE', expiresAt: at.toISOString(), note: null, either: { a: 2 } }
+  ]
+  const shared = bare()
+  const plain = Fastify({ logger: false })
+  t.teardown(async () => { await shared.close(); await plain.close() })
+  for (const app of [shared, plain]) {
+    app.post('/answer', { schema: { response: { 200: Answer } } }, async (request) => values[Number((request.body as { n: number }).n)])
+  }
+  for (let n = 0; n < values.length; n++) {
+    const ours = await shared.inject({ method: 'POST', url: '/answer', payload: { n } })
+    const theirs = await plain.inject({ method: 'POST', url: '/answer', payload: { n } })
+    t.equal(ours.statusCode, 200)
+    t.equal(ours.body, theirs.body, `value ${n}: written as fastify's own serializer writes it`)
+  }
+  t.notOk(JSON.parse((await shared.inject({ method: 'POST', url: '/answer', payload: { n: 0 } })).body).list.extra, 'the envelope keeps to its schema')
 })

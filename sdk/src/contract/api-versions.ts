@@ -183,11 +183,19 @@ export const API_VERSION_RELEASES: readonly ApiVersionRelease[] = [
 export const releaseOf = (version: ApiVersion): ApiVersionRelease => API_VERSION_RELEASES.find((release) => release.version === version) as ApiVersionRelease
 
 /** The changes that touch `shape` in the releases after `older` up to `newer`, oldest first. */
-function changesOf (shape: ShapeName, older: ApiVersion, newer: ApiVersion): VersionChange[] {
-  return API_VERSION_RELEASES
-    .filter((release) => release.version > older && release.version <= newer)
-    .flatMap((release) => release.changes.filter((change) => change.shapes.includes(shape)))
+function changesOf (shape: ShapeName, older: ApiVersion, newer: ApiVersion): readonly VersionChange[] {
+  // the registry is fixed: each (shape, span) is looked up once, not once per value transformed
+  const key = `${shape} ${older} ${newer}`
+  let changes = CHANGES.get(key)
+  if (changes === undefined) {
+    changes = API_VERSION_RELEASES
+      .filter((release) => release.version > older && release.version <= newer)
+      .flatMap((release) => release.changes.filter((change) => change.shapes.includes(shape)))
+    CHANGES.set(key, changes)
+  }
+  return changes
 }
+const CHANGES = new Map<string, readonly VersionChange[]>()
 
 /** Whether `version` shows a shape differently from the newest version. */
 export const shapeChanges = (shape: ShapeName, version: ApiVersion): boolean => changesOf(shape, version, LATEST_API_VERSION).length > 0
@@ -197,7 +205,7 @@ export const showsAsRecorded = (shape: ShapeName, version: ApiVersion): boolean 
 
 /** A value in the newest shape (an answer, a webhook's data, a hook's payload), as an app pinned to `version` reads it: newest change first. */
 export function downgrade (shape: ShapeName, value: unknown, version: ApiVersion): unknown {
-  return changesOf(shape, version, LATEST_API_VERSION).reverse().reduce((result, change) => change.down(shape, result), value)
+  return changesOf(shape, version, LATEST_API_VERSION).reduceRight((result, change) => change.down(shape, result), value)
 }
 
 /** A value in `version`'s shape (a request body, a hook's answer), in the newest shape: oldest change first. */
