@@ -9,6 +9,7 @@ export type FactsOf = (ids: string[]) => Promise<Map<string, { isTestInstall: bo
 export const COUNTER_FLUSH_MS = 2000
 
 const utcDay = (at: Date) => at.toISOString().slice(0, 10)
+const DAY_MS = 86_400_000
 
 /** One counter increment; the installation decides live or sandbox when it is written. */
 interface Increment { appId: string, installationId: string, day: string, metric: string, n: number }
@@ -21,12 +22,22 @@ interface Increment { appId: string, installationId: string, day: string, metric
 export function createCounterBuffer (db: Db, clock: Clock, onError: (error: unknown) => void, testInstalls: () => { factsOf: FactsOf }) {
   let pending = new Map<string, Increment>()
   let running: Promise<void> = Promise.resolve()
+  // the UTC day of now, worked out again only when the clock leaves it (not with a Date per count)
+  let day = { from: 0, to: -1, name: '' }
+  function today (): string {
+    const now = clock.nowMs()
+    if (now < day.from || now >= day.to) {
+      const from = now - (now % DAY_MS)
+      day = { from, to: from + DAY_MS, name: utcDay(new Date(from)) }
+    }
+    return day.name
+  }
 
-  function add (appId: string, installationId: string, metric: string, n = 1, day = utcDay(clock.now())): void {
+  function add (appId: string, installationId: string, metric: string, n = 1, on = today()): void {
     if (n === 0) return
-    const key = `${appId}\u0000${installationId}\u0000${day}\u0000${metric}`
+    const key = `${appId}\u0000${installationId}\u0000${on}\u0000${metric}`
     const current = pending.get(key)
-    if (current === undefined) pending.set(key, { appId, installationId, day, metric, n })
+    if (current === undefined) pending.set(key, { appId, installationId, day: on, metric, n })
     else current.n += n
   }
 

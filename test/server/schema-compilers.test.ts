@@ -1,5 +1,5 @@
 import t from 'tap'
-import Fastify from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Type } from '@sinclair/typebox'
 import { compilePendingSchemas, sharedSerializers, withCheapUnions } from '../../server/schema-compilers.ts'
@@ -86,7 +86,7 @@ t.test('unions are written without validating the value against each option, and
   const shared = bare()
   const plain = Fastify({ logger: false })
   t.teardown(async () => { await shared.close(); await plain.close() })
-  for (const app of [shared, plain]) {
+  for (const app of [shared, plain] as unknown as FastifyInstance[]) {
     app.post('/answer', { schema: { response: { 200: Answer } } }, async (request) => values[Number((request.body as { n: number }).n)])
   }
   for (let n = 0; n < values.length; n++) {
