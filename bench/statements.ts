@@ -63,6 +63,7 @@ export function statementKind ({ text, values }: Statement): string {
   if (t === 'begin' || t === 'commit' || t === 'rollback') return t
   if (t.includes('pgboss.')) return 'pg-boss'
   if (t.startsWith('select pg_notify(') && values[0] === 'console_live') return 'live tail'
+  if (t.startsWith('select pg_notify(') && values[0] === 'outbox_events') return 'outbox wake'
   if (t.includes('insert into outbox_events')) return 'outbox insert'
   if (t.includes('with taken as')) return 'dispatch fan-out'
   // a group write with no success in it only stamps events

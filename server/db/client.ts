@@ -13,6 +13,7 @@ import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
 import { keepsSessions } from './sessions.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
+import { trackCommits } from './after-commit.ts'
 
 export { MIGRATIONS_FOLDER }
 /** Any constant works; every process that migrates must use the same one. */
@@ -132,6 +133,7 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
   }
   const queue = yieldToIoBeforeEachTurn(client)
   const db = drizzlePglite(client, { schema }) as unknown as Db
+  trackCommits(db)
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
     // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
     if (values === undefined || values.length === 0) {
@@ -208,6 +210,7 @@ async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: n
   // An idle client that errors (server restart) must not crash the process; the pool replaces it.
   pool.on('error', () => {})
   const db = drizzlePg(pool, { schema }) as unknown as Db
+  trackCommits(db)
   // a separate listen URL says DATABASE_URL is a transaction pooler, where named statements do not survive
   if (direct) keepsSessions(db)
   // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that

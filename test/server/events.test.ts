@@ -2,20 +2,45 @@ import t from 'tap'
 import { eq } from 'drizzle-orm'
 import { emitEvent, EVENT_SCOPES, OUTBOX_CHANNEL } from '../../server/events.ts'
 import { outboxEvents } from '../../server/db/schema/index.ts'
-import { build } from '../helper.ts'
+import { build, until } from '../helper.ts'
 
 t.test('emitEvent', async (t) => {
   // a web process: no dispatcher takes the events, so the outbox row is seen as written
   const app = await build(t, { env: { PROCESS_ROLE: 'web' } })
 
   t.test('writes the event with the change and wakes listeners after commit', async (t) => {
-    let wake: (payload: string) => void = () => {}
-    const woken = new Promise<string>((resolve) => { wake = resolve })
-    await app.database.listen(OUTBOX_CHANNEL, (payload) => wake(payload))
-    const id = await app.db.transaction(async (tx) => emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
+    let id = ''
+    // what a woken dispatcher reads: the event, committed
+    const woken = new Promise<number>((resolve) => {
+      void app.database.listen(OUTBOX_CHANNEL, () => {
+        void app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id)).then((rows) => { if (rows.length > 0) resolve(rows.length) })
+      }).then((unlisten) => t.teardown(unlisten))
+    })
+    id = await app.db.transaction(async (tx) => await emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
     const [row] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id))
     t.match(row, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' }, dispatchedAt: null })
-    t.equal(await woken, 'biz_a')
+    t.equal(await woken, 1, 'a wake-up found the event committed')
+  })
+
+  t.test('a burst of commits wakes the listeners a few times, the last wake-up after the last commit; an event outside a transaction wakes them too', async (t) => {
+    const wakes: number[] = []
+    const unlisten = await app.database.listen(OUTBOX_CHANNEL, () => { wakes.push(performance.now()) })
+    t.teardown(unlisten)
+    let next = 0
+    const events = 200
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < events) {
+        next++
+        await app.db.transaction(async (tx) => { await emitEvent(tx, { businessId: 'biz_c', event: 'product.updated', data: { n: next } }) })
+      }
+    }))
+    const lastCommit = performance.now()
+    await until(async () => wakes.filter((at) => at > lastCommit).length, (after) => after > 0)
+    t.ok(wakes.length < events, `fewer wake-ups (${wakes.length}) than events (${events})`)
+    const before = wakes.length
+    await emitEvent(app.db, { businessId: 'biz_c', event: 'product.updated', data: { alone: true } })
+    await until(async () => wakes.length, (n) => n > before)
+    t.pass('an event in a statement of its own woke them')
   })
 
   t.test('writes nothing when the transaction rolls back', async (t) => {
