@@ -68,6 +68,7 @@ t.test('npm run bench:budget counts the statements of one delivery at one webhoo
   // a lone event: its fan-out and the write that records its delivery and stamps its event
   t.match(stdout, /PGlite lone events \(3 deliveries\)\n\s+delivery path: [\d.]+ statements per delivery \(dispatch fan-out 1\.000, .*success write 1\.000/)
   t.notMatch(stdout, /event stamp/, 'no event stamped apart')
+  t.match(stdout, /PGlite lone events[^\n]*\n[^\n]*\n\s+the writers': {2}outbox insert 1\.000, outbox wake 1\.000\n/, 'an event is its insert, and its wake-up after the commit')
   t.match(stdout, /PGlite burst, 16 writers \(40 deliveries\)/)
   t.match(stdout, /CPU per delivery: this process \d+ µs/)
 })
