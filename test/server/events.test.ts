@@ -9,14 +9,14 @@ t.test('emitEvent', async (t) => {
   const app = await build(t, { env: { PROCESS_ROLE: 'web' } })
 
   t.test('writes the event with the change and wakes listeners after commit', async (t) => {
-    let id = ''
-    // what a woken dispatcher reads: the event, committed
-    const woken = new Promise<number>((resolve) => {
-      void app.database.listen(OUTBOX_CHANNEL, () => {
-        void app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id)).then((rows) => { if (rows.length > 0) resolve(rows.length) })
-      }).then((unlisten) => t.teardown(unlisten))
+    // what a woken dispatcher reads: the event, committed (found by its business, known before it is written)
+    let found: (rows: number) => void = () => {}
+    const woken = new Promise<number>((resolve) => { found = resolve })
+    const unlisten = await app.database.listen(OUTBOX_CHANNEL, () => {
+      void app.db.select().from(outboxEvents).where(eq(outboxEvents.businessId, 'biz_a')).then((rows) => { if (rows.length > 0) found(rows.length) })
     })
-    id = await app.db.transaction(async (tx) => await emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
+    t.teardown(unlisten)
+    const id = await app.db.transaction(async (tx) => await emitEvent(tx, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' } }))
     const [row] = await app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id))
     t.match(row, { businessId: 'biz_a', event: 'product.created', data: { id: 'prod_1' }, dispatchedAt: null })
     t.equal(await woken, 1, 'a wake-up found the event committed')
