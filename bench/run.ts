@@ -144,8 +144,8 @@ async function benchEngine (engine: 'PGlite' | 'PostgreSQL', databaseUrl: string
       for (const target of targets) {
         const appFigures = await measure(target.url, tokensFile, round === 0, target.apiVersion)
         const bareFigures = await measure(target.bareUrl, '-', round === 0)
-        const floorFigures = target.floorUrl === undefined ? undefined : await measure(target.floorUrl, '-', round === 0)
-        runs.get(target.label)!.push({ app: appFigures, bare: bareFigures, floor: floorFigures })
+        const floorRun = target.floorUrl === undefined ? undefined : await measure(target.floorUrl, '-', round === 0)
+        runs.get(target.label)!.push({ app: appFigures, bare: bareFigures, floor: floorRun })
       }
     }
     return targets.map(({ label }): TargetFigures => {

@@ -32,18 +32,15 @@ export interface NewEvent {
  */
 export async function emitEvent (executor: Executor, input: NewEvent): Promise<string> {
   const id = newId('evt')
-  const row = sql`(${id}, ${input.businessId}, ${input.event}, ${JSON.stringify(input.data)}::jsonb, ${input.installationId ?? null}, ${currentTraceParent()})`
+  const insert = sql`insert into outbox_events (id, business_id, event, data, installation_id, trace_parent)
+    values (${id}, ${input.businessId}, ${input.event}, ${JSON.stringify(input.data)}::jsonb, ${input.installationId ?? null}, ${currentTraceParent()})`
   const commits = commitsAt(executor)
   if (commits === 'unknown') {
     // the row and the wake-up in one round trip
-    await executor.execute(sql`with written as (
-        insert into outbox_events (id, business_id, event, data, installation_id, trace_parent) values ${row}
-        returning business_id
-      )
-      select pg_notify(${OUTBOX_CHANNEL}, business_id) from written`)
+    await executor.execute(sql`with written as (${insert} returning business_id) select pg_notify(${OUTBOX_CHANNEL}, business_id) from written`)
     return id
   }
-  await executor.execute(sql`insert into outbox_events (id, business_id, event, data, installation_id, trace_parent) values ${row}`)
+  await executor.execute(insert)
   if (commits === 'statement') wakeDispatchers(executor as Db)
   else afterCommit(executor, OUTBOX_CHANNEL, wakeDispatchers)
   return id

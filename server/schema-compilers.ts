@@ -23,7 +23,8 @@ function serializerOf (key: string): Serializer {
   let serializer = compiled.get(key)
   if (serializer === undefined) {
     const { build, route } = pending.get(key) as { build: SerializerBuilder, route: Parameters<SerializerBuilder>[0] }
-    serializer = build(route)
+    // unions written the cheap way, in the serializer's copy of the schema (withCheapUnions)
+    serializer = build({ ...route, schema: withCheapUnions(route.schema) })
     compiled.set(key, serializer)
     pending.delete(key)
   }
@@ -37,7 +38,7 @@ export const sharedSerializers: SerializerFactory = (externalSchemas, options) =
     const key = `${context}${JSON.stringify(route.schema)}`
     const known = compiled.get(key)
     if (known !== undefined) return known
-    if (!pending.has(key)) pending.set(key, { build, route: { ...route, schema: withCheapUnions(route.schema) } })
+    if (!pending.has(key)) pending.set(key, { build, route })
     let serializer: Serializer | undefined
     return (doc: unknown) => (serializer ??= serializerOf(key))(doc)
   }
@@ -58,7 +59,7 @@ const DATE_FORMATS = new Set(['date-time', 'date', 'time'])
  *   date format, the one keyword the serializer writes by);
  * - a nullable value, `anyOf: [X, null]`, tests for null first (`if: {type: null}`), then writes X;
  * - objects that each have a required property none of the later options knows are told apart by it
- *   (`if: {required: [k]}`): the page envelope and the cursor envelope by `nextCursor`.
+ *   (`if: {required: [k]}`): the page envelope from the cursor envelope by `total`.
  * Any other union is left as it is.
  */
 function cheapUnion (options: Schema[], siblings: Schema): Schema | null {

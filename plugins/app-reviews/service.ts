@@ -81,7 +81,7 @@ export function createAppReviews (context: AppReviewsContext) {
   const ofBusiness = (businessId: string, appId: string) => and(eq(appReviews.appId, appId), eq(appReviews.businessId, businessId))
 
   return {
-    /** The business's review of the app; 404 when it has none. */
+    /** The business's review of the app; `review: null` when it has none. */
     async mine (businessId: string, appId: string): Promise<{ review: ManagedAppReview | null }> {
       const [row] = await db.select().from(appReviews).where(ofBusiness(businessId, appId)).limit(1)
       return { review: row === undefined ? null : managedReview(row) }
