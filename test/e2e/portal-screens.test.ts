@@ -114,11 +114,17 @@ t.test('developer portal in Chromium', async (t) => {
   })
 
   await t.test('previews and saves a manifest', async (t) => {
+    // the editor reports an edit when it has read it from the page, which on a busy machine can come after
+    // Playwright's next click (that Preview then sent the text before): wait until the page's draft (kept in
+    // session storage as each edit is reported) holds the text
+    const taken = async (text: string) => await page.waitForFunction((expected) =>
+      Object.keys(sessionStorage).some((key) => key.startsWith('app-platform.draft.manifest.') && sessionStorage.getItem(key) === expected), text)
     await page.getByRole('tab', { name: 'Manifest' }).click()
     await page.getByLabel('Manifest JSON').fill('{ not json')
     await page.getByRole('button', { name: 'Preview changes' }).click()
     t.match(await page.getByRole('alert').innerText(), /not valid JSON/)
     await page.getByLabel('Manifest JSON').fill(BAD_MANIFEST)
+    await taken(BAD_MANIFEST)
     await page.getByRole('button', { name: 'Preview changes' }).click()
     // the alert about the JSON is still up until the answer replaces it with the list of problems
     await page.getByRole('alert').locator('li').first().waitFor()
@@ -127,6 +133,7 @@ t.test('developer portal in Chromium', async (t) => {
     t.ok(problems.some((p) => p.includes('/blocks/0')), 'with its path')
     await screenshot(page, 'portal-manifest-errors')
     await page.getByLabel('Manifest JSON').fill(MANIFEST)
+    await taken(MANIFEST)
     await page.getByRole('button', { name: 'Preview changes' }).click()
     await page.getByTestId('manifest-result').waitFor()
     t.match(await page.getByTestId('manifest-result').innerText(), /Preview: nothing was saved[\s\S]*Created \(1\)[\s\S]*reviews-carousel/)
