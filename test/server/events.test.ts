@@ -1,5 +1,6 @@
 import t from 'tap'
-import { eq } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
+import { rows } from '../../server/db/rows.ts'
 import { emitEvent, EVENT_SCOPES, OUTBOX_CHANNEL } from '../../server/events.ts'
 import { outboxEvents } from '../../server/db/schema/index.ts'
 import { build, until } from '../helper.ts'
@@ -41,6 +42,19 @@ t.test('emitEvent', async (t) => {
     await emitEvent(app.db, { businessId: 'biz_c', event: 'product.updated', data: { alone: true } })
     await until(async () => wakes.length, (n) => n > before)
     t.pass('an event in a statement of its own woke them')
+  })
+
+  t.test('the outbox keeps room on its pages for the lease and only the indexes its lookups use', async (t) => {
+    const [table] = await rows(app.db, sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = 'outbox_events'`)
+    t.same(table.options, ['fillfactor=60'], 'a page keeps 40 % free for the updates of its rows')
+    const indexes = await rows(app.db, sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'outbox_events' order by indexname`)
+    t.same(indexes.map((index) => index.name), ['outbox_events_id_unique', 'outbox_events_pkey', 'outbox_pending_idx'], 'by id, by seq, the undispatched ones')
+    // the dispatcher's lease changes no indexed column: the new version stays on the row's page (a HOT update)
+    const id = await emitEvent(app.db, { businessId: 'biz_d', event: 'product.updated', data: {} })
+    const page = async () => (await rows(app.db, sql<{ page: string }>`select (ctid::text::point)[0]::text as page from outbox_events where id = ${id}`))[0].page
+    const before = await page()
+    await app.db.execute(sql`update outbox_events set lease_until = now() + interval '1 minute' where id = ${id}`)
+    t.equal(await page(), before, 'the leased version is on the same page')
   })
 
   t.test('writes nothing when the transaction rolls back', async (t) => {
