@@ -3,7 +3,7 @@ import type { Db, Executor, Tx } from './db/client.ts'
 import { afterCommit, commitsAt } from './db/after-commit.ts'
 import { newId } from './db/ids.ts'
 import { and, asc, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm'
-import { deleteInBatches } from './db/rows.ts'
+import { deleteInBatches, namedRows } from './db/rows.ts'
 import type { EventName } from '../sdk/src/contract/index.ts'
 import { currentTraceParent } from './telemetry.ts'
 import { databaseNow, databaseNowPlus, type DatabaseTime } from './clock.ts'
@@ -40,7 +40,7 @@ export async function emitEvent (executor: Executor, input: NewEvent): Promise<s
     await executor.execute(sql`with written as (${insert} returning business_id) select pg_notify(${OUTBOX_CHANNEL}, business_id) from written`)
     return id
   }
-  await executor.execute(insert)
+  await namedRows(executor, 'outbox_insert', insert)
   if (commits === 'statement') wakeDispatchers(executor as Db)
   else afterCommit(executor, OUTBOX_CHANNEL, wakeDispatchers)
   return id

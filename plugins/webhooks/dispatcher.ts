@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm'
 import { apps, installations, webhookDeliveries, webhooks } from '../../server/db/schema/index.ts'
 import type { Db, Tx } from '../../server/db/client.ts'
 import { derivedId, newId } from '../../server/db/ids.ts'
-import { rows } from '../../server/db/rows.ts'
+import { namedRows } from '../../server/db/rows.ts'
 import { EVENT_SCOPES, markDispatched, outboxDispatch, takeErasures, type OutboxRow } from '../../server/events.ts'
 import { databaseNow, databaseNowPlus, type DatabaseTime } from '../../server/clock.ts'
 import type { AttemptItem } from './attempt-queue.ts'
@@ -173,7 +173,7 @@ export const deliveryId = (eventId: string, webhookId: string) => derivedId('dlv
  * under the same delivery ids.
  */
 export async function dispatchBatch (db: Db, leaseMs: number, limit = DISPATCH_BATCH): Promise<{ events: number, items: AttemptItem[] }> {
-  const [result] = await rows(db, fanOutStatement(limit, leaseMs))
+  const [result] = await namedRows(db, 'webhook_fan_out', fanOutStatement(limit, leaseMs))
   const occurrences = parsed(result.occurrences) ?? {}
   const serialized = new Map<string, { data: Record<string, unknown>, dataJson: string, occurredAt: Date }>()
   const occurrence = (eventId: string) => {

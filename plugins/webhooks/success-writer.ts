@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { rows } from '../../server/db/rows.ts'
+import { namedRows } from '../../server/db/rows.ts'
 import type { Db } from '../../server/db/client.ts'
 import { newId } from '../../server/db/ids.ts'
 import { outboxDispatch } from '../../server/events.ts'
@@ -33,7 +33,7 @@ async function writeSuccesses (db: Db, batch: Success[], events: string[], closi
     relayed: s.result.relayed === true
   }))
   // jsonb parameters: both drivers pass them the same way, whatever the batch size
-  const [written] = await rows(db, sql<{ closed: string[] | string | null }>`
+  const [written] = await namedRows(db, 'webhook_successes', sql<{ closed: string[] | string | null }>`
     with v as (
       select * from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(attempt_id text, delivery_id text, attempt int, status_code int,
         duration_ms int, snippet text, headers jsonb, counts boolean, fresh text, webhook_id text, installation_id text, app_id text, business_id text,

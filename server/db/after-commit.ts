@@ -53,6 +53,9 @@ export function commitsAt (executor: object): 'transaction' | 'statement' | 'unk
   return tracked.has(executor) ? 'statement' : 'unknown'
 }
 
+/** The tracked database a transaction (or a savepoint in one) belongs to; undefined for anything else. */
+export const databaseOf = (tx: object): object | undefined => commits.get(tx)?.db
+
 /**
  * Runs `run` with the database once the transaction `tx` belongs to has committed, once per `key`
  * however many times it is asked in that transaction; never if it rolls back. Answers false, running

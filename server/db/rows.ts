@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto'
+import pg from 'pg'
 import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core'
+import type { PgColumn, PgDialect, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from './client.ts'
+import { databaseOf } from './after-commit.ts'
 import { keptSessions } from './sessions.ts'
 import { badRequest } from '../http-errors.ts'
 import { pageWindow } from '../schemas.ts'
@@ -36,6 +39,47 @@ export function preparedOnce<T> (executor: Executor, name: string, build: (name:
   let statement = statements.get(name) as T | undefined
   if (statement === undefined) statements.set(name, statement = build(statementName(executor, name)))
   return statement
+}
+
+/** Where a named statement can go: node-postgres' pool of a database that keeps sessions, or a transaction's connection on one. */
+interface NamedTarget { query: (config: { name: string, text: string, values: unknown[], types: typeof TEXT_TIMES }) => Promise<{ rows: unknown[] }> }
+
+/**
+ * node-postgres' parsers, with dates, times and intervals (and their arrays) left as the text the server
+ * sent, as drizzle's `execute` leaves them: a named query answers what `rows` would.
+ */
+const TIME_TYPES = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1115, 1182, 1185, 1187, 1231])
+const TEXT_TIMES = {
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') => TIME_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
+}
+function namedTarget (executor: Executor): NamedTarget | null {
+  if (keptSessions(executor)) return (executor as unknown as { $client: NamedTarget }).$client
+  const db = databaseOf(executor)
+  if (db !== undefined && keptSessions(db)) return (executor as unknown as { session: { client: NamedTarget } }).session.client
+  return null
+}
+
+/** Statement names by SQL text; texts beyond this many are sent unnamed (a call site whose text varies must not fill it). */
+const namesByText = new Map<string, string>()
+const MAX_NAMED_TEXTS = 200
+
+/**
+ * Rows of a raw query (as `rows`), sent as a named statement where the connections are the server's
+ * own: each connection parses and plans it once, and later calls send only its parameters (the
+ * dispatcher's fan-out, planned anew each time, cost the server more than running it). The name is
+ * `name` and a hash of the text, so a text that changes gets a statement of its own. Elsewhere (PGlite,
+ * a transaction pooler) it is sent unnamed, as `rows` does.
+ */
+export async function namedRows<T> (executor: Executor, name: string, query: SQL<T>): Promise<T[]> {
+  const target = namedTarget(executor)
+  if (target === null) return await rows(executor, query)
+  const { sql: text, params } = (executor as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query)
+  let named = namesByText.get(text)
+  if (named === undefined) {
+    if (namesByText.size >= MAX_NAMED_TEXTS) return await rows(executor, query)
+    namesByText.set(text, named = `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`)
+  }
+  return (await target.query({ name: named, text, values: params, types: TEXT_TIMES })).rows as T[]
 }
 
 /** The list's total beside every row of its page (`count(*) over ()`): the page and its total in one round trip. */
