@@ -48,7 +48,9 @@ interface NamedTarget { query: (config: { name: string, text: string, values: un
  * node-postgres' parsers, with dates, times and intervals (and their arrays) left as the text the server
  * sent, as drizzle's `execute` leaves them: a named query answers what `rows` would.
  */
-const TIME_TYPES = new Set([pg.types.builtins.TIMESTAMPTZ, pg.types.builtins.TIMESTAMP, pg.types.builtins.DATE, pg.types.builtins.INTERVAL, 1115, 1182, 1185, 1187, 1231])
+const { TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL } = pg.types.builtins
+// and the arrays of those, and of numeric: _timestamp 1115, _date 1182, _timestamptz 1185, _interval 1187, _numeric 1231
+const TIME_TYPES = new Set([TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL, 1115, 1182, 1185, 1187, 1231])
 const TEXT_TIMES = {
   getTypeParser: (typeId: number, format?: 'text' | 'binary') => TIME_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
 }
