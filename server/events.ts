@@ -94,21 +94,28 @@ export const outboxDispatch = {
     from outbox_events
     where dispatched_at is null and (lease_until is null or lease_until < now()) and installation_id is null
     order by seq limit ${limit} for update skip locked`,
-  /** Of the events in CTE `taken`, leases those in `leased` (a query of event ids) for leaseMs and stamps the others dispatched. */
+  /**
+   * Of the events in CTE `taken`, leases those in `leased` (a query of event ids) for leaseMs and stamps
+   * the others dispatched. They are found by their seqs as an array (`= any`), one index probe each: a
+   * join with `taken` let the planner hash the whole table instead, a cost that grew with the outbox.
+   */
   leaseOrStamp: (taken: string, leased: SQL, leaseMs: number): SQL => sql`update outbox_events o set
       lease_until = case when o.id in (${leased}) then ${outboxDispatch.leaseEnd(leaseMs)} end,
       dispatched_at = case when o.id in (${leased}) then null else now() end
-    from ${sql.raw(taken)} where o.seq = ${sql.raw(taken)}.seq`,
+    where o.seq = any(array(select seq from ${sql.raw(taken)}))`,
   /** The end of a lease leaseOrStamp takes: the same value anywhere in its statement (now() is the transaction's start). */
   leaseEnd: (leaseMs: number): DatabaseTime => databaseNowPlus({ milliseconds: leaseMs }),
   /**
    * Stamps dispatched the events (`closing`: ids with the lease their dispatch set, as text) still under
    * that lease, in the statement that records their last deliveries; answers the ids stamped. An event
-   * taken again since (its lease renewed, here or by another process) is left to `stamp`.
+   * taken again since (its lease renewed, here or by another process) is left to `stamp`. A leased event
+   * is undispatched (a lease and the dispatched stamp are never set together), so the statement does not
+   * say `dispatched_at is null`: said, it let the planner read every undispatched event (the partial
+   * index) to find these few, a cost that grew with a backlog; unsaid, each is found by its id.
    */
   stampClosing: (closing: Array<{ id: string, lease: string }>): SQL => sql`update outbox_events o set dispatched_at = now(), lease_until = null
     from jsonb_to_recordset(${JSON.stringify(closing)}::jsonb) as c(id text, lease timestamptz)
-    where o.id = c.id and o.lease_until = c.lease and o.dispatched_at is null returning o.id`,
+    where o.id = c.id and o.lease_until = c.lease returning o.id`,
   /** Whether events aimed at one installation wait for takeErasures. */
   erasuresWaiting: (): SQL => sql`exists (select 1 from outbox_events where dispatched_at is null and installation_id is not null)`,
   /** Stamps dispatched the events (ids) whose deliveries are all recorded, in a statement after the last record. */

@@ -44,7 +44,7 @@ async function writeSuccesses (db: Db, batch: Success[], events: string[], closi
         status, attempts, cycle_attempts, last_status_code, last_duration_ms, completed_at, trace_parent)
       select v.delivery_id, v.webhook_id, v.installation_id, v.app_id, v.business_id, e.id, e.event, e.data, e.created_at,
         'SUCCEEDED', 1, 1, v.status_code, v.duration_ms, now(), e.trace_parent
-      from v join outbox_events e on e.id = v.fresh
+      from v cross join lateral (select id, event, data, created_at, trace_parent from outbox_events where id = v.fresh limit 1) e
       on conflict do nothing
       returning webhook_id
     ),

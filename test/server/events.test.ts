@@ -48,7 +48,8 @@ t.test('emitEvent', async (t) => {
     const [table] = await rows(app.db, sql<{ options: string[] | null }>`select reloptions as options from pg_class where relname = 'outbox_events'`)
     t.same(table.options, ['fillfactor=60'], 'a page keeps 40 % free for the updates of its rows')
     const indexes = await rows(app.db, sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'outbox_events' order by indexname`)
-    t.same(indexes.map((index) => index.name), ['outbox_events_id_unique', 'outbox_events_pkey', 'outbox_pending_idx'], 'by id, by seq, the undispatched ones')
+    t.same(indexes.map((index) => index.name), ['outbox_erasures_idx', 'outbox_events_id_unique', 'outbox_events_pkey', 'outbox_pending_idx'],
+      'by id, by seq, the undispatched ones, the waiting erasures')
     // the dispatcher's lease changes no indexed column: the new version stays on the row's page (a HOT update)
     const id = await emitEvent(app.db, { businessId: 'biz_d', event: 'product.updated', data: {} })
     const page = async () => (await rows(app.db, sql<{ page: string }>`select (ctid::text::point)[0]::text as page from outbox_events where id = ${id}`))[0].page

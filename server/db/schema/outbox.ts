@@ -24,9 +24,12 @@ export const outboxEvents = pgTable('outbox_events', {
   /** The W3C `traceparent` of the request that wrote it, when tracing is on: its webhook attempts join that trace. */
   traceParent: text('trace_parent')
 }, (t) => [
-  index('outbox_pending_idx').on(t.seq).where(sql`dispatched_at is null`)
+  index('outbox_pending_idx').on(t.seq).where(sql`dispatched_at is null`),
+  // the few events aimed at one installation (erasures, charges) waiting: every dispatch asks whether there are any
+  index('outbox_erasures_idx').on(t.seq).where(sql`dispatched_at is null and installation_id is not null`)
 ])
 // Each event is updated twice (leased by the dispatch, stamped once its deliveries are recorded). The table
 // is stored with room on each page (fillfactor 60, migration 0024) so that the lease, which changes no
 // indexed column, is written beside the row without new index entries (a HOT update); and it has no
-// index beyond its lookups (by seq, by id, the undispatched ones), each of which every write pays for.
+// index beyond its lookups (by seq, by id, the undispatched ones, the waiting erasures), each of which
+// every write pays for (the last only for the erasures themselves).
