@@ -14,6 +14,7 @@ import { claimDataDir } from './data-dir-lock.ts'
 import { keepsSessions } from './sessions.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 import { trackCommits } from './after-commit.ts'
+import { DEFAULT_TIME_PARSERS, parseTimesAsText } from './pglite-parsers.ts'
 
 export { MIGRATIONS_FOLDER }
 /** Any constant works; every process that migrates must use the same one. */
@@ -132,16 +133,18 @@ async function openPglite (dataDir: string | null, loadDataDir?: Blob): Promise<
     throw error
   }
   const queue = yieldToIoBeforeEachTurn(client)
+  parseTimesAsText(client)
   const db = drizzlePglite(client, { schema }) as unknown as Db
   trackCommits(db)
   const executeSql = async (text: string, values?: unknown[]): Promise<SqlResult> => {
-    // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values
+    // PGlite's extended protocol takes one statement; pg-boss sends multi-statement scripts without values.
+    // Dates come back as Date objects here, as node-postgres gives them (the instance answers them as text for drizzle).
     if (values === undefined || values.length === 0) {
-      const results = await client.exec(text)
+      const results = await client.exec(text, { parsers: DEFAULT_TIME_PARSERS })
       const last = results[results.length - 1]
       return { rows: last?.rows ?? [], rowCount: last?.affectedRows ?? 0 }
     }
-    const result = await client.query(text, values)
+    const result = await client.query(text, values, { parsers: DEFAULT_TIME_PARSERS })
     return { rows: result.rows as any[], rowCount: result.affectedRows ?? 0 }
   }
   const database: Database = {

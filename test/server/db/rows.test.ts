@@ -44,7 +44,8 @@ if (SERVER_URL !== null) {
   })
 
   t.test('PostgreSQL behind a transaction pooler (a listen URL of its own): nothing is named', async (t) => {
-    const database = await openDatabase({ databaseUrl: SERVER_URL, listenUrl: `${SERVER_URL}${SERVER_URL.includes('?') ? '&' : '?'}application_name=listen`, dataDir: null })
+    const url = SERVER_URL as string
+    const database = await openDatabase({ databaseUrl: url, listenUrl: `${url}${url.includes('?') ? '&' : '?'}application_name=listen`, dataDir: null })
     t.teardown(() => database.close())
     const prepared = await database.db.transaction(async (tx) => {
       await namedRows(tx, 'rows_unnamed', probe(1))
