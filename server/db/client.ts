@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core'
 import * as schema from './schema/index.ts'
 import { createPgListener, type ListenEvents } from './listen.ts'
 import { claimDataDir } from './data-dir-lock.ts'
-import { keepsSessions } from './sessions.ts'
+import { keepsSessions, type NamedQuery } from './sessions.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 import { trackCommits } from './after-commit.ts'
 import { DEFAULT_TIME_PARSERS, parseTimesAsText } from './pglite-parsers.ts'
@@ -198,6 +198,21 @@ function yieldToIoBeforeEachTurn (client: PGlite): { inFlight: number } {
   return queue
 }
 
+/**
+ * node-postgres' parsers, with dates, times and intervals (and their arrays, and numeric arrays) left as
+ * the text the server sent, as drizzle's `execute` leaves them: a named query answers what `rows` would.
+ */
+const { TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL } = pg.types.builtins
+// the arrays: _timestamp 1115, _date 1182, _timestamptz 1185, _interval 1187, _numeric 1231
+const TEXT_TYPES = new Set([TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL, 1115, 1182, 1185, 1187, 1231])
+const TEXT_TIMES = {
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') => TEXT_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
+}
+
+/** A named statement on node-postgres (server/db/rows.ts namedRows): the pool, or a transaction's client. */
+const namedQuery: NamedQuery = async (target, name, text, values) =>
+  (await (target as pg.Pool).query({ name, text, values, types: TEXT_TIMES })).rows
+
 async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: number, acquireTimeoutMs: number,
   statementTimeoutMs: number | null): Promise<Database> {
   // a query that cannot get a connection in time fails (503) instead of queueing without end behind a busy pool,
@@ -215,7 +230,7 @@ async function openPostgres (databaseUrl: string, listenUrl: string, poolSize: n
   const db = drizzlePg(pool, { schema }) as unknown as Db
   trackCommits(db)
   // a separate listen URL says DATABASE_URL is a transaction pooler, where named statements do not survive
-  if (direct) keepsSessions(db)
+  if (direct) keepsSessions(db, namedQuery)
   // LISTEN holds its connection for good (one per channel): those come from a pool of their own, so that
   // all of `poolSize` serves queries, and on the direct connection, since a transaction pooler keeps no session
   const listenPool = new pg.Pool({ connectionString: listenUrl, max: 32, application_name: 'app-platform-listen' })

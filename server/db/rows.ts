@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import pg from 'pg'
 import { and, asc, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm'
 import type { PgColumn, PgDialect, PgTable } from 'drizzle-orm/pg-core'
 import type { Executor } from './client.ts'
 import { databaseOf } from './after-commit.ts'
-import { keptSessions } from './sessions.ts'
+import { keptSessions, namedQueryOf, type NamedQuery } from './sessions.ts'
 import { badRequest } from '../http-errors.ts'
 import { pageWindow } from '../schemas.ts'
 
@@ -41,23 +40,13 @@ export function preparedOnce<T> (executor: Executor, name: string, build: (name:
   return statement
 }
 
-/** Where a named statement can go: node-postgres' pool of a database that keeps sessions, or a transaction's connection on one. */
-interface NamedTarget { query: (config: { name: string, text: string, values: unknown[], types: typeof TEXT_TIMES }) => Promise<{ rows: unknown[] }> }
-
-/**
- * node-postgres' parsers, with dates, times and intervals (and their arrays) left as the text the server
- * sent, as drizzle's `execute` leaves them: a named query answers what `rows` would.
- */
-const { TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL } = pg.types.builtins
-// and the arrays of those, and of numeric: _timestamp 1115, _date 1182, _timestamptz 1185, _interval 1187, _numeric 1231
-const TIME_TYPES = new Set([TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL, 1115, 1182, 1185, 1187, 1231])
-const TEXT_TIMES = {
-  getTypeParser: (typeId: number, format?: 'text' | 'binary') => TIME_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
-}
-function namedTarget (executor: Executor): NamedTarget | null {
-  if (keptSessions(executor)) return (executor as unknown as { $client: NamedTarget }).$client
+/** How a named statement is sent from `executor`, and to what: the database's pool, or a transaction's connection on it. */
+function namedSender (executor: Executor): { send: NamedQuery, target: unknown } | null {
+  const own = namedQueryOf(executor)
+  if (own !== null) return { send: own, target: (executor as unknown as { $client: unknown }).$client }
   const db = databaseOf(executor)
-  if (db !== undefined && keptSessions(db)) return (executor as unknown as { session: { client: NamedTarget } }).session.client
+  const viaDb = db === undefined ? null : namedQueryOf(db)
+  if (viaDb !== null) return { send: viaDb, target: (executor as unknown as { session: { client: unknown } }).session.client }
   return null
 }
 
@@ -70,18 +59,19 @@ const MAX_NAMED_TEXTS = 200
  * own: each connection parses and plans it once, and later calls send only its parameters (the
  * dispatcher's fan-out, planned anew each time, cost the server more than running it). The name is
  * `name` and a hash of the text, so a text that changes gets a statement of its own. Elsewhere (PGlite,
- * a transaction pooler) it is sent unnamed, as `rows` does.
+ * a transaction pooler) it is sent unnamed, as `rows` does. The answer is what `rows` answers (the driver's
+ * side: client.ts).
  */
 export async function namedRows<T> (executor: Executor, name: string, query: SQL<T>): Promise<T[]> {
-  const target = namedTarget(executor)
-  if (target === null) return await rows(executor, query)
+  const sender = namedSender(executor)
+  if (sender === null) return await rows(executor, query)
   const { sql: text, params } = (executor as unknown as { dialect: PgDialect }).dialect.sqlToQuery(query)
   let named = namesByText.get(text)
   if (named === undefined) {
     if (namesByText.size >= MAX_NAMED_TEXTS) return await rows(executor, query)
     namesByText.set(text, named = `${name}_${createHash('sha1').update(text).digest('hex').slice(0, 12)}`)
   }
-  return (await target.query({ name: named, text, values: params, types: TEXT_TIMES })).rows as T[]
+  return await sender.send(sender.target, named, text, params) as T[]
 }
 
 /** The list's total beside every row of its page (`count(*) over ()`): the page and its total in one round trip. */
