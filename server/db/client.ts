@@ -14,7 +14,7 @@ import { claimDataDir } from './data-dir-lock.ts'
 import { keepsSessions, type NamedQuery } from './sessions.ts'
 import { MIGRATIONS_FOLDER } from './migrations-folder.ts'
 import { trackCommits } from './after-commit.ts'
-import { DEFAULT_TIME_PARSERS, parseTimesAsText } from './pglite-parsers.ts'
+import { DEFAULT_TIME_PARSERS, parseTimesAsText, TEXT_TYPES } from './pglite-parsers.ts'
 
 export { MIGRATIONS_FOLDER }
 /** Any constant works; every process that migrates must use the same one. */
@@ -202,11 +202,9 @@ function yieldToIoBeforeEachTurn (client: PGlite): { inFlight: number } {
  * node-postgres' parsers, with dates, times and intervals (and their arrays, and numeric arrays) left as
  * the text the server sent, as drizzle's `execute` leaves them: a named query answers what `rows` would.
  */
-const { TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL } = pg.types.builtins
-// the arrays: _timestamp 1115, _date 1182, _timestamptz 1185, _interval 1187, _numeric 1231
-const TEXT_TYPES = new Set([TIMESTAMPTZ, TIMESTAMP, DATE, INTERVAL, 1115, 1182, 1185, 1187, 1231])
+const TEXT_TYPE_IDS = new Set(TEXT_TYPES)
 const TEXT_TIMES = {
-  getTypeParser: (typeId: number, format?: 'text' | 'binary') => TEXT_TYPES.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
+  getTypeParser: (typeId: number, format?: 'text' | 'binary') => TEXT_TYPE_IDS.has(typeId) ? (value: string) => value : pg.types.getTypeParser(typeId, format as 'text')
 }
 
 /** A named statement on node-postgres (server/db/rows.ts namedRows): the pool, or a transaction's client. */

@@ -9,8 +9,11 @@ import { types, type PGlite, type QueryOptions } from '@electric-sql/pglite'
  * the option (`parseTimesAsText`): the same answers, one copy less.
  */
 
-/** The types drizzle's PGlite session leaves as text: timestamp, timestamptz, interval, date; numeric[], timestamp[], timestamptz[], interval[], date[]. */
-const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182]
+/**
+ * The types drizzle leaves as text (both drivers): timestamp, timestamptz, interval, date; numeric[], timestamp[],
+ * timestamptz[], interval[], date[]. Their ids are PostgreSQL's, the same for node-postgres (client.ts).
+ */
+export const TEXT_TYPES = [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182]
 const asText = (value: string) => value
 
 const TEXT_TIME_PARSERS = Object.fromEntries(TEXT_TYPES.map((type) => [type, asText]))
