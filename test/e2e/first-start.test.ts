@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { startServer, stopServer } from '../process.ts'
 import { until } from '../wait.ts'
-import { launch, logIn, screenshot } from './browser.ts'
+import { launch, logIn, screenshot, waitThroughReloads } from './browser.ts'
 
 /*
  * The README's tour, on the README's start command: `npm start` (PORT=0, an empty DATA_DIR), then in
@@ -134,7 +134,8 @@ t.test('first start: the tour of the README, in Chromium', async (t) => {
   await page.getByTestId('block-picker').waitFor()
   await page.getByRole('button', { name: 'Add Reviews highlights' }).click()
   const preview = page.frameLocator('iframe[title="Page preview"]')
-  await preview.frameLocator(`iframe.block[src^="${appOrigin}/blocks/${BLOCK}"]`).getByText(/from \d+ reviews/).waitFor()
+  // the preview reloads as the block is added: its frame may be replaced while the test waits inside it
+  await waitThroughReloads(preview.frameLocator(`iframe.block[src^="${appOrigin}/blocks/${BLOCK}"]`).getByText(/from \d+ reviews/))
   await page.getByRole('button', { name: 'Save', exact: true }).click()
   await page.getByText('Page saved').waitFor()
   await shot(page, 'theme-editor')
